@@ -1,0 +1,34 @@
+/**
+ * Parameter schemas for text features that several algorithms share (shingling and
+ * fingerprinting), so that every adapter spells them the same way in YAML.
+ */
+import { z } from 'zod';
+
+export const charShingle = z
+  .object({
+    unit: z.literal('char').describe('character shingles: n characters of the normalized text, starting at each word'),
+    size: z.number().int().min(1).max(4096).default(64).describe('shingle length n in characters (the thesis uses 64)'),
+    start: z.literal('word').default('word').describe('where shingles start: at the first character of each word'),
+  })
+  .strict();
+
+export const wordShingle = z
+  .object({
+    unit: z.literal('word').describe('word shingles: w consecutive words (Broder; Ye et al.)'),
+    size: z.number().int().min(1).max(1024).default(5).describe('shingle length w in words'),
+  })
+  .strict();
+
+export const shingleSpec = z
+  .discriminatedUnion('unit', [charShingle, wordShingle])
+  .default({ unit: 'char', size: 64, start: 'word' })
+  .describe('how a document is cut into shingles');
+
+export type ShingleSpec = z.output<typeof shingleSpec>;
+
+export const fingerprintKind = z
+  .enum(['rabin64', 'md5'])
+  .default('rabin64')
+  .describe('shingle fingerprint: rabin64 (Rabin 64-bit, the thesis) or md5 (128-bit, Ye et al.)');
+
+export type FingerprintKind = z.output<typeof fingerprintKind>;

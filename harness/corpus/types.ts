@@ -1,0 +1,45 @@
+/**
+ * The document contract every reader yields and every algorithm consumes (DESIGN.md).
+ * `id` is the collection's own id: DOCNO, WARC-TREC-ID, Message-ID or `<group>/<NNNNN>`.
+ */
+export interface Document {
+  readonly id: string;
+  readonly text: string;
+  readonly meta?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A record a reader could not turn into a document, or a document it had to read with a
+ * fallback. Skips are counted and reported in run.json; `--strict` makes them errors.
+ */
+export interface Skip {
+  /** File the record came from (as given in the config, or relative inside an archive). */
+  readonly file: string;
+  /** Byte offset of the record in the (uncompressed) file, when the format has one. */
+  readonly offset?: number;
+  /** Document id, when it could be read. */
+  readonly id?: string;
+  /** Short stable reason code, e.g. `undecodable-charset`, `missing-docno`, `duplicate-id`. */
+  readonly reason: string;
+  /** One human sentence. */
+  readonly detail: string;
+  /** `skipped`: the record is not in the corpus. `recovered`: it is, read with a fallback. */
+  readonly kind: 'skipped' | 'recovered';
+}
+
+/** What every reader reports through while it streams. */
+export interface ReadContext {
+  skip(s: Skip): void;
+}
+
+/**
+ * A corpus reader: one per format. It streams documents and never holds the collection in
+ * memory. New formats (trecweb, trec, warc, mbox) slot in by adding a module and a line in
+ * `harness/corpus/registry.ts`.
+ */
+export interface CorpusReader<Options = Record<string, unknown>> {
+  readonly format: string;
+  /** One line for `bench list` and `--help`. */
+  readonly description: string;
+  read(path: string, options: Options, ctx: ReadContext): AsyncIterable<Document>;
+}

@@ -1,0 +1,45 @@
+/**
+ * What every backend (local, streaming, emr) offers the runner: run one variant's plan over a
+ * document set and give back pairs by document index, counters, and measured time and cost.
+ * Every backend must give the same pairs and scores for the same input.
+ */
+import type { Counters, DocumentSet, PairList, Plan, Span } from '../../algorithms/types.ts';
+
+export interface VariantJob {
+  /** Stable variant name, e.g. `broder/sct=70`. */
+  readonly variant: string;
+  readonly algorithm: string;
+  /** Validated parameters (as the adapter's schema outputs them). */
+  readonly params: unknown;
+  readonly minScore: number;
+  readonly plan: Plan;
+}
+
+export interface BackendContext {
+  readonly docs: DocumentSet;
+  /** A private scratch folder for this run; removed by the runner afterwards. */
+  readonly workDir: string;
+  readonly signal: AbortSignal;
+  progress(phase: string, done?: number, total?: number): void;
+}
+
+export interface BackendRunResult {
+  readonly pairs: PairList;
+  readonly spans?: readonly Span[];
+  readonly counters: Counters;
+  /** Wall-clock seconds of the variant (for EMR: job time, start-up reported apart in `extra`). */
+  readonly runtimeS: number;
+  /** CPU seconds spent (user + system, all threads/processes). */
+  readonly cpuS: number;
+  /** Measured or computed cost; the local backend prices CPU-seconds. */
+  readonly costUsd: number;
+  /** Backend-specific facts for run.json (cluster id, step timelines, …). */
+  readonly extra?: Record<string, unknown>;
+}
+
+export interface Backend {
+  readonly kind: string;
+  run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult>;
+  /** Releases threads, processes or clusters; always called, also after a failure. */
+  close(): Promise<void>;
+}
