@@ -1,0 +1,106 @@
+/**
+ * The local backend's fast path for the Broder plan: the same computation as the two text jobs
+ * in `jobs.ts`, over typed arrays, on all worker threads. Fingerprinting is shared by every
+ * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
+ * twenty samplings cost little more than one.
+ */
+import type { KernelContext, LocalKernel, PairList } from '../types.ts';
+import { buildDictionary, type DocumentFeatures, type SliceFingerprints } from './features.ts';
+import { balancedRanges, sampleFeatures, type ScanResult } from './join.ts';
+import { MR1, MR2 } from './jobs.ts';
+import type { BroderParams } from './params.ts';
+
+const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
+const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
+
+export function broderKernel(params: BroderParams, floor: number): LocalKernel {
+  return async (k) => {
+    const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
+    const features = await k.cached(key, () => computeFeatures(k, params));
+    k.progress('sampling');
+    const sampled = sampleFeatures(features, params.sampling);
+    for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
+
+    const ranges = balancedRanges(sampled.work, Math.max(1, k.parallelism * 4));
+    let done = 0;
+    k.progress('join', 0, ranges.length);
+    const parts = await Promise.all(
+      ranges.map(async ([from, to]) => {
+        const r = await k.runInWorker<ScanResult>(JOIN_MODULE, 'scanCount', {
+          docStart: sampled.docStart,
+          ids: sampled.ids,
+          entryPos: sampled.entryPos,
+          postStart: sampled.postStart,
+          postDocs: sampled.postDocs,
+          sizes: sampled.sizes,
+          docs: sampled.docs,
+          from,
+          to,
+          floor,
+        });
+        k.progress('join', ++done, ranges.length);
+        return r;
+      }),
+    );
+    const pairs = concatPairs(parts);
+    k.count(MR2, 'distinct_pairs', parts.reduce((s, p) => s + p.distinct, 0));
+    k.count(MR2, 'output_pairs', pairs.a.length);
+    return { pairs };
+  };
+}
+
+async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
+  const texts = k.docs.texts;
+  const slices = sliceByLength(texts, Math.max(1, k.parallelism * 4));
+  let done = 0;
+  k.progress('fingerprinting', 0, texts.length);
+  const results = await Promise.all(
+    slices.map(async ([from, to]) => {
+      const r = await k.runInWorker<SliceFingerprints>(FEATURES_MODULE, 'fingerprintSlice', {
+        texts: texts.slice(from, to),
+        shingle: params.shingle,
+        kind: params.fingerprint,
+      });
+      done += to - from;
+      k.progress('fingerprinting', done, texts.length);
+      return r;
+    }),
+  );
+  k.progress('dictionary');
+  return buildDictionary(results);
+}
+
+/** Contiguous ranges of about equal total text length, so workers finish together. */
+function sliceByLength(texts: readonly string[], chunks: number): [number, number][] {
+  let total = 0;
+  for (const t of texts) total += t.length + 1;
+  const target = total / chunks;
+  const out: [number, number][] = [];
+  let from = 0;
+  let acc = 0;
+  for (let i = 0; i < texts.length; i++) {
+    acc += (texts[i] as string).length + 1;
+    if (acc >= target && out.length < chunks - 1) {
+      out.push([from, i + 1]);
+      from = i + 1;
+      acc = 0;
+    }
+  }
+  if (from < texts.length || out.length === 0) out.push([from, texts.length]);
+  return out;
+}
+
+function concatPairs(parts: readonly ScanResult[]): PairList {
+  const n = parts.reduce((s, p) => s + p.a.length, 0);
+  const a = new Uint32Array(n);
+  const b = new Uint32Array(n);
+  const score = new Float64Array(n);
+  let at = 0;
+  for (const p of parts) {
+    a.set(p.a, at);
+    b.set(p.b, at);
+    score.set(p.score, at);
+    at += p.a.length;
+  }
+  return { a, b, score };
+}

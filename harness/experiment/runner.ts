@@ -1,0 +1,312 @@
+/**
+ * `bench run`: read → plan → execute → evaluate → write, the whole experiment of one config.
+ *
+ *   1. load and validate the config, expand sweeps (load.ts, sweep.ts)
+ *   2. read the corpus once (corpus/read.ts) into an indexed document set
+ *   3. for the ground truth, then every variant: plan with its adapter, run on the backend,
+ *      compare with the ground truth (evaluate/), keep the ground truth's pairs only
+ *   4. write run.json, metrics.csv, distribution.csv, pairs/*.csv.gz, report.html into a temporary
+ *      folder, renamed into place at the end (results/run-folder.ts)
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { findAdapter } from '../../algorithms/registry.ts';
+import type { DocumentSet, PairList } from '../../algorithms/types.ts';
+import { newCorpusStats, readCorpus } from '../corpus/read.ts';
+import { compareWithTruth } from '../evaluate/compare.ts';
+import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
+import { UserError } from '../errors.ts';
+import type { Backend } from '../mapreduce/backend.ts';
+import { createBackend } from '../mapreduce/backends.ts';
+import type { Progress } from '../progress.ts';
+import { toCsv, type Cell } from '../results/csv.ts';
+import { gitState, machine } from '../results/environment.ts';
+import { pairsCsvGz } from '../results/pairs-file.ts';
+import { RunFolder } from '../results/run-folder.ts';
+import {
+  METRICS_COLUMNS,
+  METRICS_LEAD,
+  RUN_SCHEMA_VERSION,
+  type RunRecord,
+  type VariantRecord,
+} from '../results/types.ts';
+import { filterVariants, loadExperiment } from './load.ts';
+import type { Experiment, Variant } from './types.ts';
+
+export interface RunOptions {
+  readonly configFile: string;
+  /** results root; the run goes to `<outRoot>/<experiment>/<run-id>/` */
+  readonly outRoot: string;
+  readonly only: readonly string[];
+  readonly force: boolean;
+  readonly runId?: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly progress: Progress;
+  readonly signal: AbortSignal;
+  /** writes report.html; injected so the runner does not depend on the report's size */
+  readonly writeReport?: (runDir: string) => Promise<void>;
+}
+
+export type RunOutcome =
+  | { readonly kind: 'completed'; readonly dir: string; readonly record: RunRecord }
+  | { readonly kind: 'already-complete'; readonly dir: string };
+
+/**
+ * Pairs a plan reports: every pair it finds (score > 0). The measures need the exact score of
+ * every pair above `min_score` in either the run or the ground truth, and a score cut at the
+ * floor would turn a true 0.08 into 0 (DESIGN.md: an unreported pair scores 0).
+ */
+const REPORT_FLOOR = Number.MIN_VALUE;
+
+export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
+  const exp = await loadExperiment(opts.configFile, opts.env);
+  const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
+  const runId = opts.runId ?? defaultRunId(exp, opts.only);
+  const finalDir = RunFolder.finalPath(opts.outRoot, exp.name, runId);
+  if (RunFolder.isComplete(finalDir) && !opts.force) return { kind: 'already-complete', dir: finalDir };
+
+  const startedAt = new Date();
+  const folder = RunFolder.create(opts.outRoot, exp.name, runId);
+  const workDir = mkdtempSync(join(tmpdir(), 'ndd-bench-'));
+  let backend: Backend | undefined;
+  try {
+    const { docs, corpus } = await readDocuments(exp, opts);
+    backend = await createBackend(exp.backend);
+    const all = [exp.groundTruth, ...variants];
+    const records: VariantRecord[] = [];
+    let truth: PairList | undefined;
+    let truthMr1: number | null = null;
+    for (const [i, v] of all.entries()) {
+      opts.signal.throwIfAborted();
+      const label = `[${i + 1}/${all.length}] ${v.name}`;
+      const { pairs, record } = await runVariant(v, exp, docs, backend, workDir, opts, label, truth, truthMr1);
+      if (v.groundTruth) {
+        truth = pairs;
+        truthMr1 = record.mr1_output_pairs;
+      }
+      folder.write(join('pairs', `${v.name}.csv.gz`), pairsCsvGz(pairs, docs.ids, exp.evaluate.min_score));
+      records.push(record);
+      opts.progress.log(
+        `${label}: ${record.pairs.toLocaleString('en-US')} pairs, ${record.runtime_s.toFixed(2)} s`,
+      );
+    }
+    const finishedAt = new Date();
+    const record = runRecord(exp, runId, records, corpus, startedAt, finishedAt, opts);
+    folder.write('metrics.csv', metricsCsv(exp, records, docs.ids.length));
+    folder.write('distribution.csv', distributionCsv(exp, records));
+    folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
+    if (opts.writeReport) await opts.writeReport(folder.tempDir);
+    const dir = folder.commit();
+    return { kind: 'completed', dir, record };
+  } finally {
+    folder.discard();
+    await backend?.close();
+    rmSync(workDir, { recursive: true, force: true });
+    opts.progress.done();
+  }
+}
+
+/** The run id is the cache key: the same config and variant selection give the same folder. */
+function defaultRunId(exp: Experiment, only: readonly string[]): string {
+  const h = createHash('sha256').update(exp.hash).update(JSON.stringify([...only].sort())).digest('hex');
+  return h.slice(0, 12);
+}
+
+async function readDocuments(
+  exp: Experiment,
+  opts: RunOptions,
+): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
+  const t0 = performance.now();
+  const stats = newCorpusStats();
+  const ids: string[] = [];
+  const texts: string[] = [];
+  const c = exp.corpus;
+  for await (const d of readCorpus(
+    {
+      format: c.format,
+      path: c.path,
+      options: c.format === 'spamassassin' && c.groups ? { groups: c.groups } : {},
+      limit: c.limit,
+      strict: c.strict,
+    },
+    stats,
+  )) {
+    ids.push(d.id);
+    texts.push(d.text);
+    if (ids.length % 500 === 0) opts.progress.update('reading documents', ids.length);
+    opts.signal.throwIfAborted();
+  }
+  return {
+    docs: { ids, texts },
+    corpus: {
+      format: c.format,
+      path: c.path ?? null,
+      documents: ids.length,
+      read: stats.read,
+      skipped: stats.skipped,
+      recovered: stats.recovered,
+      skips: stats.skips.slice(0, 100),
+      read_s: (performance.now() - t0) / 1000,
+    },
+  };
+}
+
+async function runVariant(
+  v: Variant,
+  exp: Experiment,
+  docs: DocumentSet,
+  backend: Backend,
+  workDir: string,
+  opts: RunOptions,
+  label: string,
+  truth: PairList | undefined,
+  truthMr1: number | null,
+): Promise<{ pairs: PairList; record: VariantRecord }> {
+  const adapter = findAdapter(v.algorithm);
+  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
+  const plan = adapter.plan(v.params, { minScore: REPORT_FLOOR });
+  const result = await backend.run(
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, plan },
+    {
+      docs,
+      workDir,
+      signal: opts.signal,
+      progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
+    },
+  );
+  const n = docs.ids.length;
+  const reference = truth ?? result.pairs;
+  const cmp = compareWithTruth(reference, result.pairs, n, {
+    minScore: exp.evaluate.min_score,
+    threshold: exp.evaluate.threshold,
+  });
+  const firstJob = plan.jobs[0]?.name;
+  const mr1 = firstJob ? (result.counters[firstJob]?.output_pairs ?? 0) : null;
+  const reduction =
+    v.groundTruth || truthMr1 === null || mr1 === null || truthMr1 === 0 ? (v.groundTruth ? 0 : null) : 100 * (1 - mr1 / truthMr1);
+  let reported = 0;
+  for (const s of result.pairs.score) if (s >= exp.evaluate.min_score) reported++;
+  return {
+    pairs: result.pairs,
+    record: {
+      name: v.name,
+      algorithm: v.algorithm,
+      ground_truth: v.groundTruth,
+      params: v.params,
+      swept: v.swept,
+      pairs: reported,
+      metrics: {
+        avg_error: cmp.avgError,
+        correlation: cmp.correlation,
+        precision_docs: cmp.precisionDocs,
+        recall_docs: cmp.recallDocs,
+        precision_pairs: cmp.precisionPairs,
+        recall_pairs: cmp.recallPairs,
+        f1_pairs: cmp.f1Pairs,
+        pairs_compared: cmp.pairsCompared,
+      },
+      mr1_output_pairs: mr1,
+      mr1_reduction_pct: reduction,
+      distribution: nearDuplicateDistribution(result.pairs, n, exp.evaluate.distribution),
+      runtime_s: result.runtimeS,
+      cpu_s: result.cpuS,
+      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+      cost_usd: result.costUsd,
+      counters: result.counters,
+      warnings: cmp.warnings,
+      ...(result.extra ? { backend_extra: result.extra } : {}),
+    },
+  };
+}
+
+function runRecord(
+  exp: Experiment,
+  runId: string,
+  variants: VariantRecord[],
+  corpus: RunRecord['corpus'],
+  startedAt: Date,
+  finishedAt: Date,
+  opts: RunOptions,
+): RunRecord {
+  const warnings: string[] = [];
+  for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
+  for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
+  for (const [reason, n] of Object.entries(corpus.recovered)) warnings.push(`corpus: ${n} records read with a fallback (${reason})`);
+  return {
+    schema_version: RUN_SCHEMA_VERSION,
+    status: 'completed',
+    experiment: exp.name,
+    ...(exp.description !== undefined ? { description: exp.description } : {}),
+    run_id: runId,
+    config_file: relative(process.cwd(), resolve(opts.configFile)) || opts.configFile,
+    config_hash: exp.hash,
+    config: exp.resolved,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    git: gitState(process.cwd()),
+    environment: machine(),
+    backend: { ...exp.backend },
+    corpus,
+    evaluate: { ...exp.evaluate },
+    variants,
+    warnings,
+    tables: {},
+    totals: {
+      runtime_s: variants.reduce((s, v) => s + v.runtime_s, 0),
+      cpu_s: variants.reduce((s, v) => s + v.cpu_s, 0),
+      cost_usd: variants.reduce((s, v) => s + v.cost_usd, 0),
+      peak_rss_mb: Math.max(0, ...variants.map((v) => v.peak_rss_mb)),
+    },
+  };
+}
+
+/** Union of keys in first-seen order, so columns are stable for a config. */
+function orderedKeys(objs: readonly Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  for (const o of objs) for (const k of Object.keys(o)) seen.add(k);
+  return [...seen];
+}
+
+function metricsCsv(exp: Experiment, records: readonly VariantRecord[], docs: number): string {
+  const swept = orderedKeys(records.map((r) => r.swept));
+  const counterCols = orderedKeys(
+    records.map((r) =>
+      Object.fromEntries(Object.entries(r.counters).flatMap(([g, names]) => Object.keys(names).map((n) => [`${g}.${n}`, 1]))),
+    ),
+  );
+  const header = [...METRICS_LEAD, ...swept, ...METRICS_COLUMNS, ...counterCols];
+  const rows = records.map((r): Cell[] => [
+    exp.name,
+    r.name,
+    r.algorithm,
+    ...swept.map((k) => r.swept[k] ?? null),
+    docs,
+    r.pairs,
+    r.metrics.avg_error,
+    r.metrics.correlation,
+    r.metrics.precision_docs,
+    r.metrics.recall_docs,
+    r.metrics.precision_pairs,
+    r.metrics.recall_pairs,
+    r.metrics.f1_pairs,
+    r.mr1_output_pairs,
+    r.mr1_reduction_pct,
+    r.runtime_s.toFixed(3),
+    r.cpu_s.toFixed(3),
+    r.peak_rss_mb.toFixed(1),
+    r.cost_usd.toFixed(8),
+    ...counterCols.map((c) => {
+      const dot = c.indexOf('.');
+      return r.counters[c.slice(0, dot)]?.[c.slice(dot + 1)] ?? 0;
+    }),
+  ]);
+  return toCsv(header, rows);
+}
+
+function distributionCsv(exp: Experiment, records: readonly VariantRecord[]): string {
+  const header = ['rr_threshold', ...records.map((r) => r.name)];
+  const rows = exp.evaluate.distribution.map((t, i): Cell[] => [t, ...records.map((r) => r.distribution[i] ?? null)]);
+  return toCsv(header, rows);
+}

@@ -1,0 +1,87 @@
+/**
+ * The `local` backend: in process, on worker threads, with a bounded shuffle. A plan's typed-array
+ * kernel runs when it has one (`engine: auto`), else its jobs run on the in-process engine.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Counters, KernelContext } from '../../../algorithms/types.ts';
+import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
+import { readPairs, runPlanJobs } from './engine.ts';
+import { WorkerPool } from './pool.ts';
+
+export interface LocalBackendOptions {
+  readonly workers: number;
+  readonly memoryMb: number;
+  readonly pricePerVcpuHour: number;
+  /** `auto`: the kernel when the plan has one; `jobs`: always the text jobs (slower, for checking). */
+  readonly engine: 'auto' | 'jobs';
+}
+
+export function createLocalBackend(opts: LocalBackendOptions): Backend {
+  const pool = new WorkerPool(opts.workers);
+  const cache = new Map<string, Promise<unknown>>();
+  const budget = opts.memoryMb * 1024 * 1024;
+  return {
+    kind: 'local',
+    async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
+      const counters: Counters = {};
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      let pairs;
+      let extra: Record<string, unknown> | undefined;
+      if (job.plan.local && opts.engine === 'auto') {
+        const kctx: KernelContext = {
+          docs: ctx.docs,
+          parallelism: opts.workers,
+          memoryBudgetBytes: budget,
+          runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+          cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+            let p = cache.get(key) as Promise<T> | undefined;
+            if (!p) {
+              p = compute();
+              cache.set(key, p);
+              p.catch(() => cache.delete(key));
+            }
+            return p;
+          },
+          count(group, name, amount = 1) {
+            // The text jobs only create a counter when something happens; do the same.
+            if (amount === 0) return;
+            const g = (counters[group] ??= {});
+            g[name] = (g[name] ?? 0) + amount;
+          },
+          progress: (phase, done, total) => ctx.progress(phase, done, total),
+        };
+        ctx.signal.throwIfAborted();
+        pairs = (await job.plan.local(kctx)).pairs;
+        extra = { engine: 'kernel' };
+      } else {
+        const dir = join(ctx.workDir, 'jobs', job.variant);
+        mkdirSync(dir, { recursive: true });
+        const r = runPlanJobs(job.plan, ctx.docs, {
+          workDir: dir,
+          memoryBudgetBytes: budget,
+          signal: ctx.signal,
+          progress: (phase) => ctx.progress(phase),
+        });
+        for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
+        const path = r.datasets.get(job.plan.output.pairs);
+        if (!path) throw new Error(`plan of ${job.variant} produced no dataset ${job.plan.output.pairs}`);
+        pairs = readPairs(path);
+        extra = { engine: 'jobs', shuffle_spills: r.spills };
+      }
+      const runtimeS = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuS = (cpu.user + cpu.system) / 1e6;
+      return {
+        pairs,
+        counters,
+        runtimeS,
+        cpuS,
+        costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
+        extra,
+      };
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * A small pool of worker threads for the local backend. Tasks name a module and an export
+ * instead of shipping code, so any algorithm module can run on the pool without a harness change.
+ * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
+ */
+import { Worker } from 'node:worker_threads';
+import { transferables } from './transfer.ts';
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+interface Queued {
+  readonly id: number;
+  readonly moduleUrl: string;
+  readonly exportName: string;
+  readonly payload: unknown;
+}
+
+export class WorkerPool {
+  private readonly workers: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly queue: Queued[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private readonly busy = new Map<Worker, number>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(readonly size: number) {}
+
+  async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
+    if (this.closed) throw new Error('worker pool is closed');
+    if (this.size <= 1) {
+      const mod = (await import(moduleUrl)) as Record<string, unknown>;
+      const fn = mod[exportName];
+      if (typeof fn !== 'function') throw new Error(`${moduleUrl} has no function ${exportName}`);
+      return (await (fn as (p: unknown) => unknown)(payload)) as T;
+    }
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ id, moduleUrl, exportName, payload });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let w = this.idle.pop();
+      if (!w && this.workers.length < this.size) w = this.spawn();
+      if (!w) return;
+      const task = this.queue.shift() as Queued;
+      this.busy.set(w, task.id);
+      w.postMessage(task, transferables(task.payload));
+    }
+  }
+
+  private spawn(): Worker {
+    const w = new Worker(new URL('./worker-entry.js', import.meta.url));
+    w.unref();
+    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; message?: string; stack?: string }) => {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      this.busy.delete(w);
+      this.idle.push(w);
+      if (p) {
+        if (msg.ok) p.resolve(msg.result);
+        else {
+          const err = new Error(msg.message);
+          if (msg.stack) err.stack = msg.stack;
+          p.reject(err);
+        }
+      }
+      this.dispatch();
+    });
+    w.on('error', (err) => this.fail(w, err));
+    w.on('exit', (code) => {
+      if (!this.closed && code !== 0) this.fail(w, new Error(`worker thread exited with code ${code}`));
+    });
+    this.workers.push(w);
+    return w;
+  }
+
+  private fail(w: Worker, err: Error): void {
+    const id = this.busy.get(w);
+    this.busy.delete(w);
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+    if (id !== undefined) {
+      this.pending.get(id)?.reject(err);
+      this.pending.delete(id);
+    }
+    this.dispatch();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const ws = this.workers.splice(0);
+    await Promise.all(ws.map((w) => w.terminate()));
+    for (const p of this.pending.values()) p.reject(new Error('worker pool closed'));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * A worker thread of the local backend: runs `exportName` of `moduleUrl` on a payload and posts
+ * back the result, transferring (not copying) the typed arrays it returns.
+ */
+import { parentPort } from 'node:worker_threads';
+import { transferables } from './transfer.ts';
+
+interface Task {
+  readonly id: number;
+  readonly moduleUrl: string;
+  readonly exportName: string;
+  readonly payload: unknown;
+}
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts must run in a worker thread');
+
+port.on('message', (task: Task) => {
+  void (async () => {
+    try {
+      const mod = (await import(task.moduleUrl)) as Record<string, unknown>;
+      const fn = mod[task.exportName];
+      if (typeof fn !== 'function') throw new Error(`${task.moduleUrl} has no function ${task.exportName}`);
+      const result: unknown = await (fn as (p: unknown) => unknown)(task.payload);
+      port.postMessage({ id: task.id, ok: true, result }, transferables(result));
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      port.postMessage({ id: task.id, ok: false, message: err.message, stack: err.stack });
+    }
+  })();
+});

@@ -1,0 +1,50 @@
+/** Runs an adapter's plan on the local backend, kernel or text jobs, and returns sorted rows. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findAdapter } from '../../algorithms/registry.ts';
+import type { Counters, DocumentSet, PairList } from '../../algorithms/types.ts';
+import { createLocalBackend } from '../../harness/mapreduce/local/backend.ts';
+
+export interface PlanRun {
+  readonly pairs: PairList;
+  readonly counters: Counters;
+  /** `a b score` by document index, sorted */
+  readonly rows: string[];
+}
+
+export async function runPlan(
+  algorithm: string,
+  rawParams: unknown,
+  docs: DocumentSet,
+  opts: { engine: 'auto' | 'jobs'; workers?: number; memoryMb?: number; minScore?: number },
+): Promise<PlanRun> {
+  const adapter = findAdapter(algorithm);
+  if (!adapter) throw new Error(`no adapter ${algorithm}`);
+  const params = adapter.params.parse(rawParams);
+  const minScore = opts.minScore ?? Number.MIN_VALUE;
+  const plan = adapter.plan(params, { minScore });
+  const backend = createLocalBackend({
+    workers: opts.workers ?? 1,
+    memoryMb: opts.memoryMb ?? 64,
+    pricePerVcpuHour: 0.05,
+    engine: opts.engine,
+  });
+  const workDir = mkdtempSync(join(tmpdir(), 'ndd-test-'));
+  try {
+    const r = await backend.run(
+      { variant: 'test', algorithm, params, minScore, plan },
+      { docs, workDir, signal: new AbortController().signal, progress: () => {} },
+    );
+    return { pairs: r.pairs, counters: r.counters, rows: rowsOf(r.pairs) };
+  } finally {
+    await backend.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+export function rowsOf(p: PairList): string[] {
+  const rows: string[] = [];
+  for (let i = 0; i < p.a.length; i++) rows.push(`${p.a[i]} ${p.b[i]} ${p.score[i]}`);
+  return rows.sort();
+}
