@@ -1,0 +1,142 @@
+/**
+ * Toy algorithms for the streaming backend's tests (never registered). `toy-words` exercises a
+ * map-only job, a combiner, side data and counters; `toy-echo` passes records through untouched.
+ *
+ *   clean   (map-only) document → (index, lower-cased words joined by single spaces)
+ *   counts  word count with a combiner → (word, total occurrences)
+ *   postings  side `counts`: for each distinct word of a document that occurs at most `max_df`
+ *             times in the collection → (word, doc); reduce → every pair of its documents ("a:b", "1")
+ *   scores  sum the shared words of each pair (with a combiner) → ("a:b", shared / (shared + 1))
+ */
+import { z } from 'zod';
+import { DOCUMENTS, type JobSpec } from '../../../../../harness/mapreduce/job.ts';
+import { formatScore, type AlgorithmAdapter } from '../../../../../algorithms/types.ts';
+
+export const toyParams = z
+  .object({
+    max_df: z.number().int().min(1).default(1000),
+    /** The mapper of `clean` throws on a document containing this word (to test failures). */
+    fail_on: z.string().nullable().default(null),
+  })
+  .strict();
+export type ToyParams = z.output<typeof toyParams>;
+
+export function cleanText(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+}
+
+const sum = (values: readonly string[]) => values.reduce((s, v) => s + Number(v), 0);
+
+export function toyJobs(params: ToyParams): JobSpec[] {
+  return [
+    {
+      name: 'clean',
+      description: 'lower-case words',
+      inputs: [DOCUMENTS],
+      output: 'clean',
+      mapper: (ctx) => ({
+        map(doc, text) {
+          const words = cleanText(text);
+          if (params.fail_on !== null && words.includes(params.fail_on)) throw new Error(`planted failure in document ${doc}`);
+          ctx.count('toy', 'documents');
+          ctx.emit(doc, words.join(' '));
+        },
+      }),
+    },
+    {
+      name: 'counts',
+      description: 'word count',
+      inputs: ['clean'],
+      output: 'counts',
+      mapper: (ctx) => ({
+        map(_doc, text) {
+          for (const w of text.split(' ')) if (w) ctx.emit(w, '1');
+        },
+      }),
+      combiner: (ctx) => ({ reduce: (w, values) => ctx.emit(w, String(sum(values))) }),
+      reducer: (ctx) => ({
+        reduce(w, values) {
+          ctx.count('toy', 'distinct words');
+          ctx.emit(w, String(sum(values)));
+        },
+      }),
+    },
+    {
+      name: 'postings',
+      description: 'pairs of documents sharing a rare word',
+      inputs: ['clean'],
+      output: 'postings',
+      side: ['counts'],
+      mapper: (ctx) => {
+        const df = new Map(ctx.side('counts').map(([w, c]) => [w, Number(c)]));
+        return {
+          map(doc, text) {
+            for (const w of new Set(text.split(' '))) {
+              if (w && (df.get(w) ?? 0) <= params.max_df) ctx.emit(w, doc);
+            }
+          },
+        };
+      },
+      reducer: (ctx) => ({
+        reduce(_w, docs) {
+          const sorted = docs.map(Number).sort((x, y) => x - y);
+          for (let i = 0; i < sorted.length; i++) {
+            for (let j = i + 1; j < sorted.length; j++) ctx.emit(`${sorted[i]}:${sorted[j]}`, '1');
+          }
+          ctx.count('toy', 'pairs, emitted', (sorted.length * (sorted.length - 1)) / 2);
+        },
+      }),
+    },
+    {
+      name: 'scores',
+      description: 'shared rare words → score',
+      inputs: ['postings'],
+      output: 'scores',
+      mapper: (ctx) => ({ map: (k, v) => ctx.emit(k, v) }),
+      combiner: (ctx) => ({ reduce: (k, values) => ctx.emit(k, String(sum(values))) }),
+      reducer: (ctx) => ({
+        reduce(k, values) {
+          const shared = sum(values);
+          ctx.emit(k, formatScore(shared / (shared + 1)));
+        },
+      }),
+    },
+  ];
+}
+
+export const toyWords: AlgorithmAdapter<typeof toyParams> = {
+  name: 'toy-words',
+  description: 'toy: documents sharing rare words',
+  citation: 'none',
+  params: toyParams,
+  plan: (params) => ({ jobs: toyJobs(params), output: { pairs: 'scores' } }),
+};
+
+const echoParams = z.object({}).strict();
+
+/** `echo`: identity map and identity reduce, for round-trip tests of the record encoding. */
+export const toyEcho: AlgorithmAdapter<typeof echoParams> = {
+  name: 'toy-echo',
+  description: 'toy: identity job',
+  citation: 'none',
+  params: echoParams,
+  plan: () => ({
+    jobs: [
+      {
+        name: 'echo',
+        description: 'identity',
+        inputs: [DOCUMENTS],
+        output: 'echo',
+        mapper: (ctx) => ({ map: (k, v) => ctx.emit(k, v) }),
+        reducer: (ctx) => ({
+          reduce(k, values) {
+            for (const v of values) ctx.emit(k, v);
+          },
+        }),
+      },
+    ],
+    output: { pairs: 'echo' },
+  }),
+};
+
+export const toyAdapters: readonly AlgorithmAdapter[] = [toyWords, toyEcho];
