@@ -13,6 +13,11 @@ interface Param {
 function params(schema: Record<string, unknown>, path: string, out: Param[], defs: Record<string, unknown>): void {
   const s = resolveRef(schema, defs);
   const variants = (s.oneOf ?? s.anyOf) as Record<string, unknown>[] | undefined;
+  if (variants && variants.every((v) => resolveRef(v, defs).type !== 'object')) {
+    const type = variants.map((v) => String(resolveRef(v, defs).type ?? 'value')).join(' | ');
+    out.push({ path, type, default: s.default, description: s.description as string | undefined });
+    return;
+  }
   if (variants) {
     if (s.description) out.push({ path, type: 'one of', description: String(s.description), default: s.default });
     for (const v of variants) {
@@ -30,6 +35,14 @@ function params(schema: Record<string, unknown>, path: string, out: Param[], def
       params(p, path ? `${path}.${k}` : k, out, defs);
     }
     return;
+  }
+  if (s.type === 'array' && s.items && typeof s.items === 'object') {
+    const items = resolveRef(s.items as Record<string, unknown>, defs);
+    if (items.type === 'object') {
+      out.push({ path, type: 'list', default: s.default, description: s.description as string | undefined });
+      params(items, `${path}[]`, out, defs);
+      return;
+    }
   }
   let type = String(s.type ?? 'value');
   if (s.const !== undefined) type = JSON.stringify(s.const);

@@ -1,0 +1,76 @@
+/** The `bench` executable as users run it: exit codes and one-line errors. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMALL_JSONL } from '../support/corpus.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
+const run = promisify(execFile);
+
+async function bench(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true', ...env } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bench CLI', () => {
+  it('lists the algorithms with parameters, defaults and descriptions', async () => {
+    const r = await bench(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^broder — /m);
+    expect(r.stdout).toMatch(/shingle\{unit: char\}\.size: integer \(default 64\)/);
+    expect(r.stdout).toMatch(/sampling\{method: adaptive\}\.groups\[\]\.m: integer — modulus/);
+    expect(r.stdout).toMatch(/sampling\{method: sct\}\.threshold: integer — SCT/);
+  });
+
+  it('exits 2 with one line naming file, line and field for a config error', async () => {
+    const f = join(dir, 'bad.yaml');
+    writeFileSync(f, `experiment: bad\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nrunz: []\n`);
+    const r = await bench(['validate', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`${f}:3:1: runz: unknown key 'runz'`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 when a ${VAR} is missing, saying where to get it', async () => {
+    const f = join(dir, 'gov2.yaml');
+    writeFileSync(f, 'experiment: g\ncorpus:\n  format: trecweb\n  path: ${GOV2_ROOT}\n');
+    const r = await bench(['run', f, '--out', join(dir, 'out')], { GOV2_ROOT: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/GOV2_ROOT/);
+  });
+
+  it('exits 2 for an unknown command or option', async () => {
+    expect((await bench(['frobnicate'])).code).toBe(2);
+    expect((await bench(['run', 'x.yaml', '--frob'])).code).toBe(2);
+  });
+
+  it('runs a config, prints the summary and the results path, quiet when not a TTY', async () => {
+    const f = join(dir, 'ok.yaml');
+    writeFileSync(
+      f,
+      `experiment: ok\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nruns: [{ algorithm: broder, params: { sampling: { method: mod, m: [2] } } }]\nbackend: { kind: local, workers: 1 }\n`,
+    );
+    const r = await bench(['run', f, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ground-truth\s+\d+\s+0\.0000\s+1\.0000/m);
+    expect(r.stdout).toMatch(/^broder\/mod=2\s/m);
+    expect(r.stdout).toMatch(new RegExp(`^results: ${join(dir, 'out', 'ok')}/[0-9a-f]{12}$`, 'm'));
+    expect(r.stderr).toBe('');
+  });
+});
