@@ -58,8 +58,11 @@ export type Counters = Record<string, Record<string, number>>;
 
 export interface KernelContext {
   readonly docs: DocumentSet;
-  /** Runs `exportName` of `moduleUrl` in a worker thread with `payload`; the function may be async. */
-  runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown, transfer?: Transferable[]): Promise<T>;
+  /**
+   * Runs `exportName` of `moduleUrl` in a worker thread with `payload`; the function may be async.
+   * Typed arrays on SharedArrayBuffers are shared, others are copied in and transferred back.
+   */
+  runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
   /** Number of worker threads the backend may use (the cores it was given). */
   readonly parallelism: number;
   /** Memoizes work that several variants of one run share (e.g. fingerprints of the same shingling). */

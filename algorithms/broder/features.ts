@@ -125,7 +125,10 @@ export function buildDictionary(slices: readonly SliceFingerprints[]): DocumentF
     for (let w = 0; w < width; w++) words[id * width + w] = slotWords[sw + w] as number;
   }
   const df = new Uint32Array(fingerprints);
-  for (let e = 0; e < at; e++) df[ids[e] as number]++;
+  for (let e = 0; e < at; e++) {
+    const id = ids[e] as number;
+    df[id] = (df[id] as number) + 1;
+  }
   return { width, docs, docStart, ids: ids.slice(0, at), fingerprints, words, df };
 }
 

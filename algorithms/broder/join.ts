@@ -64,7 +64,7 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
       const id = f.ids[e] as number;
       if (keep && keep[id] === 0) continue;
       mapped[e] = 1;
-      keptDf[id]++;
+      keptDf[id] = (keptDf[id] as number) + 1;
       own++;
     }
     if (own === 0) empty++;
@@ -107,7 +107,8 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
     for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
       const id = f.ids[e] as number;
       if (mapped[e] !== 1 || (keptDf[id] as number) === 0) continue;
-      const pos = fill[id]++ as number;
+      const pos = fill[id] as number;
+      fill[id] = pos + 1;
       postDocs[(postStart[id] as number) + pos] = d;
       ids[at] = id;
       entryPos[at] = pos;
@@ -173,7 +174,9 @@ export function scanCount(p: ScanPayload): ScanResult {
       const end = p.postStart[id + 1] as number;
       for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
         const b = p.postDocs[q] as number;
-        if (count[b]++ === 0) touched[nt++] = b;
+        const c = count[b] as number;
+        if (c === 0) touched[nt++] = b;
+        count[b] = c + 1;
       }
     }
     const sa = p.sizes[a] as number;

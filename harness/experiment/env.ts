@@ -1,0 +1,57 @@
+/**
+ * `${VAR}` and `${VAR:-default}` expansion of config strings. The licensed TREC collections
+ * are not shipped, so their configs name them through environment variables; a missing one
+ * must tell the user what the variable stands for and where to get it.
+ */
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What each variable of the shipped configs stands for, and where to get it. */
+export const envHints: Readonly<Record<string, string>> = {
+  GOV2_ROOT:
+    'set it to the folder of the GOV2 collection (licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',
+  TREC_QRELS:
+    'set it to the TREC 2004 Terabyte track qrels file 04.qrels.12-Nov-04 (NIST: trec.nist.gov)',
+  CLUEWEB09_ROOT:
+    'set it to the folder of the ClueWeb09 collection (licensed from Carnegie Mellon University: lemurproject.org)',
+  WEB09_RUNS:
+    'set it to the folder of the TREC 2009 Web track ad hoc runs (NIST: trec.nist.gov, past results)',
+};
+
+export function missingVariableMessage(name: string): string {
+  const hint = envHints[name] ?? `set it in the environment, or give a default in the config: \${${name}:-value}`;
+  return `environment variable ${name} is not set: ${hint}`;
+}
+
+export interface Expansion {
+  readonly value: string;
+  /** One message per missing variable or malformed reference, in order. */
+  readonly problems: readonly string[];
+}
+
+// `$${` is the escape for a literal `${`; anything else starting with `${` must be a reference.
+const reference = /\$\$\{|\$\{([^}]*)(\})?/g;
+const form = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
+
+/**
+ * Expands every reference in `text`. An empty variable counts as unset: an empty path would
+ * silently name the config's own folder.
+ */
+export function expandVariables(text: string, env: Env): Expansion {
+  const problems: string[] = [];
+  const value = text.replace(reference, (whole, body: string | undefined, close: string | undefined) => {
+    if (whole === '$${') return '${';
+    const parts = close === undefined ? null : form.exec(body ?? '');
+    if (parts === null) {
+      problems.push(`malformed variable reference '${whole}': write \${NAME} or \${NAME:-default}`);
+      return whole;
+    }
+    const name = parts[1] as string;
+    const set = env[name];
+    if (set !== undefined && set !== '') return set;
+    if (parts[2] !== undefined) return parts[2];
+    problems.push(missingVariableMessage(name));
+    return whole;
+  });
+  return { value, problems };
+}

@@ -1,0 +1,314 @@
+/**
+ * Loads an experiment config: parse (with positions), expand `${VAR}`s, validate the
+ * config and each algorithm's params, check that named files exist, expand sweeps. Every
+ * problem found is collected and thrown as one `ConfigError`, in document order.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { adapters, findAdapter } from '../../algorithms/registry.ts';
+import { ConfigError, UserError } from '../errors.ts';
+import { expandVariables, type Env } from './env.ts';
+import { addZodIssues, formatPath, IssueList, yamlLocator, type Locator } from './issues.ts';
+import { experimentSchema, type ExperimentInput } from './schema.ts';
+import { expandSweeps, findSweeps, type Sweep } from './sweep.ts';
+import type { BackendConfig, CorpusConfig, Experiment, Variant } from './types.ts';
+import type { Path } from './zod-walk.ts';
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+async function readConfig(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : String(code);
+    throw new ConfigError([`${file}: cannot read the config: ${why}`]);
+  }
+}
+
+function yamlProblem(file: string, lineCounter: LineCounter, error: YAMLError, text: string): string {
+  const offset = error.pos[0];
+  const { line, col } = lineCounter.linePos(offset);
+  const message = error.message.split('\n')[0] ?? error.message;
+  // YAML ends a plain scalar at `{` inside a flow collection, so `{ qrels: ${X} }` breaks there.
+  const hint = text.slice(Math.max(0, offset - 1), offset + 1).includes('${')
+    ? ' (inside [ ] or { }, quote a value that uses a variable: "${VAR}")'
+    : '';
+  return `${file}:${line}:${col}: malformed YAML: ${message}${hint}`;
+}
+
+/**
+ * Expands `${VAR}`s in every string value (keys are left alone), in place. Returns the
+ * fields that could not be expanded, whose files are then not looked for.
+ */
+function expandScalars(node: unknown, path: Path, env: Env, issues: IssueList, failed = new Set<string>()): Set<string> {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key: unknown = isScalar(pair.key) ? pair.key.value : undefined;
+      if (typeof key === 'string' || typeof key === 'number') {
+        expandScalars(pair.value, [...path, String(key)], env, issues, failed);
+      }
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => expandScalars(item, [...path, i], env, issues, failed));
+  } else if (isScalar(node) && typeof node.value === 'string') {
+    const { value, problems } = expandVariables(node.value, env);
+    node.value = value;
+    for (const p of problems) issues.add(node.range?.[0] ?? 0, path, p);
+    if (problems.length > 0) failed.add(formatPath(path));
+  }
+  return failed;
+}
+
+interface FileRef {
+  readonly path: Path;
+  readonly value: string;
+  readonly mustBeFile: boolean;
+}
+
+function fileRefs(raw: unknown): FileRef[] {
+  const corpus = isRecord(raw) ? raw.corpus : undefined;
+  if (!isRecord(corpus)) return [];
+  const refs: FileRef[] = [];
+  if (typeof corpus.path === 'string') refs.push({ path: ['corpus', 'path'], value: corpus.path, mustBeFile: false });
+  const subset = corpus.subset;
+  if (isRecord(subset)) {
+    if (typeof subset.qrels === 'string') {
+      refs.push({ path: ['corpus', 'subset', 'qrels'], value: subset.qrels, mustBeFile: true });
+    }
+    if (Array.isArray(subset.runs)) {
+      subset.runs.forEach((r, i) => {
+        if (typeof r === 'string') refs.push({ path: ['corpus', 'subset', 'runs', i], value: r, mustBeFile: true });
+      });
+    }
+  }
+  return refs;
+}
+
+async function checkFiles(refs: readonly FileRef[], dir: string, locate: Locator, issues: IssueList): Promise<void> {
+  const problems = await Promise.all(
+    refs.map(async (ref) => {
+      const abs = resolve(dir, ref.value);
+      try {
+        const s = await stat(abs);
+        return ref.mustBeFile && s.isDirectory() ? `expected a file, found a directory: ${abs}` : undefined;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        return code === 'ENOENT' || code === 'ENOTDIR' ? `no such file or directory: ${abs}` : `cannot read ${abs}: ${code}`;
+      }
+    }),
+  );
+  refs.forEach((ref, i) => {
+    const problem = problems[i];
+    if (problem !== undefined) issues.add(locate.value(ref.path), ref.path, problem);
+  });
+}
+
+/** A variant as built from the YAML, with where it came from for duplicate-name messages. */
+interface Built {
+  readonly variant: Variant;
+  readonly origin: Path;
+  readonly namePath: Path;
+}
+
+interface EntryResult {
+  readonly built: readonly Built[];
+  /** The params with defaults, sweeps written back as lists (for `resolved`). */
+  readonly resolvedParams: unknown;
+}
+
+/** A locator that points a swept field at this variant's item of the list. */
+function variantLocator(locate: Locator, paramsPath: Path, sweeps: readonly Sweep[], choice: readonly number[]): Locator {
+  const swept = new Map(
+    sweeps.map((s, j) => [formatPath([...paramsPath, ...s.path]), s.values[choice[j] as number]?.offset ?? 0]),
+  );
+  return {
+    value: (p) => swept.get(formatPath(p)) ?? locate.value(p),
+    key: (p) => swept.get(formatPath(p)) ?? locate.key(p),
+  };
+}
+
+function setAt(target: unknown, path: Path, value: unknown): void {
+  let x = target as Record<string | number, unknown>;
+  for (const seg of path.slice(0, -1)) x = x[seg] as Record<string | number, unknown>;
+  x[path[path.length - 1] as string | number] = value;
+}
+
+/** Validates one `ground_truth` or `runs[i]` entry and expands it into variants. */
+function expandEntry(
+  entry: unknown,
+  path: Path,
+  groundTruth: boolean,
+  doc: Document,
+  locate: Locator,
+  issues: IssueList,
+): EntryResult | undefined {
+  if (!isRecord(entry) || typeof entry.algorithm !== 'string') return undefined; // the config schema reports it
+  const adapter = findAdapter(entry.algorithm);
+  if (adapter === undefined) {
+    const known = adapters.map((a) => a.name).join(', ');
+    issues.add(locate.value([...path, 'algorithm']), [...path, 'algorithm'], `unknown algorithm '${entry.algorithm}' (known: ${known})`);
+    return undefined;
+  }
+  const params = entry.params ?? {};
+  if (!isRecord(params)) return undefined;
+  const paramsPath: Path = [...path, 'params'];
+  const scan = findSweeps(doc.getIn(paramsPath, true), adapter.params, params);
+  for (const p of scan.problems) issues.add(p.offset, [...paramsPath, ...p.path], p.problem);
+  if (scan.problems.length > 0) return undefined;
+  if (groundTruth && scan.sweeps.length > 0) {
+    for (const s of scan.sweeps) {
+      issues.add(locate.value([...paramsPath, ...s.path]), [...paramsPath, ...s.path], 'the ground truth cannot be swept: give a single value');
+    }
+    return undefined;
+  }
+  const name = groundTruth ? 'ground-truth' : typeof entry.name === 'string' ? entry.name : entry.algorithm;
+  const namePath: Path = [...path, !groundTruth && typeof entry.name === 'string' ? 'name' : 'algorithm'];
+  const built: Built[] = [];
+  let first: unknown;
+  for (const point of expandSweeps(name, params, scan.sweeps)) {
+    const parsed = adapter.params.safeParse(point.params, { reportInput: true });
+    if (!parsed.success) {
+      const at = variantLocator(locate, paramsPath, scan.sweeps, point.choice);
+      addZodIssues({ issues, locate: at, base: paramsPath, schema: adapter.params, data: point.params }, parsed.error.issues);
+      continue;
+    }
+    first ??= parsed.data;
+    built.push({
+      variant: { name: point.name, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
+      origin: path,
+      namePath,
+    });
+  }
+  if (built.length < Math.max(1, scan.sweeps.reduce((n, s) => n * s.values.length, 1))) return undefined;
+  const resolvedParams = structuredClone(first);
+  for (const s of scan.sweeps) setAt(resolvedParams, s.path, s.values.map((v) => v.value));
+  return { built, resolvedParams };
+}
+
+function checkNames(built: readonly Built[], locate: Locator, issues: IssueList): void {
+  const seen = new Map<string, Built>();
+  for (const b of built) {
+    const earlier = seen.get(b.variant.name);
+    if (earlier === undefined) seen.set(b.variant.name, b);
+    else {
+      issues.add(
+        locate.value(b.namePath),
+        b.namePath,
+        `duplicate variant name '${b.variant.name}' (${formatPath(earlier.origin)} has it too)`,
+      );
+    }
+  }
+}
+
+/** JSON with object keys sorted, for a hash that does not depend on key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+  );
+}
+
+function absolutePaths(corpus: CorpusConfig, dir: string): CorpusConfig {
+  const subset =
+    corpus.subset === undefined
+      ? undefined
+      : 'qrels' in corpus.subset
+        ? { ...corpus.subset, qrels: resolve(dir, corpus.subset.qrels) }
+        : { ...corpus.subset, runs: corpus.subset.runs.map((r) => resolve(dir, r)) };
+  return {
+    ...corpus,
+    ...(corpus.path === undefined ? {} : { path: resolve(dir, corpus.path) }),
+    ...(subset === undefined ? {} : { subset }),
+  } as CorpusConfig;
+}
+
+// Filled here, not in the schema: the number of CPUs must not end up in `resolved` or its hash.
+function withDefaultWorkers(b: ExperimentInput['backend']): BackendConfig {
+  return (b.kind === 'local' ? { ...b, workers: b.workers ?? availableParallelism() } : b) as BackendConfig;
+}
+
+/** Reads, validates and expands `file`; throws one `ConfigError` listing every problem. */
+export async function loadExperiment(file: string, env: Env = process.env): Promise<Experiment> {
+  const text = await readConfig(file);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const yamlError = doc.errors[0];
+  // After the first syntax error the parser's further complaints are mostly echoes of it.
+  if (yamlError !== undefined) throw new ConfigError([yamlProblem(file, lineCounter, yamlError, text)]);
+
+  const issues = new IssueList(file, lineCounter);
+  const unexpanded = expandScalars(doc.contents, [], env, issues);
+  const raw: unknown = doc.toJS();
+  const locate = yamlLocator(doc.contents);
+  const dir = dirname(resolve(file));
+
+  if (raw === null || raw === undefined) {
+    throw new ConfigError([`${file}:1:1: config: the file is empty; an experiment needs at least 'experiment' and 'corpus'`]);
+  }
+  const top = experimentSchema.safeParse(raw, { reportInput: true });
+  if (!top.success) addZodIssues({ issues, locate, base: [], schema: experimentSchema, data: raw }, top.error.issues);
+  const refs = fileRefs(raw).filter((r) => !unexpanded.has(formatPath(r.path)));
+  await checkFiles(refs, dir, locate, issues);
+
+  const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
+  const gt = expandEntry(gtEntry, ['ground_truth'], true, doc, locate, issues);
+  const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
+  const runs = rawRuns.map((r, i) => expandEntry(r, ['runs', i], false, doc, locate, issues));
+  checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
+
+  if (!top.success || issues.size > 0 || gt === undefined || runs.some((r) => r === undefined)) {
+    throw new ConfigError(issues.size > 0 ? issues.lines() : [`${file}: invalid config`]);
+  }
+
+  const cfg = top.data;
+  const corpus = absolutePaths(cfg.corpus, dir);
+  const groundTruth = gt.built[0]?.variant as Variant;
+  const resolved: unknown = JSON.parse(
+    JSON.stringify({
+      ...cfg,
+      corpus,
+      ground_truth: { algorithm: groundTruth.algorithm, params: gt.resolvedParams },
+      runs: cfg.runs.map((r, i) => ({ ...r, params: runs[i]?.resolvedParams })),
+    }),
+  );
+  const backend = withDefaultWorkers(cfg.backend);
+  return {
+    file: resolve(file),
+    name: cfg.experiment,
+    ...(cfg.description === undefined ? {} : { description: cfg.description }),
+    seed: cfg.seed,
+    hash: createHash('sha256').update(canonicalJson(resolved)).digest('hex'),
+    resolved,
+    corpus,
+    groundTruth,
+    variants: runs.flatMap((r) => r?.built.map((b) => b.variant) ?? []),
+    evaluate: cfg.evaluate,
+    backend,
+  };
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * The variants `bench run --only` keeps: exact names or globs (`*`, `?`). Naming the ground
+ * truth is allowed (it always runs); a pattern that matches nothing is an error.
+ */
+export function filterVariants(exp: Experiment, only: readonly string[]): Variant[] {
+  const patterns = only.map((p) => ({ p, re: globToRegExp(p) }));
+  const all = [exp.groundTruth, ...exp.variants];
+  const unmatched = patterns.filter(({ re }) => !all.some((v) => re.test(v.name)));
+  if (unmatched.length > 0) {
+    const which = unmatched.map(({ p }) => `'${p}'`).join(', ');
+    const names = all.map((v) => v.name).join(', ');
+    throw new UserError(`${exp.file}: --only ${which} matches no variant; the variants are: ${names}`);
+  }
+  return exp.variants.filter((v) => patterns.some(({ re }) => re.test(v.name)));
+}

