@@ -6,7 +6,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isUserError, UserError } from './errors.ts';
+import { baselineCommand } from './commands/baseline.ts';
+import { checkCommand } from './commands/check.ts';
+import { corpusCommand } from './commands/corpus.ts';
 import { listCommand } from './commands/list.ts';
+import { reportCommand } from './commands/report.ts';
 import { InterruptedRun, runCommand } from './commands/run.ts';
 import { validateCommand } from './commands/validate.ts';
 
@@ -27,7 +31,11 @@ async function main(): Promise<void> {
       .command(runCommand)
       .command(validateCommand)
       .command(listCommand)
-      .demandCommand(1, 'name a command: run, validate, list (see --help)')
+      .command(corpusCommand)
+      .command(reportCommand)
+      .command(baselineCommand)
+      .command(checkCommand)
+      .demandCommand(1, 'name a command (see --help)')
       .strict()
       .recommendCommands()
       .fail((msg, err) => {

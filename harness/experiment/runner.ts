@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { findAdapter } from '../../algorithms/registry.ts';
 import type { DocumentSet, PairList } from '../../algorithms/types.ts';
-import { newCorpusStats, readCorpus } from '../corpus/read.ts';
 import { compareWithTruth } from '../evaluate/compare.ts';
 import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
 import { UserError } from '../errors.ts';
@@ -32,6 +31,7 @@ import {
   type RunRecord,
   type VariantRecord,
 } from '../results/types.ts';
+import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
 import { filterVariants, loadExperiment } from './load.ts';
 import type { Experiment, Variant } from './types.ts';
 
@@ -117,38 +117,28 @@ function defaultRunId(exp: Experiment, only: readonly string[]): string {
 async function readDocuments(
   exp: Experiment,
   opts: RunOptions,
-): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
-  const t0 = performance.now();
-  const stats = newCorpusStats();
-  const ids: string[] = [];
-  const texts: string[] = [];
-  const c = exp.corpus;
-  for await (const d of readCorpus(
-    {
-      format: c.format,
-      path: c.path,
-      options: c.format === 'spamassassin' && c.groups ? { groups: c.groups } : {},
-      limit: c.limit,
-      strict: c.strict,
+): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; subset: CorpusRead['subset'] }> {
+  const r = await readExperimentCorpus(exp, {
+    signal: opts.signal,
+    onDocument: (n) => {
+      if (n % 500 === 0) opts.progress.update('reading documents', n);
     },
-    stats,
-  )) {
-    ids.push(d.id);
-    texts.push(d.text);
-    if (ids.length % 500 === 0) opts.progress.update('reading documents', ids.length);
-    opts.signal.throwIfAborted();
-  }
+  });
   return {
-    docs: { ids, texts },
+    docs: r.docs,
+    subset: r.subset,
     corpus: {
-      format: c.format,
-      path: c.path ?? null,
-      documents: ids.length,
-      read: stats.read,
-      skipped: stats.skipped,
-      recovered: stats.recovered,
-      skips: stats.skips.slice(0, 100),
-      read_s: (performance.now() - t0) / 1000,
+      format: exp.corpus.format,
+      path: exp.corpus.path ?? null,
+      documents: r.docs.ids.length,
+      read: r.stats.read,
+      skipped: r.stats.skipped,
+      recovered: r.stats.recovered,
+      skips: r.stats.skips.slice(0, 100),
+      read_s: r.seconds,
+      ...(r.subset
+        ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } }
+        : {}),
     },
   };
 }
@@ -234,6 +224,9 @@ function runRecord(
   for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
   for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
   for (const [reason, n] of Object.entries(corpus.recovered)) warnings.push(`corpus: ${n} records read with a fallback (${reason})`);
+  if (corpus.subset && corpus.subset.missing > 0) {
+    warnings.push(`corpus: ${corpus.subset.missing} of the ${corpus.subset.selected} subset documents are not in the collection`);
+  }
   return {
     schema_version: RUN_SCHEMA_VERSION,
     status: 'completed',

@@ -147,6 +147,66 @@ export const runSchema = z
   })
   .strict();
 
+// ---- TREC studies (Nikkhoo 4.1.2 and 4.1.3; harness/evaluate/studies) ---------------------
+
+const studyRuns = z
+  .array(z.string().min(1))
+  .min(1)
+  .describe('TREC run files, or folders of them (every file under a folder is one run); relative to the config file');
+
+/** Lists whose values name CSV columns or rows: a value given twice would give two equal columns. */
+function distinct(what: string) {
+  return (values: readonly number[], ctx: z.RefinementCtx<number[]>): void => {
+    values.forEach((v, i) => {
+      if (values.indexOf(v) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `${what} ${String(v)} is listed twice` });
+    });
+  };
+}
+
+/** 0.05, 0.10, …, 0.95: k/20 rounds to the same double as the decimal literal. */
+export const DEFAULT_STUDY_SHARES: readonly number[] = Array.from({ length: 19 }, (_, k) => (k + 1) / 20);
+export const DEFAULT_STUDY_N: readonly number[] = [10, 20, 50, 100, 200, 500];
+
+export const topicCollectionsSchema = z
+  .object({
+    runs: studyRuns,
+    top: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("how many documents of each run's topic go into the topic's collection; default: all"),
+  })
+  .strict()
+  .describe('per topic, the documents any run returned: the percentage with a near-duplicate among them (Nikkhoo Figures 4.1-4.5)');
+
+export const runTopicsSchema = z
+  .object({
+    runs: studyRuns,
+    n: z
+      .array(z.number().int().min(1))
+      .min(1)
+      .superRefine(distinct('n'))
+      .default([...DEFAULT_STUDY_N])
+      .describe('depths: the top n documents of each run-topic'),
+    shares: z
+      .array(unit)
+      .min(1)
+      .superRefine(distinct('share'))
+      .default([...DEFAULT_STUDY_SHARES])
+      .describe('rows of the prevalence table: the percentage of run-topics whose near-duplicate share is at least this'),
+  })
+  .strict()
+  .describe('per run and topic, the share of the top n documents with a near-duplicate (RR >= evaluate.threshold) in the same top n (Nikkhoo Table 4.1)');
+
+export const studiesSchema = z
+  .object({
+    topic_collections: topicCollectionsSchema.optional(),
+    run_topics: runTopicsSchema.optional(),
+  })
+  .strict()
+  .describe('TREC studies over the ground truth pairs; each writes its own CSV tables');
+
 export const experimentSchema = z
   .object({
     experiment: z
@@ -163,6 +223,7 @@ export const experimentSchema = z
       .describe('the runs; a list where a parameter wants a single value is a sweep'),
     evaluate: evaluateSchema,
     backend: backendSchema,
+    studies: studiesSchema.optional(),
   })
   .strict()
   .describe('An ndd-bench experiment (one file, one experiment)');

@@ -3,7 +3,7 @@
  * expanded into variants. This is all the runner needs to know about the YAML.
  */
 import type { z } from 'zod';
-import type { backendSchema, corpusSchema, evaluateSchema } from './schema.ts';
+import type { backendSchema, corpusSchema, evaluateSchema, studiesSchema } from './schema.ts';
 
 export type SweepValue = string | number | boolean;
 
@@ -22,6 +22,9 @@ export interface Variant {
 export type CorpusConfig = z.output<typeof corpusSchema>;
 
 export type EvaluateConfig = z.output<typeof evaluateSchema>;
+
+/** The `studies` section (TREC studies, `harness/evaluate/studies`); run paths absolute once loaded. */
+export type StudiesConfig = z.output<typeof studiesSchema>;
 
 type WithWorkers<B> = B extends { readonly kind: 'local' } ? Omit<B, 'workers'> & { readonly workers: number } : B;
 
@@ -48,4 +51,6 @@ export interface Experiment {
   readonly variants: readonly Variant[];
   readonly evaluate: EvaluateConfig;
   readonly backend: BackendConfig;
+  /** Absent when the config has no `studies` section. */
+  readonly studies?: StudiesConfig;
 }

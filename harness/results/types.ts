@@ -106,6 +106,8 @@ export interface RunRecord {
     /** the first skips, with file and offset */
     readonly skips: readonly Skip[];
     readonly read_s: number;
+    /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
+    readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
   };
   readonly evaluate: { readonly threshold: number; readonly min_score: number; readonly distribution: readonly number[] };
   readonly variants: readonly VariantRecord[];

@@ -1,0 +1,38 @@
+/** `bench report [results-dir]`: the leaderboard over every run found, or one run's report. */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { writeLeaderboard, writeRunReport } from '../report/write.ts';
+
+export interface ReportArgs {
+  readonly resultsDir: string;
+}
+
+/**
+ * Given a results folder: writes leaderboard.html (and report.html into any run folder that
+ * lacks one, so every link resolves). Given a run folder: rewrites its report.html.
+ */
+export async function report(args: ReportArgs, print: (text: string) => void): Promise<void> {
+  const isRun = await access(join(args.resultsDir, 'run.json')).then(
+    () => true,
+    () => false,
+  );
+  if (isRun) {
+    await writeRunReport(args.resultsDir);
+    print(`wrote ${join(args.resultsDir, 'report.html')}\n`);
+    return;
+  }
+  const r = await writeLeaderboard(args.resultsDir);
+  for (const dir of r.reportsWritten) print(`wrote ${join(dir, 'report.html')}\n`);
+  print(`wrote ${r.file} (${r.runs} run${r.runs === 1 ? '' : 's'})\n`);
+}
+
+export const reportCommand: CommandModule<object, { 'results-dir': string }> = {
+  command: 'report [results-dir]',
+  describe: 'Write leaderboard.html over every run under a results folder (or report.html of one run folder)',
+  builder: (y) =>
+    y.positional('results-dir', { type: 'string', default: 'results', describe: 'results folder (searched at any depth) or one run folder' }),
+  handler: async (argv) => {
+    await report({ resultsDir: argv.resultsDir }, (t) => process.stdout.write(t));
+  },
+};

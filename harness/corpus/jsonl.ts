@@ -1,0 +1,153 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { DataError, UserError } from '../errors.ts';
+import type { CorpusReader, Document, ReadContext } from './types.ts';
+
+/** One line of a file: its bytes without the line end, 1-based number, byte offset. */
+interface Line {
+  readonly bytes: Buffer;
+  readonly number: number;
+  readonly offset: number;
+}
+
+const JSONL_FILE = /\.jsonl(\.gz)?$/;
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+/** The files of a corpus: the path itself, or every *.jsonl[.gz] under a folder in name order. */
+async function corpusFiles(path: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`${path}: no such file or directory`);
+    throw e;
+  }
+  if (!info.isDirectory()) return [path];
+  const entries = await readdir(path, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile() && JSONL_FILE.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  if (files.length === 0) throw new DataError(`${path}: no .jsonl or .jsonl.gz files in this folder`);
+  return files;
+}
+
+function open(file: string): Readable {
+  const source = createReadStream(file);
+  if (!file.endsWith('.gz')) return source;
+  // pipeline forwards an error of either stream to the one we iterate, and destroys the
+  // file stream when the reader stops early.
+  return pipeline(source, createGunzip(), () => {});
+}
+
+/**
+ * Splits a byte stream into lines, keeping exact byte offsets (readline decodes first and
+ * also breaks on a lone CR, which would make offsets wrong). Holds one line at a time.
+ */
+async function* splitLines(stream: AsyncIterable<Buffer>): AsyncGenerator<Line> {
+  let carry: Buffer[] = [];
+  let offset = 0; // of the line being assembled
+  let number = 1;
+  let consumed = 0; // bytes of the stream before the current chunk
+  for await (const chunk of stream) {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const tail = chunk.subarray(start, nl);
+      let bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
+      if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+      yield { bytes, number, offset };
+      carry = [];
+      number++;
+      start = nl + 1;
+      offset = consumed + start;
+    }
+    if (start < chunk.length) carry.push(chunk.subarray(start));
+    consumed += chunk.length;
+  }
+  if (carry.length > 0) {
+    let bytes = Buffer.concat(carry);
+    if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+    yield { bytes, number, offset };
+  }
+}
+
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
+/** A parsed line: a document, or why it is not one. */
+type Parsed = { readonly ok: true; readonly doc: Document } | { readonly ok: false; readonly reason: string; readonly problem: string; readonly id?: string };
+
+function parseRecord(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, reason: 'invalid-json', problem: (e as Error).message };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'bad-record', problem: 'not a JSON object' };
+  }
+  const { id, text: body, meta } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id === '') return { ok: false, reason: 'bad-record', problem: 'id missing or not a non-empty string' };
+  if (typeof body !== 'string') return { ok: false, reason: 'bad-record', problem: 'text missing or not a string', id };
+  if (meta === undefined) return { ok: true, doc: { id, text: body } };
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !Object.values(meta).every((v) => typeof v === 'string')) {
+    return { ok: false, reason: 'bad-record', problem: 'meta is not an object of strings', id };
+  }
+  return { ok: true, doc: { id, text: body, meta: meta as Record<string, string> } };
+}
+
+async function* readFileDocs(file: string, ctx: ReadContext): AsyncGenerator<Document> {
+  let lastOffset = 0;
+  try {
+    for await (const line of splitLines(open(file))) {
+      lastOffset = line.offset;
+      if (isBlank(line.bytes)) continue;
+      let bytes = line.bytes;
+      // A UTF-8 byte order mark would make JSON.parse fail on the first line.
+      if (line.offset === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      let text: string;
+      let invalidUtf8 = false;
+      try {
+        text = utf8Strict.decode(bytes);
+      } catch {
+        text = bytes.toString('utf8');
+        invalidUtf8 = true;
+      }
+      const parsed = parseRecord(text);
+      const where = { file, offset: line.offset };
+      if (!parsed.ok) {
+        ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}`, kind: 'skipped' });
+        continue;
+      }
+      if (invalidUtf8) {
+        ctx.skip({ ...where, id: parsed.doc.id, reason: 'invalid-utf8', detail: `line ${line.number}: invalid UTF-8 bytes replaced by U+FFFD`, kind: 'recovered' });
+      }
+      yield parsed.doc;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code.startsWith('Z_')) {
+      throw new DataError(`${file}: corrupt or truncated gzip near uncompressed byte ${lastOffset}: ${(e as Error).message}`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+async function* read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
+  const keys = Object.keys(options);
+  if (keys.length > 0) throw new UserError(`jsonl: unknown option "${keys[0]}" (this format has none)`);
+  if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
+  for (const file of await corpusFiles(path)) yield* readFileDocs(file, ctx);
+}
+
+export const jsonlReader: CorpusReader = {
+  format: 'jsonl',
+  description: 'One JSON object a line: {"id": string, "text": string, "meta"?: {string: string}}; .gz gunzipped; a file or a folder',
+  read,
+};

@@ -1,0 +1,115 @@
+import PostalMime from 'postal-mime';
+import { decodeCharset } from './charset.ts';
+import { htmlToText } from './html.ts';
+
+/** The text of one mail message: its body parts, decoded, and what needed a fallback. */
+export interface MailText {
+  readonly subject: string | undefined;
+  /** The chosen body parts joined with "\n"; headers are not part of it. */
+  readonly text: string;
+  /** One sentence for every part that was decoded with the windows-1252 fallback. */
+  readonly fallbacks: readonly string[];
+}
+
+/**
+ * The part of postal-mime's MIME tree this module reads. postal-mime's public result merges
+ * all parts into one `text` and one `html` and decodes charsets silently (an unknown label
+ * becomes windows-1252, invalid UTF-8 becomes U+FFFD), so the per-part tree is the only
+ * place where each part's charset and transfer-decoded bytes are visible. It is marked
+ * internal in postal-mime 4; `mimeTree` checks its shape so a change fails loudly.
+ */
+interface MimeNodeView {
+  readonly contentType: { readonly parsed: { readonly value: string; readonly params: Record<string, string | undefined> }; readonly multipart: string | false };
+  readonly contentDisposition: { readonly parsed: { readonly value: string } };
+  readonly content: ArrayBuffer | null;
+  readonly childNodes: readonly MimeNodeView[];
+}
+
+/** The message is not MIME that postal-mime can parse (as opposed to a bug here). */
+export class MimeParseError extends Error {
+  override readonly name = 'MimeParseError';
+}
+
+interface Piece {
+  readonly kind: 'plain' | 'html';
+  readonly text: string;
+  readonly fallback: string | undefined;
+}
+
+/** Nested message/rfc822 parts (forwards, digests) are read this deep, then ignored. */
+const MAX_MESSAGE_DEPTH = 4;
+
+function mimeTree(parser: PostalMime): MimeNodeView {
+  const root = (parser as unknown as { root?: MimeNodeView }).root;
+  if (!root || !Array.isArray(root.childNodes) || typeof root.contentType?.parsed?.value !== 'string') {
+    throw new Error('postal-mime no longer exposes its MIME tree as `root`: harness/corpus/mail.ts needs updating');
+  }
+  return root;
+}
+
+function isBlank(pieces: readonly Piece[]): boolean {
+  return pieces.every((p) => p.text.trim() === '');
+}
+
+/** multipart/alternative: the plain-text rendering when it has text, else the first that has. */
+function chooseAlternative(children: readonly Piece[][]): Piece[] {
+  const plain = children.find((c) => c.length > 0 && c.every((p) => p.kind === 'plain') && !isBlank(c));
+  return plain ?? children.find((c) => !isBlank(c)) ?? [];
+}
+
+/** Part numbers as in IMAP (RFC 3501): `1`, `2.1`; a nested message's parts continue its number. */
+function childPosition(position: string, index: number): string {
+  return position === '' ? `${index + 1}` : `${position}.${index + 1}`;
+}
+
+async function collect(node: MimeNodeView, depth: number, position: string): Promise<Piece[]> {
+  if (node.contentType.multipart) {
+    const children: Piece[][] = [];
+    for (const [i, child] of node.childNodes.entries()) children.push(await collect(child, depth, childPosition(position, i)));
+    return node.contentType.multipart === 'alternative' ? chooseAlternative(children) : children.flat();
+  }
+  // An attached file is not the body, whatever its type.
+  if (node.contentDisposition.parsed.value === 'attachment' || !node.content) return [];
+  const type = node.contentType.parsed.value;
+  if (type === 'message/rfc822') {
+    return depth < MAX_MESSAGE_DEPTH ? (await parseMessage(new Uint8Array(node.content), depth + 1, position)).pieces : [];
+  }
+  if (type !== 'text/plain' && type !== 'text/html') return [];
+  const decoded = decodeCharset(new Uint8Array(node.content), node.contentType.parsed.params.charset);
+  const kind = type === 'text/html' ? 'html' : 'plain';
+  return [
+    {
+      kind,
+      text: kind === 'html' ? htmlToText(decoded.text) : decoded.text,
+      fallback: decoded.kind === 'fallback' ? `part ${position || '1'} (${type}): ${decoded.problem}` : undefined,
+    },
+  ];
+}
+
+async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<{ subject: string | undefined; pieces: Piece[] }> {
+  // Nested messages are left to `collect` rather than parsed by postal-mime, so that they
+  // get the same per-part charset checks.
+  const parser = new PostalMime({ forceRfc822Attachments: true });
+  let email;
+  try {
+    email = await parser.parse(raw);
+  } catch (e) {
+    throw new MimeParseError((e as Error).message, { cause: e });
+  }
+  return { subject: email.subject, pieces: await collect(mimeTree(parser), depth, position) };
+}
+
+/**
+ * Extracts the text of a raw RFC 822 message: parts decoded from quoted-printable/base64
+ * and from their charset; text/plain as is, text/html through `htmlToText`; in
+ * multipart/alternative the plain part is preferred; attachments are left out.
+ * Throws `MimeParseError` when postal-mime cannot parse the message at all.
+ */
+export async function mailToText(raw: Uint8Array): Promise<MailText> {
+  const { subject, pieces } = await parseMessage(raw, 0, '');
+  return {
+    subject,
+    text: pieces.map((p) => p.text).join('\n'),
+    fallbacks: pieces.flatMap((p) => (p.fallback === undefined ? [] : [p.fallback])),
+  };
+}

@@ -1,0 +1,116 @@
+import { DataError, UserError } from '../errors.ts';
+import { corpusFormats, findCorpusReader } from './registry.ts';
+import type { Document, Skip } from './types.ts';
+
+export interface ReadOptions {
+  format: string;
+  /** The reader's path; some readers have a default corpus when it is omitted. */
+  path?: string;
+  /** Format-specific options, validated by the reader. */
+  options?: Record<string, unknown>;
+  /** Stop after this many kept documents. */
+  limit?: number;
+  /** Documents whose text is longer than this (UTF-8 bytes) are skipped; default 64 MiB. */
+  maxDocumentBytes?: number;
+  /** Any skip or recovery is a DataError instead of a counted skip. */
+  strict?: boolean;
+}
+
+export interface CorpusStats {
+  /** Documents the reader produced, before duplicate/empty/size filtering. */
+  read: number;
+  /** Documents handed on. */
+  kept: number;
+  /** Records left out, by reason. */
+  skipped: Record<string, number>;
+  /** Documents kept but read with a fallback, by reason. */
+  recovered: Record<string, number>;
+  /** The first `MAX_SKIPS_KEPT` skips and recoveries, in order. */
+  skips: Skip[];
+}
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+export const MAX_SKIPS_KEPT = 1000;
+
+export function newCorpusStats(): CorpusStats {
+  return { read: 0, kept: 0, skipped: {}, recovered: {}, skips: [] };
+}
+
+/** `file: byte N: reason (id): detail`, the one-line form of a skip. */
+export function describeSkip(s: Skip): string {
+  const at = s.offset === undefined ? '' : `: byte ${s.offset}`;
+  const id = s.id === undefined ? '' : ` (${s.id})`;
+  return `${s.file}${at}: ${s.reason}${id}: ${s.detail}`;
+}
+
+function countList(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(', ');
+}
+
+function positiveInteger(value: number | undefined, name: string): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+    throw new UserError(`corpus: ${name} must be a positive integer, got ${value}`);
+  }
+}
+
+/** UTF-8 length without encoding the text when the answer is clear from its length alone. */
+function exceedsBytes(text: string, max: number): boolean {
+  if (text.length * 3 <= max) return false;
+  if (text.length > max) return true;
+  return Buffer.byteLength(text, 'utf8') > max;
+}
+
+/**
+ * The one entry point for reading a corpus: finds the reader for `opts.format` and applies
+ * the rules every format shares (duplicate ids, empty and oversized documents, limit,
+ * strict), counting every skip in `stats`.
+ */
+export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncIterable<Document> {
+  const reader = findCorpusReader(opts.format);
+  if (!reader) throw new UserError(`corpus: unknown format "${opts.format}" (known: ${corpusFormats().join(', ')})`);
+  positiveInteger(opts.limit, 'limit');
+  positiveInteger(opts.maxDocumentBytes, 'maxDocumentBytes');
+  const maxBytes = opts.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const shown = opts.path ?? `${opts.format} default corpus`;
+
+  const record = (s: Skip): void => {
+    const counts = s.kind === 'skipped' ? stats.skipped : stats.recovered;
+    counts[s.reason] = (counts[s.reason] ?? 0) + 1;
+    if (stats.skips.length < MAX_SKIPS_KEPT) stats.skips.push(s);
+    if (opts.strict) throw new DataError(`${describeSkip(s)} (strict mode)`);
+  };
+  const skipDocument = (doc: Document, reason: string, detail: string): void =>
+    record({ file: shown, id: doc.id, reason, detail, kind: 'skipped' });
+
+  // Ids of kept documents: a duplicate of a skipped (empty, oversized) one is not a duplicate.
+  const kept = new Set<string>();
+  try {
+    for await (const doc of reader.read(opts.path ?? '', opts.options ?? {}, { skip: record })) {
+      stats.read++;
+      if (!/\S/.test(doc.text)) {
+        skipDocument(doc, 'empty', 'no text after extraction');
+      } else if (exceedsBytes(doc.text, maxBytes)) {
+        skipDocument(doc, 'too-large', `text longer than ${maxBytes} bytes`);
+      } else if (kept.has(doc.id)) {
+        skipDocument(doc, 'duplicate-id', 'an earlier document has the same id; the first is kept');
+      } else {
+        kept.add(doc.id);
+        stats.kept++;
+        yield doc;
+        if (opts.limit !== undefined && stats.kept >= opts.limit) return;
+      }
+    }
+  } catch (e) {
+    // A reader that lets a missing file escape still gives the user a one-line error.
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT' && typeof err.path === 'string') throw new UserError(`${err.path}: no such file or directory`, { cause: e });
+    throw e;
+  }
+  if (stats.kept === 0) {
+    const skipped = Object.values(stats.skipped).reduce((a, b) => a + b, 0);
+    const why = skipped === 0 ? 'no records found' : `${skipped} records skipped: ${countList(stats.skipped)}`;
+    throw new DataError(`${shown}: no documents read (${why})`);
+  }
+}

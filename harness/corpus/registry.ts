@@ -1,0 +1,23 @@
+import { jsonlReader } from './jsonl.ts';
+import { spamAssassinReader } from './spamassassin.ts';
+import { trecReader } from './trec.ts';
+import { trecWebReader } from './trecweb.ts';
+import type { CorpusReader } from './types.ts';
+import { warcReader } from './warc.ts';
+
+/** Every corpus format `corpus.format` accepts. A new format is one import and one line here. */
+export const corpusReaders: readonly CorpusReader[] = [
+  spamAssassinReader,
+  jsonlReader,
+  trecWebReader,
+  trecReader,
+  warcReader,
+];
+
+export function findCorpusReader(format: string): CorpusReader | undefined {
+  return corpusReaders.find((r) => r.format === format);
+}
+
+export function corpusFormats(): string[] {
+  return corpusReaders.map((r) => r.format);
+}

@@ -1,0 +1,57 @@
+/**
+ * The documents of an experiment's subset, from the config's `corpus.subset`:
+ * - `{ qrels, relevant_only: true }`: the documents judged relevant (grade > 0) for any
+ *   topic (Nikkhoo 3.2: the relevant GOV2 documents of TB04); with `relevant_only: false`
+ *   every judged document;
+ * - `{ runs, top }`: for every run file and topic, its first `top` documents in trec_eval
+ *   order, united over runs and topics (Nikkhoo 4.1: the topic collections of the Web09 runs).
+ * `byTopic` lists each topic's documents once, in first-seen order (file order for qrels;
+ * run by run, rank order for runs). The runner reads the collection once and keeps the
+ * documents whose id is in `ids`.
+ */
+import { DataError } from '../errors.ts';
+import { readQrels, relevantDocs } from '../trec/qrels.ts';
+import { readRun, topN } from '../trec/run.ts';
+import type { ReadContext } from './types.ts';
+
+export type SubsetSpec = { qrels: string; relevant_only: boolean } | { runs: string[]; top: number };
+
+export interface Subset {
+  readonly ids: Set<string>;
+  readonly byTopic: Map<string, string[]>;
+}
+
+/** Without a context, a skipped run line is an error (the strict reading). */
+const strict: ReadContext = {
+  skip(s) {
+    throw new DataError(`${s.detail} (${s.reason})`);
+  },
+};
+
+export async function buildSubset(spec: SubsetSpec, ctx: ReadContext = strict): Promise<Subset> {
+  if ('qrels' in spec) {
+    const qrels = await readQrels(spec.qrels);
+    const judged = spec.relevant_only
+      ? relevantDocs(qrels)
+      : new Map([...qrels].map(([topic, docs]) => [topic, [...docs.keys()]]));
+    return withIds(judged, spec.qrels);
+  }
+  if (!Number.isInteger(spec.top) || spec.top < 1) throw new DataError(`subset.top: ${spec.top} is not a positive integer`);
+  const byTopic = new Map<string, Set<string>>();
+  for (const path of spec.runs) {
+    for (const [topic, docnos] of topN(await readRun(path, ctx), spec.top)) {
+      let docs = byTopic.get(topic);
+      if (!docs) byTopic.set(topic, (docs = new Set()));
+      for (const d of docnos) docs.add(d);
+    }
+  }
+  return withIds(new Map([...byTopic].map(([topic, docs]) => [topic, [...docs]])), spec.runs.join(', '));
+}
+
+/** An empty subset would run the whole experiment on nothing: that is the user's data, not a result. */
+function withIds(byTopic: Map<string, string[]>, source: string): Subset {
+  const ids = new Set<string>();
+  for (const docs of byTopic.values()) for (const d of docs) ids.add(d);
+  if (ids.size === 0) throw new DataError(`${source}: the subset selects no documents`);
+  return { ids, byTopic };
+}

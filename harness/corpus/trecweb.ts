@@ -1,0 +1,45 @@
+/**
+ * TREC-web (format `trecweb`), the layout of GOV2 and WT10g:
+ * `<DOC><DOCNO>id</DOCNO><DOCHDR>url\nHTTP headers…</DOCHDR>html</DOC>`.
+ * The id is the DOCNO, `meta.url` the first line of the DOCHDR; the DOCHDR (crawl headers)
+ * is not part of the text, which is the HTML after it through the shared normalization.
+ */
+import { htmlToText } from './html.ts';
+import { listInputFiles, readFileChunks } from './files.ts';
+import { decodeRecord, elementText, reportFallback, splitDocs, type RawDoc } from './trec.ts';
+import type { CorpusReader, Document, ReadContext } from './types.ts';
+
+const HDR_CLOSE = '</DOCHDR>';
+const DOCNO_CLOSE = '</DOCNO>';
+const DOC_CLOSE = '</DOC>';
+
+/** Parses one TREC-web record; undefined (and a counted skip) when it has no DOCNO. */
+export function parseTrecWebDoc(doc: RawDoc, ctx: ReadContext): Document | undefined {
+  const decoded = decodeRecord(doc);
+  const s = decoded.text;
+  const id = elementText(s, 'DOCNO');
+  if (!id) {
+    ctx.skip({ file: doc.file, offset: doc.offset, reason: 'missing-docno', kind: 'skipped', detail: '<DOC> without <DOCNO>' });
+    return undefined;
+  }
+  reportFallback(doc, id, decoded, ctx);
+  const header = elementText(s, 'DOCHDR');
+  const url = header?.split('\n', 1)[0]?.trim();
+  const hdrEnd = s.indexOf(HDR_CLOSE);
+  const bodyStart = hdrEnd >= 0 ? hdrEnd + HDR_CLOSE.length : s.indexOf(DOCNO_CLOSE) + DOCNO_CLOSE.length;
+  const text = htmlToText(s.slice(bodyStart, s.length - DOC_CLOSE.length));
+  return url ? { id, text, meta: { url } } : { id, text };
+}
+
+export const trecWebReader: CorpusReader = {
+  format: 'trecweb',
+  description: 'TREC-web (GOV2, WT10g): <DOC><DOCNO>…</DOCNO><DOCHDR>url…</DOCHDR>html</DOC> (plain, gzip or a directory of them)',
+  async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
+    for (const file of await listInputFiles(path)) {
+      for await (const raw of splitDocs(readFileChunks(file, ctx), file, ctx)) {
+        const doc = parseTrecWebDoc(raw, ctx);
+        if (doc) yield doc;
+      }
+    }
+  },
+};

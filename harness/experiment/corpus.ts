@@ -1,0 +1,80 @@
+/**
+ * Reading an experiment's corpus: the reader (corpus/read.ts), then the subset of the config
+ * (TREC qrels or runs, corpus/subset.ts), in one pass over the collection. Shared by `bench run`
+ * and `bench corpus`, so both count and skip the same way.
+ */
+import type { DocumentSet } from '../../algorithms/types.ts';
+import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
+import { buildSubset, type Subset } from '../corpus/subset.ts';
+import type { Document, Skip } from '../corpus/types.ts';
+import { DataError } from '../errors.ts';
+import type { Experiment } from './types.ts';
+
+export interface CorpusRead {
+  readonly docs: DocumentSet;
+  readonly stats: CorpusStats;
+  /** present when the config has `corpus.subset` */
+  readonly subset?: {
+    readonly spec: Subset;
+    /** documents the reader produced that the subset does not select */
+    readonly outside: number;
+    /** subset documents the collection does not contain */
+    readonly missing: number;
+  };
+  readonly seconds: number;
+}
+
+export interface CorpusReadOptions {
+  readonly signal?: AbortSignal;
+  onDocument?(count: number): void;
+}
+
+export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOptions = {}): Promise<CorpusRead> {
+  const t0 = performance.now();
+  const c = exp.corpus;
+  const stats = newCorpusStats();
+  const subset = c.subset ? await buildSubset(c.subset, { skip: (s: Skip) => recordSkip(stats, s, c.strict) }) : undefined;
+  const ids: string[] = [];
+  const texts: string[] = [];
+  let outside = 0;
+  const source = readCorpus(
+    {
+      format: c.format,
+      ...(c.path !== undefined ? { path: c.path } : {}),
+      options: c.format === 'spamassassin' && c.groups ? { groups: c.groups } : {},
+      // With a subset, the limit counts selected documents, so it is applied here.
+      ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
+      strict: c.strict,
+    },
+    stats,
+  );
+  for await (const d of source as AsyncIterable<Document>) {
+    opts.signal?.throwIfAborted();
+    if (subset && !subset.ids.has(d.id)) {
+      outside++;
+      continue;
+    }
+    ids.push(d.id);
+    texts.push(d.text);
+    opts.onDocument?.(ids.length);
+    if (subset && c.limit !== undefined && ids.length >= c.limit) break;
+  }
+  if (subset && ids.length === 0) {
+    throw new DataError(
+      `${c.path ?? c.format}: none of the ${subset.ids.size} documents the subset selects is in the collection (${stats.kept} documents read)`,
+    );
+  }
+  return {
+    docs: { ids, texts },
+    stats,
+    ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+function recordSkip(stats: CorpusStats, s: Skip, strict: boolean): void {
+  if (strict) throw new DataError(`${s.file}${s.offset !== undefined ? `: byte ${s.offset}` : ''}: ${s.detail} (${s.reason}, strict mode)`);
+  const counts = s.kind === 'skipped' ? stats.skipped : stats.recovered;
+  counts[s.reason] = (counts[s.reason] ?? 0) + 1;
+  stats.skips.push(s);
+}

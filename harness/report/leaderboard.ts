@@ -1,0 +1,203 @@
+/**
+ * leaderboard.html over every run found: per corpus, quality against runtime and against cost
+ * for every variant of every algorithm with the Pareto frontier drawn (ann-benchmarks' plots),
+ * a <select> for the quality measure, and a sortable table linking each run's report.
+ */
+import type { RunRecord, VariantRecord } from '../results/types.ts';
+import { numericScale, type ChartSpec, type Series, type XYPoint } from './charts.ts';
+import { escapeHtml } from './escape.ts';
+import { embed, renderChartFigure, renderPage } from './page.ts';
+import { paretoFrontier } from './pareto.ts';
+import { COST_MEASURES, QUALITY_MEASURES, type LeaderboardMeasure } from './quality-measures.ts';
+
+export interface LeaderboardEntry {
+  readonly run: RunRecord;
+  /** the run's report.html relative to leaderboard.html, `/`-separated */
+  readonly reportHref: string;
+}
+
+export interface CorpusGroup {
+  readonly key: string;
+  readonly label: string;
+  readonly entries: readonly LeaderboardEntry[];
+}
+
+export interface LeaderboardPoint extends XYPoint {
+  readonly name: string;
+  readonly algorithm: string;
+}
+
+/** Runs are comparable when they read the same documents: same format, path and count. */
+export function groupByCorpus(entries: readonly LeaderboardEntry[]): CorpusGroup[] {
+  const groups = new Map<string, { label: string; entries: LeaderboardEntry[] }>();
+  for (const e of entries) {
+    const c = e.run.corpus;
+    const key = JSON.stringify([c.format, c.path, c.documents]);
+    const g = groups.get(key);
+    if (g) g.entries.push(e);
+    else groups.set(key, { label: `${c.format} ${c.path ?? '(bundled)'}, ${c.documents} documents`, entries: [e] });
+  }
+  return [...groups].map(([key, g]) => ({ key, ...g }));
+}
+
+function pointName(run: RunRecord, v: VariantRecord): string {
+  return `${run.experiment} · ${v.name}${v.ground_truth ? ' (ground truth)' : ''} · ${run.run_id}`;
+}
+
+/** Every variant of every run in the group with a value for both measures. */
+export function leaderboardPoints(group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure): LeaderboardPoint[] {
+  return group.entries.flatMap(({ run }) =>
+    run.variants.flatMap((v) => {
+      const y = quality.value(v);
+      const x = cost.value(v);
+      return y === null || x === null ? [] : [{ x, y, name: pointName(run, v), algorithm: v.algorithm }];
+    }),
+  );
+}
+
+export function leaderboardChart(id: string, group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure): ChartSpec {
+  const points = leaderboardPoints(group, quality, cost);
+  const algorithms = [...new Set(points.map((p) => p.algorithm))];
+  const frontier = paretoFrontier(points, { xLower: cost.worse === 'higher', yHigher: quality.worse === 'lower' });
+  const series: Series[] = [
+    ...algorithms.map((a): Series => ({ kind: 'points', label: a, line: false, points: points.filter((p) => p.algorithm === a) })),
+    { kind: 'points', label: 'Pareto frontier', line: true, reference: true, points: frontier },
+  ];
+  return {
+    id,
+    title: `${quality.label} against ${cost.noun}`,
+    type: 'xy',
+    series,
+    // Costs and runtimes start at zero: a linear axis that shows negative values would mislead.
+    x: ((scale) => (scale === 'linear' ? { title: cost.label, scale, min: 0 } : { title: cost.label, scale }))(numericScale(points.map((p) => p.x))),
+    y: { title: quality.label, scale: 'linear', ...(quality.worse === 'lower' ? { max: 1 } : { min: 0 }) },
+  };
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function num(x: number | null, digits: number): string {
+  return x === null ? '' : String(Math.round(x * 10 ** digits) / 10 ** digits);
+}
+
+function numCell(x: number | null, digits: number): string {
+  return `<td class="num" data-v="${x === null ? '' : escapeHtml(String(x))}">${escapeHtml(num(x, digits))}</td>`;
+}
+
+function renderTable(group: CorpusGroup): string {
+  const rows = group.entries
+    .flatMap(({ run, reportHref }) => run.variants.map((v) => ({ run, v, reportHref })))
+    // Best F1 first; runs without one (empty denominator) last.
+    .sort((a, b) => (b.v.metrics.f1_pairs ?? -Infinity) - (a.v.metrics.f1_pairs ?? -Infinity));
+  const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost, USD', 'Backend', 'Started', 'Report'];
+  const th = head.map((h) => `<th scope="col"${h === 'F1 (pairs)' ? ' aria-sort="descending"' : ''}>${escapeHtml(h)}</th>`).join('');
+  const body = rows
+    .map(
+      ({ run, v, reportHref }) =>
+        `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
+        numCell(v.metrics.f1_pairs, 4) +
+        numCell(v.metrics.recall_pairs, 4) +
+        numCell(v.metrics.precision_pairs, 4) +
+        numCell(v.metrics.avg_error, 4) +
+        numCell(v.runtime_s, 3) +
+        numCell(v.cost_usd, 4) +
+        `<td>${escapeHtml(run.backend.kind)}</td><td>${escapeHtml(run.started_at)}</td><td><a href="${escapeHtml(reportHref)}">${escapeHtml(run.run_id)}</a></td></tr>`,
+    )
+    .join('\n');
+  return `<div class="table-wrap"><table class="sortable"><thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
+const SCRIPT = `
+(function () {
+  'use strict';
+  var lb = JSON.parse(document.getElementById('leaderboard-data').textContent);
+  var select = document.getElementById('measure');
+  select.addEventListener('change', function () {
+    Object.keys(lb).forEach(function (id) { window.benchDraw(id, lb[id][select.value]); });
+  });
+  function sortKey(cell) {
+    var v = cell.getAttribute('data-v');
+    if (v === null) return { empty: false, text: cell.textContent };
+    if (v === '') return { empty: true };
+    return { empty: false, num: Number(v) };
+  }
+  function sortBy(table, col, th) {
+    var dir = th.getAttribute('aria-sort') === 'descending' ? 'ascending' : 'descending';
+    Array.prototype.forEach.call(th.parentNode.cells, function (c) { c.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir);
+    var sign = dir === 'ascending' ? 1 : -1;
+    var tbody = table.tBodies[0];
+    var rows = Array.prototype.slice.call(tbody.rows);
+    rows.sort(function (a, b) {
+      var x = sortKey(a.cells[col]), y = sortKey(b.cells[col]);
+      if (x.empty || y.empty) return (x.empty ? 1 : 0) - (y.empty ? 1 : 0);
+      if ('num' in x && 'num' in y) return sign * (x.num - y.num);
+      return sign * String(x.text).localeCompare(String(y.text));
+    });
+    rows.forEach(function (r) { tbody.appendChild(r); });
+  }
+  document.querySelectorAll('table.sortable').forEach(function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.classList.add('sortable');
+      th.tabIndex = 0;
+      th.addEventListener('click', function () { sortBy(table, col, th); });
+      th.addEventListener('keydown', function (e) {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(table, col, th); }
+      });
+    });
+  });
+})();
+`;
+
+export interface LeaderboardOptions {
+  readonly generatedAt: string;
+  /** how the results folder was named on the command line, for the heading */
+  readonly resultsDir: string;
+}
+
+export function renderLeaderboard(entries: readonly LeaderboardEntry[], opts: LeaderboardOptions): string {
+  const groups = groupByCorpus(entries);
+  const defaultMeasure = QUALITY_MEASURES[0];
+  if (!defaultMeasure) throw new Error('no quality measures registered');
+  let n = 0;
+  const perMeasure: Record<string, Record<string, Record<string, unknown>>> = {};
+  const initial: ChartSpec[] = [];
+  const sections = groups.map((g, gi) => {
+    const ids = COST_MEASURES.map((cost) => {
+      n += 1;
+      const id = `chart-${n}`;
+      const specs = Object.fromEntries(QUALITY_MEASURES.map((q) => [q.key, leaderboardChart(id, g, q, cost)]));
+      perMeasure[id] = Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, embed(s).config]));
+      const first = specs[defaultMeasure.key];
+      if (first) initial.push(first);
+      return first;
+    });
+    const runs = g.entries.length;
+    const variants = g.entries.reduce((a, e) => a + e.run.variants.length, 0);
+    const free = g.entries.every((e) => e.run.variants.every((v) => v.cost_usd === 0));
+    return `<section id="corpus-${gi + 1}"><h2>${escapeHtml(g.label)}</h2>
+<p class="note">${plural(runs, 'run')}, ${plural(variants, 'variant')}. Each point is a variant; the dashed line joins the variants no other beats on both axes.${free ? ' Every variant cost 0 USD (no cloud backend).' : ''}</p>
+<div class="grid">${ids.map((s) => (s ? renderChartFigure(s) : '')).join('\n')}</div>
+${renderTable(g)}
+</section>`;
+  });
+  const options = QUALITY_MEASURES.map((q) => `<option value="${escapeHtml(q.key)}">${escapeHtml(q.label)}</option>`).join('');
+  const totalVariants = entries.reduce((a, e) => a + e.run.variants.length, 0);
+  const body = `<header>
+<h1>ndd-bench leaderboard</h1>
+<p>${escapeHtml(`${plural(entries.length, 'run')}, ${plural(totalVariants, 'variant')}, ${plural(groups.length, 'corpus', 'corpora')} in ${opts.resultsDir}; generated ${opts.generatedAt}`)}</p>
+</header>
+<nav><label class="measure" for="measure">Quality</label><select id="measure">${options}</select></nav>
+<main>
+${sections.length ? sections.join('\n') : '<p class="note">No runs found.</p>'}
+</main>`;
+  return renderPage({
+    title: 'ndd-bench leaderboard',
+    body,
+    charts: initial.map(embed),
+    data: { 'leaderboard-data': perMeasure },
+    script: SCRIPT,
+  });
+}

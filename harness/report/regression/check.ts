@@ -1,0 +1,135 @@
+/**
+ * `bench check`: runs against a baseline. Quality is deterministic, so any difference is a
+ * regression and both values are shown; timings get the statistical verdict of timing.ts.
+ */
+import { UserError } from '../../errors.ts';
+import type { RunRecord } from '../../results/types.ts';
+import { QUALITY_KEYS, TIMING_KEYS, assertRepetitions, qualityOf, type Baseline, type QualityKey, type TimingKey } from './baseline.ts';
+import { compareTimings, type TimingComparison, type TimingOptions } from './timing.ts';
+
+export interface QualityChange {
+  readonly variant: string;
+  readonly measure: QualityKey;
+  readonly run: string;
+  readonly baseline: number | null;
+  readonly current: number | null;
+}
+
+export interface TimingRow extends TimingComparison {
+  readonly variant: string;
+  readonly measure: TimingKey;
+  readonly baselineSamples: number;
+  readonly currentSamples: number;
+}
+
+export interface CheckReport {
+  readonly experiment: string;
+  readonly runs: readonly string[];
+  readonly notes: readonly string[];
+  readonly quality: readonly QualityChange[];
+  /** in the baseline, absent from a run: a variant that no longer runs is a regression */
+  readonly missing: readonly string[];
+  /** in the runs, absent from the baseline: reported, not judged */
+  readonly added: readonly string[];
+  /** every timing compared (empty with qualityOnly) */
+  readonly timings: readonly TimingRow[];
+  readonly qualityOnly: boolean;
+  readonly options: TimingOptions;
+}
+
+export interface CheckOptions extends TimingOptions {
+  readonly qualityOnly: boolean;
+}
+
+export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baselineFile: string, label: (i: number) => string, opts: CheckOptions): CheckReport {
+  assertRepetitions(runs, label);
+  const first = runs[0] as RunRecord;
+  if (first.experiment !== baseline.experiment) {
+    throw new UserError(`${baselineFile}: experiment: the baseline is for "${baseline.experiment}", ${label(0)} is "${first.experiment}"`);
+  }
+  const notes: string[] = [];
+  if (first.config_hash !== baseline.config_hash) {
+    notes.push(`config hash differs from the baseline's (${baseline.config_hash} → ${first.config_hash}): the config changed since the baseline was written`);
+  }
+  const quality: QualityChange[] = [];
+  const missing = new Set<string>();
+  runs.forEach((run, i) => {
+    const byName = new Map(run.variants.map((v) => [v.name, v]));
+    for (const [name, b] of Object.entries(baseline.variants)) {
+      const v = byName.get(name);
+      if (!v) {
+        missing.add(name);
+        continue;
+      }
+      const q = qualityOf(v);
+      for (const k of QUALITY_KEYS) if (q[k] !== b.quality[k]) quality.push({ variant: name, measure: k, run: label(i), baseline: b.quality[k], current: q[k] });
+    }
+  });
+  const added = [...new Set(runs.flatMap((r) => r.variants.map((v) => v.name)))].filter((n) => !(n in baseline.variants));
+  const timings: TimingRow[] = [];
+  if (!opts.qualityOnly) {
+    for (const [name, b] of Object.entries(baseline.variants)) {
+      if (missing.has(name)) continue;
+      for (const k of TIMING_KEYS) {
+        const current = runs.map((r) => r.variants.find((v) => v.name === name)?.[k] ?? NaN).filter(Number.isFinite);
+        const baselineSamples = b.timings[k];
+        timings.push({ variant: name, measure: k, baselineSamples: baselineSamples.length, currentSamples: current.length, ...compareTimings(baselineSamples, current, opts) });
+      }
+    }
+  }
+  return { experiment: first.experiment, runs: runs.map((r) => r.run_id), notes, quality, missing: [...missing], added, timings, qualityOnly: opts.qualityOnly, options: opts };
+}
+
+export function regressionCount(r: CheckReport): number {
+  return r.quality.length + r.missing.length + r.timings.filter((t) => t.verdict === 'regressed').length;
+}
+
+// ---- the printed table ----
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => (r[j] ?? '').length)));
+  const line = (cells: readonly string[]): string => cells.map((c, j) => c.padEnd(widths[j] ?? 0)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+const show = (x: number | null): string => (x === null ? '(empty)' : String(x));
+const seconds = (x: number): string => (x >= 100 ? x.toFixed(1) : x >= 1 ? x.toFixed(3) : x.toPrecision(3));
+
+export function formatCheckReport(r: CheckReport, baselineFile: string): string {
+  const out: string[] = [`bench check: ${r.experiment}, ${r.runs.length} run${r.runs.length === 1 ? '' : 's'} (${r.runs.join(', ')}) against ${baselineFile}`];
+  for (const n of r.notes) out.push(`note: ${n}`);
+  out.push('', 'Quality (compared exactly):');
+  if (r.quality.length === 0 && r.missing.length === 0) out.push('  no differences');
+  else {
+    const rows = [
+      ...r.quality.map((q) => [q.variant, q.measure, show(q.baseline), show(q.current), q.run, 'REGRESSION']),
+      ...r.missing.map((m) => [m, '(variant)', 'present', 'missing', '', 'REGRESSION']),
+    ];
+    out.push(...table(['variant', 'measure', 'baseline', 'current', 'run', 'verdict'], rows).map((l) => `  ${l}`));
+  }
+  if (r.added.length) out.push(`  new variants (not in the baseline, not judged): ${r.added.join(', ')}`);
+  if (r.qualityOnly) out.push('', 'Timings: not checked (--quality-only).');
+  else {
+    const o = r.options;
+    out.push('', `Timings (ratio of medians >= ${o.minFactor} and, with >= ${o.minSamples} samples a side, Mann-Whitney U p < ${o.alpha}):`);
+    const changed = r.timings.filter((t) => t.verdict !== 'unchanged');
+    if (changed.length === 0) out.push(`  no changes (${r.timings.length} compared)`);
+    else {
+      const rows = changed.map((t) => [
+        t.variant,
+        t.measure,
+        `${seconds(t.baselineMedian)} (n=${t.baselineSamples})`,
+        `${seconds(t.currentMedian)} (n=${t.currentSamples})`,
+        Number.isFinite(t.ratio) ? `${t.ratio.toFixed(2)}x` : 'inf',
+        t.test.kind === 'mann-whitney' ? t.test.p.toPrecision(2) : 'n/a (factor only)',
+        t.verdict === 'regressed' ? 'REGRESSION' : 'improved',
+      ]);
+      out.push(...table(['variant', 'measure', 'baseline median', 'current median', 'ratio', 'p', 'verdict'], rows).map((l) => `  ${l}`));
+      out.push(`  ${r.timings.length - changed.length} of ${r.timings.length} timings unchanged`);
+    }
+  }
+  const n = regressionCount(r);
+  const improved = r.timings.filter((t) => t.verdict === 'improved').length;
+  out.push('', n === 0 ? `OK: no regressions${improved ? `, ${improved} improved` : ''}.` : `FAILED: ${n} regression${n === 1 ? '' : 's'}${improved ? `, ${improved} improved` : ''}.`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,137 @@
+/**
+ * A run's report.html: the thesis' figures for the sweeps the run has, the tables as numbers,
+ * the config and the provenance. Pure apart from reading chart.js: a string out.
+ */
+import { Document, isScalar, visit } from 'yaml';
+import type { RunRecord } from '../results/types.ts';
+import { parseCsvTable, renderCsvTable } from './csv-table.ts';
+import { escapeHtml } from './escape.ts';
+import { embed, renderChartFigure, renderPage } from './page.ts';
+import { runFigures, type ExtraTable, type FigureSection } from './run-figures.ts';
+
+export interface RunTables {
+  readonly metricsCsv: string;
+  readonly distributionCsv: string;
+  /** extra tables by file name (run.tables), CSV text */
+  readonly extra: Record<string, string>;
+}
+
+/** The config as YAML, lists of scalars on one line as they are usually written (`threshold: [100, 90]`). */
+export function configYaml(config: unknown): string {
+  const doc = new Document(config ?? null);
+  visit(doc, {
+    Seq(_, node) {
+      if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+function facts(rows: readonly (readonly [string, string])[]): string {
+  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
+}
+
+function counts(record: Record<string, number>): string {
+  const entries = Object.entries(record);
+  return entries.length ? entries.map(([k, n]) => `${k}: ${n}`).join(', ') : 'none';
+}
+
+function renderSection(s: FigureSection): string {
+  const charts = s.charts.length ? `<div class="grid">${s.charts.map(renderChartFigure).join('\n')}</div>` : '';
+  return `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2><p class="note">${escapeHtml(s.note)}</p>${charts}</section>`;
+}
+
+function renderWarnings(run: RunRecord): string {
+  const all = [...run.warnings, ...run.variants.flatMap((v) => v.warnings.map((w) => `${v.name}: ${w}`))];
+  if (all.length === 0) return '<p class="note">No warnings.</p>';
+  return `<ul class="warnings">${all.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`;
+}
+
+function renderSkips(run: RunRecord): string {
+  const skips = run.corpus.skips;
+  if (skips.length === 0) return '';
+  return renderCsvTable(
+    {
+      header: ['kind', 'reason', 'file', 'offset', 'id', 'detail'],
+      rows: skips.map((s) => [s.kind, s.reason, s.file, s.offset === undefined ? '' : String(s.offset), s.id ?? '', s.detail]),
+    },
+    `First ${skips.length} skipped or recovered records`,
+  );
+}
+
+function renderProvenance(run: RunRecord): string {
+  const { git, environment: env, corpus } = run;
+  const commit = git.commit === null ? 'unknown (not a git checkout)' : `${git.commit}${git.dirty ? ' (uncommitted changes)' : ''}`;
+  const { kind, ...backendRest } = run.backend;
+  return `<section id="provenance"><h2>Provenance</h2>
+${facts([
+  ['run id', run.run_id],
+  ['commit', commit],
+  ['started', run.started_at],
+  ['finished', run.finished_at],
+  ['machine', `${env.cpu_model}, ${env.cpus} CPUs, ${env.memory_gb} GB, ${env.platform}/${env.arch}`],
+  ['node', env.node],
+  ['backend', Object.keys(backendRest).length ? `${kind} ${JSON.stringify(backendRest)}` : kind],
+  ['config file', run.config_file],
+  ['config hash', run.config_hash],
+])}
+<h3>Corpus</h3>
+${facts([
+  ['format', corpus.format],
+  ['path', corpus.path ?? '(bundled)'],
+  ['documents', String(corpus.documents)],
+  ['records read', String(corpus.read)],
+  ['skipped', counts(corpus.skipped)],
+  ['recovered', counts(corpus.recovered)],
+  ['reading time', `${corpus.read_s} s`],
+])}
+${renderSkips(run)}
+<h3>Warnings</h3>
+${renderWarnings(run)}
+</section>`;
+}
+
+export function renderRunReport(run: RunRecord, tables: RunTables): string {
+  const extra: ExtraTable[] = Object.entries(tables.extra).map(([file, csv]) => ({
+    file,
+    description: run.tables[file] ?? '',
+    table: parseCsvTable(csv, file),
+  }));
+  const sections = runFigures(run, extra);
+  const metrics = parseCsvTable(tables.metricsCsv, 'metrics.csv');
+  const distribution = parseCsvTable(tables.distributionCsv, 'distribution.csv');
+  const truth = run.variants.find((v) => v.ground_truth);
+  const summary = `${run.corpus.documents} documents (${run.corpus.format}) · ${run.variants.length} variants${truth ? `, ground truth ${truth.name}` : ''} · ${run.backend.kind} backend · ${run.started_at}`;
+
+  const nav = [...sections.map((s) => [s.id, s.title] as const), ['tables', 'Tables'] as const, ['config', 'Config'] as const, ['provenance', 'Provenance'] as const]
+    .map(([id, title]) => `<a href="#${id}">${escapeHtml(title)}</a>`)
+    .join('');
+
+  const body = `<header>
+<h1>${escapeHtml(run.experiment)}</h1>
+${run.description ? `<p>${escapeHtml(run.description)}</p>` : ''}
+<p>${escapeHtml(summary)}</p>
+</header>
+<nav>${nav}</nav>
+<main>
+${sections.map(renderSection).join('\n')}
+<section id="tables"><h2>Tables</h2>
+<h3>metrics.csv</h3>
+${renderCsvTable(metrics)}
+<h3>distribution.csv</h3>
+${renderCsvTable(distribution)}
+${extra.map((t) => `<h3>${escapeHtml(t.file)}</h3><p class="note">${escapeHtml(t.description)}</p>${renderCsvTable(t.table)}`).join('\n')}
+</section>
+<section id="config"><h2>Config</h2>
+<p class="note">${escapeHtml(`${run.config_file}, resolved (hash ${run.config_hash})`)}</p>
+<pre>${escapeHtml(configYaml(run.config))}</pre>
+</section>
+${renderProvenance(run)}
+</main>`;
+
+  return renderPage({
+    title: `${run.experiment} — ${run.run_id}`,
+    body,
+    charts: sections.flatMap((s) => s.charts.map(embed)),
+  });
+}

@@ -1,0 +1,46 @@
+/** The reports' I/O edge: read results folders, render, write atomically. */
+import { access } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { writeFileAtomic } from './atomic-write.ts';
+import { findRunDirs } from './find-runs.ts';
+import { renderLeaderboard, type LeaderboardEntry } from './leaderboard.ts';
+import { readRunFolder, readRunRecord } from './read-run.ts';
+import { renderRunReport } from './run-report.ts';
+
+/** Writes `<runDir>/report.html` from the folder's run.json and CSV files. */
+export async function writeRunReport(runDir: string): Promise<void> {
+  const folder = await readRunFolder(runDir);
+  await writeFileAtomic(join(runDir, 'report.html'), renderRunReport(folder.run, folder.tables));
+}
+
+export interface LeaderboardResult {
+  readonly file: string;
+  readonly runs: number;
+  /** run folders that had no report.html and got one, so that every link resolves */
+  readonly reportsWritten: readonly string[];
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Writes `<resultsDir>/leaderboard.html` over every run folder found under it. */
+export async function writeLeaderboard(resultsDir: string, now: Date = new Date()): Promise<LeaderboardResult> {
+  const dirs = await findRunDirs(resultsDir);
+  const entries: LeaderboardEntry[] = [];
+  const reportsWritten: string[] = [];
+  for (const dir of dirs) {
+    const run = await readRunRecord(dir);
+    if (!(await exists(join(dir, 'report.html')))) {
+      await writeRunReport(dir);
+      reportsWritten.push(dir);
+    }
+    entries.push({ run, reportHref: [...relative(resultsDir, dir).split(sep), 'report.html'].map(encodeURIComponent).join('/') });
+  }
+  const file = join(resultsDir, 'leaderboard.html');
+  await writeFileAtomic(file, renderLeaderboard(entries, { generatedAt: now.toISOString(), resultsDir }));
+  return { file, runs: entries.length, reportsWritten };
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DataError, UserError } from '../../../harness/errors.ts';
+import { jsonlReader } from '../../../harness/corpus/jsonl.ts';
+import type { Document, Skip } from '../../../harness/corpus/types.ts';
+
+const DIR = fileURLToPath(new URL('../../fixtures/jsonl', import.meta.url));
+const at = (name: string): string => join(DIR, name);
+
+async function readAll(path: string, options: Record<string, unknown> = {}): Promise<{ docs: Document[]; skips: Skip[] }> {
+  const docs: Document[] = [];
+  const skips: Skip[] = [];
+  for await (const doc of jsonlReader.read(path, options, { skip: (s) => skips.push(s) })) docs.push(doc);
+  return { docs, skips };
+}
+
+/** Byte offset of each 1-based line, by summing the UTF-8 lengths of the lines before it. */
+function lineOffsets(file: string): number[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const offsets = [0];
+  let sum = 0;
+  for (const line of lines) {
+    sum += Buffer.byteLength(line, 'utf8') + 1;
+    offsets.push(sum);
+  }
+  return [NaN, ...offsets];
+}
+
+const GOOD: Document[] = [
+  { id: 'd1', text: 'The first document.' },
+  { id: 'd2', text: 'Second, with meta.', meta: { source: 'web', lang: 'en' } },
+  { id: 'd3', text: 'Café and café ☃' },
+];
+
+describe('jsonl reader', () => {
+  it('reads one document a line, ignoring blank lines and a CRLF line end', async () => {
+    const { docs, skips } = await readAll(at('good.jsonl'));
+    expect(docs).toEqual(GOOD);
+    expect(skips).toEqual([]);
+  });
+
+  it('gunzips .gz files', async () => {
+    expect((await readAll(at('good.jsonl.gz'))).docs).toEqual(GOOD);
+  });
+
+  it('skips bad lines with file, line number and byte offset, and keeps the good ones', async () => {
+    const file = at('bad.jsonl');
+    const off = lineOffsets(file);
+    const { docs, skips } = await readAll(file);
+    expect(docs.map((d) => d.id)).toEqual(['b1', 'b7']);
+    expect(skips.map((s) => [s.file, s.offset, s.reason, s.id, s.detail.split(':')[0]])).toEqual([
+      [file, off[2], 'invalid-json', undefined, 'line 2'],
+      [file, off[3], 'bad-record', undefined, 'line 3'],
+      [file, off[4], 'bad-record', 'b4', 'line 4'],
+      [file, off[6], 'bad-record', undefined, 'line 6'],
+      [file, off[7], 'bad-record', 'b6', 'line 7'],
+    ]);
+    expect(skips.every((s) => s.kind === 'skipped')).toBe(true);
+  });
+
+  it('strips a UTF-8 byte order mark and recovers a line with invalid UTF-8', async () => {
+    const { docs, skips } = await readAll(at('latin1.jsonl'));
+    expect(docs).toEqual([
+      { id: 'l1', text: 'plain' },
+      { id: 'l2', text: 'cr\uFFFDme' },
+    ]);
+    // Line 1 is 3 BOM bytes + 29 bytes of JSON + LF.
+    expect(skips).toMatchObject([{ id: 'l2', offset: 33, reason: 'invalid-utf8', kind: 'recovered' }]);
+  });
+
+  it('reads every .jsonl and .jsonl.gz file under a folder in path order, ignoring others', async () => {
+    const { docs } = await readAll(at('folder'));
+    expect(docs).toEqual([
+      { id: 'a1', text: 'from a' },
+      { id: 'c1', text: 'from c' },
+    ]);
+  });
+
+  it('fails with a DataError naming a truncated gzip file', async () => {
+    const file = at('truncated.jsonl.gz');
+    const err = await readAll(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DataError);
+    expect((err as Error).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: corrupt or truncated gzip`));
+  });
+
+  it('fails with a DataError naming a corrupt gzip file', async () => {
+    const file = at('corrupt.jsonl.gz');
+    await expect(readAll(file)).rejects.toThrow(DataError);
+    await expect(readAll(file)).rejects.toThrow(file);
+  });
+
+  it('names a path that does not exist', async () => {
+    const missing = at('missing.jsonl');
+    await expect(readAll(missing)).rejects.toThrow(new UserError(`${missing}: no such file or directory`));
+  });
+
+  it('requires a path and takes no options', async () => {
+    await expect(readAll('')).rejects.toBeInstanceOf(UserError);
+    await expect(readAll(at('good.jsonl'), { compression: 'gzip' })).rejects.toBeInstanceOf(UserError);
+  });
+
+  it('stops reading when the consumer stops', async () => {
+    const seen: string[] = [];
+    for await (const doc of jsonlReader.read(at('good.jsonl.gz'), {}, { skip: () => {} })) {
+      seen.push(doc.id);
+      break;
+    }
+    expect(seen).toEqual(['d1']);
+  });
+});

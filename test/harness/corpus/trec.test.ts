@@ -1,0 +1,67 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../../../harness/corpus/files.ts';
+import { splitDocs, trecReader } from '../../../harness/corpus/trec.ts';
+import type { Document, Skip } from '../../../harness/corpus/types.ts';
+
+const repo = new URL('../../../', import.meta.url);
+const shared = (name: string) => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
+const own = (name: string) => fileURLToPath(new URL(`../../fixtures/trec/${name}`, import.meta.url));
+
+async function read(path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
+  const docs: Document[] = [];
+  const skips: Skip[] = [];
+  for await (const d of trecReader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
+  return { docs, skips };
+}
+
+const words = (s: string | undefined) => s?.replace(/\s+/g, ' ').trim();
+
+describe('trec reader on anserini/trec-disks-segment1.txt', () => {
+  it('reads both records, the second by its NTCIR <DOC id="…"> attribute', async () => {
+    const { docs, skips } = await read(shared('anserini/trec-disks-segment1.txt'));
+    // grep -c '<DOC' → 2: '<DOCNO> AP-0001' and '<DOC id="doc2">'
+    expect(docs.map((d) => d.id)).toEqual(['AP-0001', 'doc2']);
+    expect(skips).toEqual([]);
+  });
+
+  it('takes HEAD, HEADLINE and TEXT as text and leaves FILEID, FIRST, SECOND and DATELINE out', async () => {
+    const { docs } = await read(shared('anserini/trec-disks-segment1.txt'));
+    // The fixture itself says which elements "should be included".
+    expect(words(docs[0]?.text)).toBe(
+      'This is head and should be included This is headline and should be included Hopefully we get this right',
+    );
+    expect(words(docs[1]?.text)).toBe('here is some text.');
+  });
+});
+
+describe('trec reader on disks.trec', () => {
+  it('strips inner tags, decodes entities and leaves DATE and BYLINE out', async () => {
+    const { docs } = await read(own('disks.trec'));
+    expect(docs.map((d) => d.id)).toEqual(['LA010189-0001', 'FT911-1']);
+    expect(words(docs[0]?.text)).toBe('Rates & fees rise Banks raised their rates. Customers complained.');
+    expect(words(docs[1]?.text)).toBe('FT 01 MAY 91 / Markets close higher Shares closed higher on Friday.');
+  });
+});
+
+describe('splitDocs', () => {
+  async function* chunked(text: string, size: number): AsyncGenerator<Chunk> {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; at += size) yield { file: 'f', offset: at, bytes: bytes.subarray(at, at + size) };
+  }
+
+  it('frames the same records whatever the chunk boundaries', async () => {
+    const text = 'junk<DOC>\n<DOCNO>A</DOCNO>x</DOC>\n<DOC>\n<DOCNO>B</DOCNO>\n<DOCHDR>h</DOCHDR>y</DOC>\n<DOC><DOCNO>C</DOCNO>';
+    // Naive framing on the whole string: every '<DOC>' up to its '</DOC>'.
+    const expected = [...text.matchAll(/<DOC>[\s\S]*?<\/DOC>/g)].map((m) => [m.index, m[0]]);
+    for (const size of [1, 2, 3, 5, 7, 64]) {
+      const got: (string | number)[][] = [];
+      const skips: Skip[] = [];
+      for await (const d of splitDocs(chunked(text, size), 'f', { skip: (s) => skips.push(s) })) {
+        got.push([d.offset, d.bytes.toString()]);
+      }
+      expect(got).toEqual(expected);
+      expect(skips.map((s) => [s.reason, s.offset])).toEqual([['missing-end-tag', text.lastIndexOf('<DOC>')]]);
+    }
+  });
+});

@@ -1,0 +1,195 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { WARCParser } from 'warcio';
+import { describe, expect, it } from 'vitest';
+import { DataError } from '../../../harness/errors.ts';
+import { readFileChunks, type Chunk } from '../../../harness/corpus/files.ts';
+import type { Document, Skip } from '../../../harness/corpus/types.ts';
+import { dechunk, parseHttpResponse, splitWarcRecords, warcReader } from '../../../harness/corpus/warc.ts';
+
+const repo = new URL('../../../', import.meta.url);
+const shared = (name: string) => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
+const own = (name: string) => fileURLToPath(new URL(`../../fixtures/trec/${name}`, import.meta.url));
+
+async function read(path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
+  const docs: Document[] = [];
+  const skips: Skip[] = [];
+  for await (const d of warcReader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
+  return { docs, skips };
+}
+
+const words = (s: string | undefined) => s?.replace(/\s+/g, ' ').trim();
+
+describe('warc reader on the anserini WARC fixtures (LF-only header lines, which warcio cannot read)', () => {
+  it('reads the ClueWeb09 WARC/0.18 response with its invalid date', async () => {
+    const { docs, skips } = await read(shared('anserini/clueweb09-segment1.warc.gz'));
+    // zcat clueweb09-segment1.warc.gz | grep WARC-TREC-ID → clueweb09-az0000-00-00000 (1 response)
+    expect(docs.map((d) => d.id)).toEqual(['clueweb09-az0000-00-00000']);
+    expect(words(docs[0]?.text)).toBe('whatever here will be included');
+    expect(docs[0]?.meta).toEqual({ url: 'http://clueweb09.test.com/' });
+    expect(skips).toEqual([]);
+  });
+
+  it('reads the ClueWeb12 WARC/1.0 response', async () => {
+    const { docs } = await read(shared('anserini/clueweb12-segment1.warc.gz'));
+    // zcat clueweb12-segment1.warc.gz | grep WARC-TREC-ID → clueweb09-az0000-00-00000
+    expect(docs.map((d) => [d.id, words(d.text)])).toEqual([['clueweb09-az0000-00-00000', 'whatever here will be included']]);
+  });
+
+  it('takes the WARC-Record-ID of a Common Crawl response, without its angle brackets', async () => {
+    const { docs } = await read(shared('anserini/commoncrawl-segment1.warc.gz'));
+    // zcat commoncrawl-segment1.warc.gz | grep -A1 'WARC/1.0' | grep Record-ID (the 2nd, of the response)
+    expect(docs.map((d) => d.id)).toEqual(['urn:uuid:b92fd779-f40f-4edc-8332-ffddbdbce74b']);
+    expect(docs[0]?.meta?.url).toBe('https://www.suncommunitynews.com/sports/eagles-claim-bowling-crown/');
+  });
+});
+
+describe('warc reader on the warcio-js fixtures (WARC/1.0, CRLF)', () => {
+  it('reads the one response of example.warc.gz, a per-record gzip with a gzip content-encoding', async () => {
+    // zcat example.warc.gz | grep -c 'WARC-Type: response' → 1; the revisit and requests are not documents
+    const { docs, skips } = await read(shared('warcio-js/example.warc.gz'));
+    expect(docs.map((d) => d.id)).toEqual(['urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005']);
+    expect(words(docs[0]?.text)).toMatch(/^Example Domain This domain is established to be used for illustrative examples/);
+    expect(skips).toEqual([]);
+  });
+
+  it('skips both records of example-bad-length.warc whose Content-Length is wrong, at their offsets', async () => {
+    const file = shared('warcio-js/example-bad-length.warc');
+    const { docs, skips } = await read(file);
+    // grep -a -b 'WARC/1.0' → 0 488 1197 2566 3370 4316. Against example.warc.gz, the response
+    // at 1197 says 974 (975 there) and the revisit at 3370 says 371 (369 there).
+    expect(docs).toEqual([]);
+    expect(skips.map((s) => [s.reason, s.offset, s.id])).toEqual([
+      ['bad-content-length', 1197, 'urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005'],
+      ['bad-content-length', 3370, 'urn:uuid:e6e395ca-0221-11e7-a18d-0242ac120005'],
+    ]);
+    expect(skips.every((s) => s.file === file && s.kind === 'skipped')).toBe(true);
+  });
+
+  it('resumes after a bad record: the request records that follow are framed', async () => {
+    const file = shared('warcio-js/example-bad-length.warc');
+    const framed: [number, string | undefined][] = [];
+    const ctx = { skip: () => undefined };
+    for await (const r of splitWarcRecords(readFileChunks(file, ctx), file, ctx)) framed.push([r.offset, r.headers.get('warc-type')]);
+    expect(framed).toEqual([
+      [0, 'warcinfo'],
+      [488, 'warcinfo'],
+      [2566, 'request'],
+      [4316, 'request'],
+    ]);
+  });
+
+  it('frames the same records and skips whatever the chunk boundaries', async () => {
+    const file = shared('warcio-js/example-bad-length.warc');
+    const bytes = await readFile(file);
+    async function* chunked(size: number): AsyncGenerator<Chunk> {
+      for (let at = 0; at < bytes.length; at += size) yield { file, offset: at, bytes: bytes.subarray(at, at + size) };
+    }
+    for (const size of [1, 7, 100, 4096]) {
+      const seen: (string | number | undefined)[][] = [];
+      const ctx = { skip: (s: Skip) => void seen.push([s.reason, s.offset]) };
+      for await (const r of splitWarcRecords(chunked(size), file, ctx)) seen.push([r.headers.get('warc-type'), r.offset, r.block.length]);
+      // grep -a -b 'WARC/1.0' and the Content-Length of each record
+      expect(seen, `chunks of ${size}`).toEqual([
+        ['warcinfo', 0, 249],
+        ['warcinfo', 488, 470],
+        ['bad-content-length', 1197],
+        ['request', 2566, 493],
+        ['bad-content-length', 3370],
+        ['request', 4316, 493],
+      ]);
+    }
+  });
+
+  it('decodes a chunked body', async () => {
+    const { docs } = await read(shared('warcio-js/example-iana.org-chunked.warc'));
+    expect(docs.map((d) => d.id)).toEqual(['urn:uuid:a96ae1a5-931d-4c45-96f3-98576d155f8b']);
+    const text = words(docs[0]?.text) ?? '';
+    expect(text.startsWith('Internet Assigned Numbers Authority')).toBe(true);
+    // Chunk-size lines of the raw body (grep -a -E '^[0-9a-f]+\r$' finds e.g. '1f3e') must be gone.
+    expect(text).not.toMatch(/\b[0-9a-f]{3,4}\b(?= <)/);
+  });
+
+  it('strips the angle brackets of a wget target URI', async () => {
+    const { docs } = await read(shared('warcio-js/example-wget-bad-target-uri.warc.gz'));
+    expect(docs.map((d) => d.meta?.url)).toEqual(['http://example.com/']);
+  });
+
+  it('yields nothing, and counts nothing, for resource and revisit records', async () => {
+    for (const name of ['warcio-js/example-resource.warc.gz', 'warcio-js/example-url-agnostic-revisit.warc.gz']) {
+      expect(await read(shared(name))).toEqual({ docs: [], skips: [] });
+    }
+  });
+
+  it('reads a 301 response of WARC/1.1', async () => {
+    const { docs } = await read(shared('warcio-js/redirect.warc'));
+    expect(docs.map((d) => [d.id, words(d.text)])).toEqual([
+      ['urn:uuid:29ef166a-ff44-4ff3-8158-0d1094ce7591', 'Moved Permanently The document has moved here .'],
+    ]);
+  });
+
+  it('frames and parses HTTP exactly as warcio does, wherever warcio works', async () => {
+    const names = ['example.warc.gz', 'example-iana.org-chunked.warc', 'example-wget-bad-target-uri.warc.gz', 'redirect.warc'];
+    for (const name of names) {
+      const file = shared(`warcio-js/${name}`);
+      const theirs: [string, string][] = [];
+      for await (const r of new WARCParser(createReadStream(file))) {
+        if (r.warcType !== 'response') continue;
+        theirs.push([r.warcHeader('WARC-Record-ID') ?? '', Buffer.from(await r.readFully(true)).toString('latin1')]);
+      }
+      const ours: [string, string][] = [];
+      const ctx = { skip: () => undefined };
+      for await (const r of splitWarcRecords(readFileChunks(file, ctx), file, ctx)) {
+        if (r.headers.get('warc-type') !== 'response') continue;
+        const http = parseHttpResponse(r.block);
+        ours.push([r.headers.get('warc-record-id') ?? '', http.ok ? Buffer.from(http.http.body).toString('latin1') : http.problem]);
+      }
+      expect(ours, name).toEqual(theirs);
+      expect(ours.length, name).toBe(1);
+    }
+  });
+});
+
+describe('warc reader on the project fixtures', () => {
+  it('reads a ClueWeb09-style file: chunked latin-1, UTF-8, gzip-encoded, invalid bytes, an image, no TREC id', async () => {
+    const file = own('clueweb09-style.warc.gz');
+    const { docs, skips } = await read(file);
+    // zcat clueweb09-style.warc.gz | grep -c 'WARC-Type: response' → 6; the image/png one is skipped
+    expect(docs.map((d) => [d.id, words(d.text)])).toEqual([
+      ['clueweb09-en0000-00-00001', 'Café crème brûlée'],
+      ['clueweb09-en0000-00-00002', 'naïve — résumé'],
+      ['clueweb09-en0000-00-00003', 'gzip encoded body text'],
+      ['clueweb09-en0000-00-00004', 'invalid ÿþ utf-8 bytes'],
+      ['urn:uuid:11111111-0000-0000-0000-000000000006', 'no trec id, the record id is used'],
+    ]);
+    // zcat clueweb09-style.warc.gz | grep -a -b 'WARC/0.18' → records 4 and 5 start at 1504 and 1851
+    expect(skips.map((s) => [s.reason, s.kind, s.offset, s.id])).toEqual([
+      ['undecodable-charset', 'recovered', 1504, 'clueweb09-en0000-00-00004'],
+      ['non-text-content', 'skipped', 1851, 'clueweb09-en0000-00-00005'],
+    ]);
+  });
+
+  it('keeps the whole records before a record cut off by the end of the file', async () => {
+    const { docs, skips } = await read(own('truncated-record.warc'));
+    // grep -a -b 'WARC/0.18' truncated-record.warc → 0 248 586; the file is 932 bytes, short of the last record's length
+    expect(docs.map((d) => d.id)).toEqual(['clueweb09-en0000-00-00007']);
+    expect(skips.map((s) => [s.reason, s.offset, s.id])).toEqual([['truncated-record', 586, 'clueweb09-en0000-00-00008']]);
+  });
+
+  it('fails loudly on a file in which no WARC record is found', async () => {
+    const file = shared('anserini/trecweb-segment1.txt');
+    await expect(read(file)).rejects.toThrow(DataError);
+    await expect(read(file)).rejects.toThrow(/trecweb-segment1\.txt: byte 0: no WARC record found/);
+  });
+});
+
+describe('dechunk', () => {
+  it('joins the chunks and stops at the zero chunk', () => {
+    expect(dechunk(Buffer.from('3\r\nabc\r\na;ext=1\r\n0123456789\r\n0\r\n\r\n'))?.toString()).toBe('abc0123456789');
+  });
+
+  it('gives undefined for a body that is not chunked', () => {
+    expect(dechunk(Buffer.from('<html>not chunked</html>'))).toBeUndefined();
+  });
+});

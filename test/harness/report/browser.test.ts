@@ -1,0 +1,154 @@
+/**
+ * The reports in real headless Chromium (Debian's chromium via playwright-core): no console
+ * error, no request but the file itself, every canvas drawn, hostile names shown as text.
+ * Screenshots go to test-artifacts/ (git-ignored) for a person to look at.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeLeaderboard, writeRunReport } from '../../../harness/report/write.ts';
+import { ensureChromium } from '../../../scripts/ensure-chromium.ts';
+import { HOSTILE } from './fixture-runs.ts';
+import { copyFixtureResults } from './temp-results.ts';
+
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const lookup = ensureChromium((line) => console.log(`ensure-chromium: ${line}`));
+if (!lookup.found) console.warn(`SKIPPED browser tests: ${lookup.reason}`);
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+interface Opened {
+  readonly page: Page;
+  readonly requests: string[];
+  readonly errors: string[];
+  readonly dialogs: string[];
+}
+
+/**
+ * Per canvas: how many pixels are not fully transparent (chart.js draws on a transparent canvas).
+ * Pixels are read from a copy, so the probe causes no readback warning on the page's canvases.
+ * Browser-side code is a string: the project compiles without the DOM library.
+ */
+const PAINTED_PIXELS = `Array.from(document.querySelectorAll('canvas')).map((c) => {
+  const copy = document.createElement('canvas');
+  copy.width = c.width;
+  copy.height = c.height;
+  const ctx = copy.getContext('2d', { willReadFrequently: true });
+  ctx.drawImage(c, 0, 0);
+  const data = ctx.getImageData(0, 0, c.width, c.height).data;
+  let painted = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted += 1;
+  return { id: c.id, painted };
+})`;
+
+function paintedPixels(page: Page): Promise<{ id: string; painted: number }[]> {
+  return page.evaluate<{ id: string; painted: number }[]>(PAINTED_PIXELS);
+}
+
+describe.skipIf(!lookup.found)('reports in headless Chromium', () => {
+  let browser: Browser;
+  let results: Awaited<ReturnType<typeof copyFixtureResults>>;
+
+  beforeAll(async () => {
+    if (!lookup.found) return;
+    browser = await chromium.launch({ executablePath: lookup.path, args: ARGS });
+    results = await copyFixtureResults();
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await results?.cleanup();
+  });
+
+  async function open(file: string): Promise<Opened> {
+    const context = await browser.newContext({ viewport: { width: 1300, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const opened: Opened = { page, requests: [], errors: [], dialogs: [] };
+    page.on('request', (r) => opened.requests.push(r.url()));
+    page.on('websocket', (w) => opened.requests.push(w.url()));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') opened.errors.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => opened.errors.push(`pageerror: ${e.message}`));
+    page.on('dialog', (d) => {
+      opened.dialogs.push(d.message());
+      void d.dismiss();
+    });
+    // Anything that tried the network would be recorded above; abort it rather than wait on it.
+    await context.route(/^(?!file:)/, (route) => route.abort());
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    return opened;
+  }
+
+  it('opens a run report offline with every chart drawn and the hostile id as text', async () => {
+    await writeRunReport(results.runA);
+    const file = join(results.runA, 'report.html');
+    const { page, requests, errors, dialogs } = await open(file);
+    expect(errors).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([pathToFileURL(file).href]);
+    const canvases = await paintedPixels(page);
+    expect(canvases.length).toBe(17);
+    for (const c of canvases) expect(c.painted, `canvas ${c.id} is blank`).toBeGreaterThan(500);
+    expect(await page.locator('img').count()).toBe(0);
+    const cell = page.locator('td', { hasText: HOSTILE }).first();
+    expect(await cell.isVisible()).toBe(true);
+    expect(await cell.textContent()).toBe(HOSTILE);
+    await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('renders an experiment and a variant named like markup as text, running nothing', async () => {
+    const file = join(results.runB, 'run.json');
+    const run = JSON.parse(await readFile(file, 'utf8')) as { experiment: string; description: string; variants: { name: string }[] };
+    run.experiment = HOSTILE;
+    run.description = '</script><script>alert(2)</script><!--';
+    const v = run.variants[1];
+    if (v) v.name = `${HOSTILE}</script>`;
+    await writeFile(file, JSON.stringify(run));
+    await writeRunReport(results.runB);
+    const { page, errors, dialogs } = await open(join(results.runB, 'report.html'));
+    expect(errors).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('h1').textContent()).toBe(HOSTILE);
+    expect(await page.locator('header p').first().textContent()).toBe(run.description);
+    for (const c of await paintedPixels(page)) expect(c.painted, `canvas ${c.id} is blank`).toBeGreaterThan(500);
+    await page.screenshot({ path: join(ARTIFACTS, 'report-hostile.png') });
+    await page.context().close();
+  });
+
+  it('opens the leaderboard offline: charts drawn, measure switchable, table sortable, links resolve', async () => {
+    const { file } = await writeLeaderboard(results.root);
+    const { page, requests, errors, dialogs } = await open(file);
+    expect(requests).toEqual([pathToFileURL(file).href]);
+    for (const c of await paintedPixels(page)) expect(c.painted, `canvas ${c.id} is blank`).toBeGreaterThan(500);
+
+    await page.selectOption('#measure', 'avg_error');
+    const yTitle = await page.evaluate<string[]>('Object.values(window.benchCharts).map((c) => c.options.scales.y.title.text)');
+    expect(yTitle).toEqual(['Average error of the RR', 'Average error of the RR']);
+    for (const c of await paintedPixels(page)) expect(c.painted, `canvas ${c.id} is blank after switching`).toBeGreaterThan(500);
+
+    const runtimeHeader = page.locator('th', { hasText: 'Runtime, s' });
+    const runtimes = (): Promise<number[]> =>
+      page.evaluate<number[]>(`Array.from(document.querySelectorAll('table.sortable tbody tr')).map((r) => Number(r.children[7].getAttribute('data-v')))`);
+    await runtimeHeader.click();
+    const desc = await runtimes();
+    expect(desc).toEqual([...desc].sort((x, y) => y - x));
+    await runtimeHeader.click();
+    const asc = await runtimes();
+    expect(asc).toEqual([...desc].sort((x, y) => x - y));
+
+    const hrefs = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('table.sortable a')).map((a) => a.href)`);
+    for (const h of hrefs) expect(existsSync(fileURLToPath(h)), h).toBe(true);
+    expect(errors).toEqual([]);
+    expect(dialogs).toEqual([]);
+    await page.selectOption('#measure', 'f1_pairs');
+    await page.screenshot({ path: join(ARTIFACTS, 'leaderboard.png'), fullPage: true });
+    await page.context().close();
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { groupByCorpus, leaderboardChart, leaderboardPoints, renderLeaderboard } from '../../../harness/report/leaderboard.ts';
+import { COST_MEASURES, QUALITY_MEASURES } from '../../../harness/report/quality-measures.ts';
+import { editedRun, HOSTILE, loadRun, RUN_A, RUN_B } from './fixture-runs.ts';
+import { parsePage } from './html-parse.ts';
+
+const a = loadRun(RUN_A);
+const b = loadRun(RUN_B);
+const entries = [
+  { run: a, reportHref: 'tiny-sct/a/report.html' },
+  { run: b, reportHref: 'tiny-sct/b/report.html' },
+];
+const [f1, recall, avgError] = QUALITY_MEASURES;
+const [runtime] = COST_MEASURES;
+if (!f1 || !recall || !avgError || !runtime) throw new Error('measure registry changed');
+
+describe('groupByCorpus', () => {
+  it('puts runs over the same documents together and others apart', () => {
+    const elsewhere = editedRun(b, (r) => {
+      r.corpus.documents = 13;
+    });
+    const groups = groupByCorpus([entries[0] ?? { run: a, reportHref: '' }, { run: elsewhere, reportHref: 'x' }, entries[1] ?? { run: b, reportHref: '' }]);
+    expect(groups.map((g) => g.entries.length)).toEqual([2, 1]);
+    expect(groups[0]?.label).toBe('jsonl test/fixtures/corpus/tiny-mail.jsonl, 12 documents');
+  });
+});
+
+describe('leaderboard points and frontier', () => {
+  const group = groupByCorpus(entries)[0];
+  if (!group) throw new Error('no group');
+
+  it('has one point per variant of every run', () => {
+    expect(leaderboardPoints(group, f1, runtime)).toHaveLength(a.variants.length + b.variants.length);
+  });
+
+  it('marks as frontier the fastest variant at each F1 level (higher is better)', () => {
+    // From the fixture's metrics.csv: F1 0.6667 at best 0.139 s (mod=4, run A); 0.8889 at 0.214 s (mod=2, run B);
+    // 1 at 0.289 s (sct=3, run B). Everything else is slower for no more F1.
+    const chart = leaderboardChart('c', group, f1, runtime);
+    const frontier = chart.series.find((s) => s.label === 'Pareto frontier');
+    expect(frontier?.kind === 'points' && frontier.points.map((p) => [p.x, p.y])).toEqual([
+      [0.139, 0.6667],
+      [0.214, 0.8889],
+      [0.289, 1],
+    ]);
+  });
+
+  it('turns the frontier around for average error (lower is better)', () => {
+    // Error 0.1225 at 0.139 s (mod=4, A), 0.04 at 0.214 s (mod=2, B), 0.0029 at 0.318 s (sct=4, A), 0 at 0.405 s (truth, B).
+    const chart = leaderboardChart('c', group, avgError, runtime);
+    const frontier = chart.series.find((s) => s.label === 'Pareto frontier');
+    expect(frontier?.kind === 'points' && frontier.points.map((p) => [p.x, p.y])).toEqual([
+      [0.139, 0.1225],
+      [0.214, 0.04],
+      [0.318, 0.0029],
+      [0.405, 0],
+    ]);
+  });
+});
+
+describe('renderLeaderboard', () => {
+  const html = renderLeaderboard(entries, { generatedAt: '2025-11-22T12:00:00.000Z', resultsDir: 'results' });
+  const page = parsePage(html);
+
+  it('offers the three quality measures in a select', () => {
+    const options = page.attributes.filter((x) => x.tag === 'option').map((x) => x.value);
+    expect(options).toEqual(['f1_pairs', 'recall_pairs', 'avg_error']);
+  });
+
+  it('embeds a chart config per canvas and per measure', () => {
+    const data = JSON.parse(page.scripts.find((s) => s.id === 'leaderboard-data')?.content ?? '{}') as Record<string, Record<string, unknown>>;
+    const canvases = page.attributes.filter((x) => x.tag === 'canvas' && x.name === 'id').map((x) => x.value);
+    expect(Object.keys(data)).toEqual(canvases);
+    expect(canvases).toHaveLength(2);
+    for (const id of canvases) expect(Object.keys(data[id] ?? {})).toEqual(['f1_pairs', 'recall_pairs', 'avg_error']);
+  });
+
+  it('lists every variant in a sortable table with links to the run reports', () => {
+    const rows = html.match(/<tr><td>/g) ?? [];
+    expect(rows).toHaveLength(12);
+    const links = page.attributes.filter((x) => x.tag === 'a' && x.name === 'href').map((x) => x.value);
+    expect(new Set(links)).toEqual(new Set(['tiny-sct/a/report.html', 'tiny-sct/b/report.html']));
+    expect(html).toContain('<table class="sortable">');
+  });
+
+  it('renders hostile experiment and variant names as text', () => {
+    const hostile = editedRun(a, (r) => {
+      r.experiment = HOSTILE;
+      const v = r.variants[0];
+      if (v) v.name = `</script>${HOSTILE}`;
+    });
+    const p = parsePage(renderLeaderboard([{ run: hostile, reportHref: 'x/report.html' }], { generatedAt: 'now', resultsDir: 'results' }));
+    expect(p.tags).not.toContain('img');
+    expect(p.text).toContain(HOSTILE);
+    expect(p.text).toContain(`</script>${HOSTILE}`);
+    expect(p.scripts.map((s) => s.id || 'code')).toEqual(['code', 'chart-data', 'leaderboard-data', 'code', 'code']);
+  });
+});

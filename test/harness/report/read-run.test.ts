@@ -1,0 +1,47 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataError, UserError } from '../../../harness/errors.ts';
+import { readRunFolder, readRunRecord } from '../../../harness/report/read-run.ts';
+import { RUN_A } from './fixture-runs.ts';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function withRunJson(text: string): Promise<string> {
+  dir = await mkdtemp(join(tmpdir(), 'ndd-readrun-'));
+  await writeFile(join(dir, 'run.json'), text);
+  return dir;
+}
+
+describe('readRunFolder', () => {
+  it('reads the fixture run with its two CSV files', async () => {
+    const f = await readRunFolder(RUN_A);
+    expect(f.run.experiment).toBe('tiny-sct');
+    expect(f.tables.metricsCsv.split('\n')[0]).toMatch(/^experiment,variant,algorithm,/);
+    expect(f.tables.extra).toEqual({});
+  });
+});
+
+describe('readRunRecord errors', () => {
+  it('says the folder is not a results folder when run.json is missing', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ndd-readrun-'));
+    await expect(readRunRecord(dir)).rejects.toThrow(UserError);
+    await expect(readRunRecord(dir)).rejects.toThrow(/run\.json: not found/);
+  });
+
+  it('names the file for invalid JSON', async () => {
+    const d = await withRunJson('{"schema_version": 1,');
+    await expect(readRunRecord(d)).rejects.toThrow(DataError);
+    await expect(readRunRecord(d)).rejects.toThrow(/run\.json: invalid JSON/);
+  });
+
+  it('names the field of another schema version', async () => {
+    const d = await withRunJson('{"schema_version": 2}');
+    await expect(readRunRecord(d)).rejects.toThrow(/run\.json: schema_version: expected 1, got 2$/);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../../../harness/errors.ts';
+import type { RunRecord } from '../../../../harness/results/types.ts';
+import { baselineFromRuns } from '../../../../harness/report/regression/baseline.ts';
+import { checkRuns, formatCheckReport, regressionCount } from '../../../../harness/report/regression/check.ts';
+import { DEFAULT_TIMING } from '../../../../harness/report/regression/timing.ts';
+import { editedRun, loadRun, RUN_A } from '../fixture-runs.ts';
+
+const a = loadRun(RUN_A);
+const label = (i: number): string => `run${i}`;
+const now = new Date('2025-11-22T12:00:00Z');
+const opts = { ...DEFAULT_TIMING, qualityOnly: false };
+
+/** Repetitions of the fixture run with every timing scaled by factors[i]. */
+function repetitions(factors: readonly number[]): RunRecord[] {
+  return factors.map((f, i) =>
+    editedRun(a, (r) => {
+      r.run_id = `rep-${i}`;
+      for (const v of r.variants) {
+        v.runtime_s *= f;
+        v.cpu_s *= f;
+      }
+    }),
+  );
+}
+
+const noise = [1.0, 1.03, 0.97, 1.01, 0.99];
+const baseline = baselineFromRuns(repetitions(noise), label, now);
+
+describe('checkRuns with planted regressions', () => {
+  it('reports a quality drop with both values', () => {
+    const dropped = editedRun(a, (r) => {
+      const v = r.variants.find((x) => x.name === 'broder/sct=3');
+      if (v) v.metrics.recall_pairs = 0.75;
+    });
+    const r = checkRuns([dropped], baseline, 'base.json', label, opts);
+    expect(r.quality).toEqual([{ variant: 'broder/sct=3', measure: 'recall_pairs', run: 'run0', baseline: 1, current: 0.75 }]);
+    expect(regressionCount(r)).toBe(1);
+    const text = formatCheckReport(r, 'base.json');
+    expect(text).toMatch(/broder\/sct=3\s+recall_pairs\s+1\s+0\.75\s+run0\s+REGRESSION/);
+    expect(text).toContain('FAILED: 1 regression.');
+  });
+
+  it('reports a 2× slowdown with 5 samples a side for every variant and both timings', () => {
+    const r = checkRuns(repetitions(noise.map((x) => 2 * x)), baseline, 'base.json', label, opts);
+    const regressed = r.timings.filter((t) => t.verdict === 'regressed');
+    expect(regressed).toHaveLength(a.variants.length * 2);
+    for (const t of regressed) {
+      expect(t.ratio).toBeCloseTo(2, 6);
+      expect(t.test.kind === 'mann-whitney' && t.test.p).toBeLessThan(0.05);
+    }
+    expect(r.quality).toEqual([]);
+    expect(formatCheckReport(r, 'base.json')).toMatch(/broder\/sct=4\s+runtime_s\s+0\.318 \(n=5\)\s+0\.636 \(n=5\)\s+2\.00x\s+0\.0\d+\s+REGRESSION/);
+  });
+
+  it('passes noise without a slowdown', () => {
+    const r = checkRuns(repetitions([1.02, 0.98, 1.0, 1.04, 0.97]), baseline, 'base.json', label, opts);
+    expect(r.timings.every((t) => t.verdict === 'unchanged')).toBe(true);
+    expect(regressionCount(r)).toBe(0);
+    expect(formatCheckReport(r, 'base.json')).toContain('OK: no regressions.');
+  });
+
+  it('ignores a slowdown with --quality-only', () => {
+    const r = checkRuns(repetitions([3, 3, 3]), baseline, 'base.json', label, { ...opts, qualityOnly: true });
+    expect(r.timings).toEqual([]);
+    expect(regressionCount(r)).toBe(0);
+  });
+
+  it('counts a variant missing from the run as a regression and a new one as a note', () => {
+    const renamed = editedRun(a, (r) => {
+      const v = r.variants.find((x) => x.name === 'broder/mod=4');
+      if (v) v.name = 'broder/mod=8';
+    });
+    const r = checkRuns([renamed], baseline, 'base.json', label, opts);
+    expect(r.missing).toEqual(['broder/mod=4']);
+    expect(r.added).toEqual(['broder/mod=8']);
+    expect(regressionCount(r)).toBe(1);
+  });
+
+  it('refuses a baseline of another experiment', () => {
+    const other = editedRun(a, (r) => {
+      r.experiment = 'gov2-sct';
+    });
+    expect(() => checkRuns([other], baseline, 'base.json', label, opts)).toThrow(UserError);
+    expect(() => checkRuns([other], baseline, 'base.json', label, opts)).toThrow(/^base\.json: experiment: the baseline is for "tiny-sct", run0 is "gov2-sct"$/);
+  });
+
+  it('notes a changed config hash without failing on it', () => {
+    const changed = editedRun(a, (r) => {
+      r.config_hash = 'sha256:0000';
+    });
+    const r = checkRuns([changed], baseline, 'base.json', label, opts);
+    expect(r.notes).toHaveLength(1);
+    expect(regressionCount(r)).toBe(0);
+  });
+});
