@@ -1,138 +1,217 @@
 /**
  * Document fingerprint sets as typed arrays, for the in-process kernel.
  *
- * Workers fingerprint slices of the corpus (`fingerprintSlice`); the main thread then gives every
- * distinct fingerprint a dense id in first-seen order (`buildDictionary`), so that everything
- * after that — sampling, postings, the join — works on small integers instead of 64/128-bit values.
+ * Workers fingerprint contiguous slices of the corpus and radix-sort their (fingerprint,
+ * document) entries (`fingerprintSlice`); the main thread merges the sorted slices
+ * (`mergeSlices`), which gives every distinct fingerprint a dense id in fingerprint order and
+ * its posting list (the documents holding it, ascending) in one linear pass. This is MR#1's
+ * shuffle done as a sort, as Hadoop does it, instead of a hash table: sequential memory
+ * traffic, half of it on the worker threads.
  */
 import { normalize } from '../text/normalize.ts';
 import { shingleFingerprints } from '../text/fingerprint.ts';
 import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
 
-export interface SliceFingerprints {
-  readonly width: 2 | 4;
-  /** per document of the slice: start of its fingerprints in `data` (in fingerprints), length docs + 1 */
-  readonly offsets: Uint32Array;
-  /** `width` words per fingerprint, duplicates within a document kept */
-  readonly data: Uint32Array;
-}
-
 export interface FingerprintSlicePayload {
   readonly texts: readonly string[];
+  /** corpus index of `texts[0]` */
+  readonly firstDoc: number;
   readonly shingle: ShingleSpec;
   readonly kind: FingerprintKind;
 }
 
-/** Runs in a worker thread: normalizes and fingerprints each text. */
-export function fingerprintSlice(p: FingerprintSlicePayload): SliceFingerprints {
-  const width: 2 | 4 = p.kind === 'md5' ? 4 : 2;
-  const offsets = new Uint32Array(p.texts.length + 1);
-  const parts: Uint32Array[] = [];
-  let total = 0;
-  for (let i = 0; i < p.texts.length; i++) {
-    const fps = shingleFingerprints(normalize(p.texts[i] as string), p.shingle, p.kind);
-    parts.push(fps.data.subarray(0, fps.count * width));
-    total += fps.count;
-    offsets[i + 1] = total;
-  }
-  const data = new Uint32Array(total * width);
-  let at = 0;
-  for (const part of parts) {
-    data.set(part, at);
-    at += part.length;
-  }
-  return { width, offsets, data };
+/** A slice's distinct (fingerprint, document) entries, sorted by fingerprint then document. */
+export interface SortedSlice {
+  readonly width: 2 | 4;
+  readonly firstDoc: number;
+  readonly docs: number;
+  /** `width` words per entry, most significant first */
+  readonly keys: Uint32Array;
+  /** corpus index of each entry's document */
+  readonly owners: Uint32Array;
 }
 
-/** Every document as the sorted set of its fingerprint ids. */
-export interface DocumentFeatures {
-  readonly width: 2 | 4;
-  readonly docs: number;
-  /** CSR over documents: ids of document d are `ids[docStart[d] .. docStart[d+1])`, distinct, in first-seen order */
-  readonly docStart: Uint32Array;
-  readonly ids: Uint32Array;
-  /** number of distinct fingerprints in the collection */
-  readonly fingerprints: number;
-  /** `width` words of each fingerprint id, for sampling by value */
-  readonly words: Uint32Array;
-  /** documents containing each fingerprint id (its document frequency) */
-  readonly df: Uint32Array;
+/** Runs in a worker thread: normalizes, fingerprints and sorts one slice of the corpus. */
+export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
+  const width: 2 | 4 = p.kind === 'md5' ? 4 : 2;
+  const parts: Uint32Array[] = [];
+  let total = 0;
+  for (const text of p.texts) {
+    const fps = shingleFingerprints(normalize(text), p.shingle, p.kind);
+    parts.push(fps.data.subarray(0, fps.count * width));
+    total += fps.count;
+  }
+  let keys: Uint32Array = new Uint32Array(total * width);
+  let owners: Uint32Array = new Uint32Array(total);
+  let at = 0;
+  parts.forEach((part, i) => {
+    keys.set(part, at * width);
+    owners.fill(p.firstDoc + i, at, at + part.length / width);
+    at += part.length / width;
+  });
+  [keys, owners] = radixSort(keys, owners, width);
+  const n = dropRepeats(keys, owners, width);
+  return { width, firstDoc: p.firstDoc, docs: p.texts.length, keys: keys.slice(0, n * width), owners: owners.slice(0, n) };
 }
 
 /**
- * Assigns dense ids with an open-addressing hash table that keeps the fingerprint words in its
- * slots (one cache miss per lookup). Ids follow first appearance in document order, so they are
- * the same on every run. A document's repeats are dropped with a last-seen marker per id
- * rather than a sort: the join needs each document's ids once, not in order.
+ * Stable LSD radix sort of entries by their key words, 16 bits a pass, least significant first.
+ * Stability keeps equal fingerprints in document order, which the merge relies on.
  */
-export function buildDictionary(slices: readonly SliceFingerprints[]): DocumentFeatures {
-  const width = slices[0]?.width ?? 2;
-  let docs = 0;
-  let entries = 0;
-  for (const s of slices) {
-    docs += s.offsets.length - 1;
-    entries += s.data.length / width;
-  }
-  let capacity = 1024;
-  while (capacity < entries * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const slotId = new Int32Array(capacity).fill(-1);
-  const slotWords = new Uint32Array(capacity * width);
-  const idSlot = new Uint32Array(entries);
-  const lastDoc = new Int32Array(entries).fill(-1);
-  let fingerprints = 0;
-
-  const docStart = new Uint32Array(docs + 1);
-  const ids = new Uint32Array(entries);
-  let d = 0;
-  let at = 0;
-  for (const s of slices) {
-    const { data, offsets } = s;
-    for (let local = 0; local < offsets.length - 1; local++) {
-      const end = offsets[local + 1] as number;
-      for (let e = offsets[local] as number; e < end; e++) {
-        const base = e * width;
-        const w0 = data[base] as number;
-        const w1 = data[base + 1] as number;
-        // Rabin and MD5 output bits are well mixed already; one multiply spreads them over the slots.
-        const h = Math.imul(w0 ^ Math.imul(w1, 0x85ebca6b), 0x9e3779b1);
-        let slot = (h ^ (h >>> 15)) & mask;
-        let id: number;
-        for (;;) {
-          id = slotId[slot] as number;
-          if (id < 0) {
-            id = fingerprints++;
-            slotId[slot] = id;
-            idSlot[id] = slot;
-            for (let w = 0; w < width; w++) slotWords[slot * width + w] = data[base + w] as number;
-            break;
-          }
-          const sw = slot * width;
-          if (slotWords[sw] === w0 && slotWords[sw + 1] === w1 && (width === 2 || sameTail(slotWords, sw, data, base, width))) break;
-          slot = (slot + 1) & mask;
-        }
-        if (lastDoc[id] !== d) {
-          lastDoc[id] = d;
-          ids[at++] = id;
-        }
+function radixSort(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
+  const n = owners.length;
+  let k = keys;
+  let o = owners;
+  let k2: Uint32Array = new Uint32Array(k.length);
+  let o2: Uint32Array = new Uint32Array(n);
+  const count = new Uint32Array(65536);
+  for (let word = width - 1; word >= 0; word--) {
+    for (let shift = 0; shift < 32; shift += 16) {
+      count.fill(0);
+      for (let i = 0; i < n; i++) {
+        const digit = ((k[i * width + word] as number) >>> shift) & 0xffff;
+        count[digit] = (count[digit] as number) + 1;
       }
-      docStart[++d] = at;
+      let sum = 0;
+      for (let d = 0; d < 65536; d++) {
+        const c = count[d] as number;
+        count[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < n; i++) {
+        const digit = ((k[i * width + word] as number) >>> shift) & 0xffff;
+        const to = count[digit] as number;
+        count[digit] = to + 1;
+        for (let w = 0; w < width; w++) k2[to * width + w] = k[i * width + w] as number;
+        o2[to] = o[i] as number;
+      }
+      [k, k2] = [k2, k];
+      [o, o2] = [o2, o];
     }
   }
-  const words = new Uint32Array(fingerprints * width);
-  for (let id = 0; id < fingerprints; id++) {
-    const sw = (idSlot[id] as number) * width;
-    for (let w = 0; w < width; w++) words[id * width + w] = slotWords[sw + w] as number;
-  }
-  const df = new Uint32Array(fingerprints);
-  for (let e = 0; e < at; e++) {
-    const id = ids[e] as number;
-    df[id] = (df[id] as number) + 1;
-  }
-  return { width, docs, docStart, ids: ids.slice(0, at), fingerprints, words, df };
+  return [k, o];
 }
 
-function sameTail(a: Uint32Array, ai: number, b: Uint32Array, bi: number, width: number): boolean {
-  for (let w = 2; w < width; w++) if (a[ai + w] !== b[bi + w]) return false;
+/** A document is the *set* of its fingerprints: drop an entry equal to the one before it. */
+function dropRepeats(keys: Uint32Array, owners: Uint32Array, width: number): number {
+  let w = 0;
+  for (let r = 0; r < owners.length; r++) {
+    if (r > 0 && owners[r] === owners[w - 1] && sameKey(keys, r, keys, w - 1, width)) continue;
+    if (w !== r) {
+      for (let x = 0; x < width; x++) keys[w * width + x] = keys[r * width + x] as number;
+      owners[w] = owners[r] as number;
+    }
+    w++;
+  }
+  return w;
+}
+
+function sameKey(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): boolean {
+  for (let x = 0; x < width; x++) if (a[i * width + x] !== b[j * width + x]) return false;
   return true;
+}
+
+/** -1, 0, 1 as key i of a compares with key j of b. */
+function compareKeys(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): number {
+  for (let x = 0; x < width; x++) {
+    const p = a[i * width + x] as number;
+    const q = b[j * width + x] as number;
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return 0;
+}
+
+function sharedU32(length: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
+}
+
+/** Every document as the set of its fingerprint ids, and every id with its documents. */
+export interface DocumentFeatures {
+  readonly width: 2 | 4;
+  readonly docs: number;
+  /** number of distinct fingerprints; ids are 0..fingerprints-1 in fingerprint order */
+  readonly fingerprints: number;
+  /** `width` words of each fingerprint id, for sampling by value */
+  readonly words: Uint32Array;
+  /** CSR over ids: the documents holding id f are `postDocs[postStart[f] .. postStart[f+1])`, ascending */
+  readonly postStart: Uint32Array;
+  readonly postDocs: Uint32Array;
+  /** CSR over documents: the ids of document d are `ids[docStart[d] .. docStart[d+1])`, ascending */
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  /** for each entry of `ids`, the position of its document inside that id's posting list */
+  readonly entryPos: Uint32Array;
+}
+
+/**
+ * Merges the sorted slices (given in corpus order, so ties resolve to the lower document) into
+ * postings, and derives the per-document lists from them. All arrays live on
+ * SharedArrayBuffers, so the join's worker threads read them without copies.
+ */
+export function mergeSlices(slices: readonly SortedSlice[]): DocumentFeatures {
+  const width = slices[0]?.width ?? 2;
+  const docs = slices.reduce((s, x) => s + x.docs, 0);
+  const entries = slices.reduce((s, x) => s + x.owners.length, 0);
+  const cursor = slices.map(() => 0);
+  const postDocs = sharedU32(entries);
+  const postStartTmp = new Uint32Array(entries + 1);
+  const wordsTmp = new Uint32Array(Math.max(1, entries) * width);
+  let fingerprints = 0;
+  for (let at = 0; at < entries; at++) {
+    let best = -1;
+    for (let s = 0; s < slices.length; s++) {
+      const sl = slices[s] as SortedSlice;
+      if ((cursor[s] as number) >= sl.owners.length) continue;
+      if (best < 0) {
+        best = s;
+        continue;
+      }
+      const b = slices[best] as SortedSlice;
+      if (compareKeys(sl.keys, cursor[s] as number, b.keys, cursor[best] as number, width) < 0) best = s;
+    }
+    const sl = slices[best] as SortedSlice;
+    const i = cursor[best] as number;
+    cursor[best] = i + 1;
+    if (fingerprints === 0 || !sameKey(sl.keys, i, wordsTmp, fingerprints - 1, width)) {
+      for (let x = 0; x < width; x++) wordsTmp[fingerprints * width + x] = sl.keys[i * width + x] as number;
+      postStartTmp[fingerprints] = at;
+      fingerprints++;
+    }
+    postDocs[at] = sl.owners[i] as number;
+  }
+  const postStart = sharedU32(fingerprints + 1);
+  postStart.set(postStartTmp.subarray(0, fingerprints));
+  postStart[fingerprints] = entries;
+
+  const docStart = sharedU32(docs + 1);
+  for (let e = 0; e < entries; e++) {
+    const d = (postDocs[e] as number) + 1;
+    docStart[d] = (docStart[d] as number) + 1;
+  }
+  for (let d = 0; d < docs; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
+  const fill = docStart.slice(0, docs);
+  const ids = sharedU32(entries);
+  const entryPos = sharedU32(entries);
+  for (let f = 0; f < fingerprints; f++) {
+    const start = postStart[f] as number;
+    const end = postStart[f + 1] as number;
+    for (let q = start; q < end; q++) {
+      const d = postDocs[q] as number;
+      const to = fill[d] as number;
+      fill[d] = to + 1;
+      ids[to] = f;
+      entryPos[to] = q - start;
+    }
+  }
+  return {
+    width,
+    docs,
+    fingerprints,
+    words: wordsTmp.slice(0, fingerprints * width),
+    postStart,
+    postDocs,
+    docStart,
+    ids,
+    entryPos,
+  };
 }

@@ -30,90 +30,142 @@ function sharedU32(length: number): Uint32Array {
   return new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
+function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array, postStart: Uint32Array, docs: number): Float64Array {
+  const work = new Float64Array(docs);
+  for (let d = 0; d < docs; d++) {
+    let w = 0;
+    for (let e = docStart[d] as number; e < (docStart[d + 1] as number); e++) {
+      const id = ids[e] as number;
+      w += (postStart[id + 1] as number) - (postStart[id] as number) - (entryPos[e] as number) - 1;
+    }
+    work[d] = w;
+  }
+  return work;
+}
+
+/**
+ * MR#1 as the kernel sees it: the mapper's sampling (which entries a document emits, and the
+ * size it emits with them), then the reducer's SCT and the pairs it would emit.
+ */
 export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): SampledFeatures {
   const sampled = usesSampledSize(sampling);
   const limit = commonalityLimit(sampling);
-  const keepByModulus = new Map<string, Uint8Array>();
-  const keepTable = (m: number, residue: number): Uint8Array => {
-    const key = `${m}/${residue}`;
-    let t = keepByModulus.get(key);
-    if (!t) {
-      t = new Uint8Array(f.fingerprints);
-      for (let id = 0; id < f.fingerprints; id++) t[id] = fingerprintMod(f.words, id, f.width, m) === residue ? 1 : 0;
-      keepByModulus.set(key, t);
-    }
-    return t;
-  };
+  const F = f.fingerprints;
 
-  // Mapper: which entries each document emits, and the size it emits with them.
-  const mapped = new Uint8Array(f.ids.length);
+  // Which ids each document's mapper keeps: one table per distinct modulus.
+  const tables = new Map<string, Uint8Array>();
+  const docKeep: (Uint8Array | null)[] = new Array<Uint8Array | null>(f.docs);
+  for (let d = 0; d < f.docs; d++) {
+    const modulus = documentModulus(sampling, (f.docStart[d + 1] as number) - (f.docStart[d] as number));
+    if (!modulus) {
+      docKeep[d] = null;
+      continue;
+    }
+    const key = `${modulus.m}/${modulus.residue}`;
+    let t = tables.get(key);
+    if (!t) {
+      t = new Uint8Array(F);
+      for (let id = 0; id < F; id++) t[id] = fingerprintMod(f.words, id, f.width, modulus.m) === modulus.residue ? 1 : 0;
+      tables.set(key, t);
+    }
+    docKeep[d] = t;
+  }
+
+  // Pass 1: what the mappers emit.
+  const keptDf = new Uint32Array(F);
+  const own = new Uint32Array(f.docs);
+  for (let id = 0; id < F; id++) {
+    let df = 0;
+    for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
+      const d = f.postDocs[q] as number;
+      const t = docKeep[d];
+      if (t && t[id] === 0) continue;
+      df++;
+      own[d] = (own[d] as number) + 1;
+    }
+    keptDf[id] = df;
+  }
   const sizes = sharedU32(f.docs);
-  const keptDf = new Uint32Array(f.fingerprints);
   let fingerprints = 0;
   let kept = 0;
   let empty = 0;
   for (let d = 0; d < f.docs; d++) {
-    const start = f.docStart[d] as number;
-    const end = f.docStart[d + 1] as number;
-    const size = end - start;
-    fingerprints += size;
-    const modulus = documentModulus(sampling, size);
-    const keep = modulus ? keepTable(modulus.m, modulus.residue) : null;
-    let own = 0;
-    for (let e = start; e < end; e++) {
-      const id = f.ids[e] as number;
-      if (keep && keep[id] === 0) continue;
-      mapped[e] = 1;
-      keptDf[id] = (keptDf[id] as number) + 1;
-      own++;
-    }
-    if (own === 0) empty++;
-    kept += own;
-    sizes[d] = sampled ? own : size;
+    const full = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    const mine = own[d] as number;
+    fingerprints += full;
+    kept += mine;
+    if (mine === 0) empty++;
+    sizes[d] = sampled ? mine : full;
   }
 
-  // Reducer of MR#1: drop ids over the commonality threshold; the rest emit C(df, 2) pairs.
+  // The reducer: SCT drops ids held by too many documents; the rest emit C(df, 2) pairs.
   let overSct = 0;
   let outputPairs = 0;
-  const postStart = sharedU32(f.fingerprints + 1);
-  for (let id = 0; id < f.fingerprints; id++) {
+  let joinEntries = 0;
+  for (let id = 0; id < F; id++) {
     const df = keptDf[id] as number;
-    let joined = df;
     if (df > limit) {
       overSct++;
-      joined = 0;
       keptDf[id] = 0;
     } else {
       outputPairs += pairsOf(df);
+      joinEntries += df;
     }
-    postStart[id + 1] = (postStart[id] as number) + joined;
+  }
+  const counters = {
+    documents: f.docs,
+    fingerprints,
+    fingerprints_kept: kept,
+    documents_without_fingerprints: empty,
+    fingerprints_over_sct: overSct,
+    output_pairs: outputPairs,
+  };
+
+  if (joinEntries === f.ids.length) {
+    // Nothing sampled out: the join runs on the features as they are.
+    return {
+      docs: f.docs,
+      docStart: f.docStart,
+      ids: f.ids,
+      entryPos: f.entryPos,
+      postStart: f.postStart,
+      postDocs: f.postDocs,
+      sizes,
+      work: scanWork(f.docStart, f.ids, f.entryPos, f.postStart, f.docs),
+      counters,
+    };
   }
 
+  // Pass 2: postings of the ids that enter the join, documents still ascending.
+  const postStart = sharedU32(F + 1);
+  for (let id = 0; id < F; id++) postStart[id + 1] = (postStart[id] as number) + (keptDf[id] as number);
+  const postDocs = sharedU32(joinEntries);
   const docStart = sharedU32(f.docs + 1);
-  let joinEntries = 0;
-  for (let d = 0; d < f.docs; d++) {
-    for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
-      if (mapped[e] === 1 && (keptDf[f.ids[e] as number] as number) > 0) joinEntries++;
+  for (let id = 0; id < F; id++) {
+    if (keptDf[id] === 0) continue;
+    let at = postStart[id] as number;
+    for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
+      const d = f.postDocs[q] as number;
+      const t = docKeep[d];
+      if (t && t[id] === 0) continue;
+      postDocs[at++] = d;
+      docStart[d + 1] = (docStart[d + 1] as number) + 1;
     }
-    docStart[d + 1] = joinEntries;
   }
+  for (let d = 0; d < f.docs; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
+
+  // Pass 3: each document's join ids with its position in their postings.
+  const fill = docStart.slice(0, f.docs);
   const ids = sharedU32(joinEntries);
   const entryPos = sharedU32(joinEntries);
-  const postDocs = sharedU32(postStart[f.fingerprints] as number);
-  const fill = new Uint32Array(f.fingerprints);
-  const work = new Float64Array(f.docs);
-  let at = 0;
-  for (let d = 0; d < f.docs; d++) {
-    for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
-      const id = f.ids[e] as number;
-      if (mapped[e] !== 1 || (keptDf[id] as number) === 0) continue;
-      const pos = fill[id] as number;
-      fill[id] = pos + 1;
-      postDocs[(postStart[id] as number) + pos] = d;
-      ids[at] = id;
-      entryPos[at] = pos;
-      work[d] = (work[d] as number) + (keptDf[id] as number) - pos - 1;
-      at++;
+  for (let id = 0; id < F; id++) {
+    const start = postStart[id] as number;
+    for (let q = start; q < (postStart[id + 1] as number); q++) {
+      const d = postDocs[q] as number;
+      const to = fill[d] as number;
+      fill[d] = to + 1;
+      ids[to] = id;
+      entryPos[to] = q - start;
     }
   }
   return {
@@ -124,15 +176,8 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
     postStart,
     postDocs,
     sizes,
-    work,
-    counters: {
-      documents: f.docs,
-      fingerprints,
-      fingerprints_kept: kept,
-      documents_without_fingerprints: empty,
-      fingerprints_over_sct: overSct,
-      output_pairs: outputPairs,
-    },
+    work: scanWork(docStart, ids, entryPos, postStart, f.docs),
+    counters,
   };
 }
 

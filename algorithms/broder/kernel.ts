@@ -5,7 +5,7 @@
  * twenty samplings cost little more than one.
  */
 import type { KernelContext, LocalKernel, PairList } from '../types.ts';
-import { buildDictionary, type DocumentFeatures, type SliceFingerprints } from './features.ts';
+import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
 import { balancedRanges, sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
@@ -56,8 +56,9 @@ async function computeFeatures(k: KernelContext, params: BroderParams): Promise<
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(
     slices.map(async ([from, to]) => {
-      const r = await k.runInWorker<SliceFingerprints>(FEATURES_MODULE, 'fingerprintSlice', {
+      const r = await k.runInWorker<SortedSlice>(FEATURES_MODULE, 'fingerprintSlice', {
         texts: texts.slice(from, to),
+        firstDoc: from,
         shingle: params.shingle,
         kind: params.fingerprint,
       });
@@ -66,8 +67,8 @@ async function computeFeatures(k: KernelContext, params: BroderParams): Promise<
       return r;
     }),
   );
-  k.progress('dictionary');
-  return buildDictionary(results);
+  k.progress('merging fingerprints');
+  return mergeSlices(results);
 }
 
 /** Contiguous ranges of about equal total text length, so workers finish together. */

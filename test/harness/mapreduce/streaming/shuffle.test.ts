@@ -1,14 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hadoopPartition } from '../../../../harness/mapreduce/partition.ts';
 import { partitionLines } from '../../../../harness/mapreduce/streaming/shuffle.ts';
+import { removeTempDirs, tempDir } from './toy/fixture.ts';
+
+afterAll(removeTempDirs);
 
 describe('partitionLines', () => {
   it('sends each line to the partition of its key (bytes before the first TAB), keeping order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ndd-shuffle-'));
+    const dir = tempDir('ndd-shuffle-');
     const lines = Array.from({ length: 500 }, (_, i) => `k${i % 37}é\\t${i}\tv${i}\tmore`);
     lines.push('no-tab-key');
     const text = lines.join('\n') + '\n';
@@ -26,7 +28,7 @@ describe('partitionLines', () => {
   });
 
   it('reads a last line without LF as a record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ndd-shuffle-'));
+    const dir = tempDir('ndd-shuffle-');
     const files = [join(dir, 'p0')];
     expect(await partitionLines(Readable.from([Buffer.from('a\t1\nb\t2')]), files)).toBe(2);
     expect(readFileSync(files[0] as string, 'utf8')).toBe('a\t1\nb\t2\n');

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { alignSplits, planSplits } from '../../../../harness/mapreduce/streaming/splits.ts';
+import { removeTempDirs, tempDir } from './toy/fixture.ts';
+
+afterAll(removeTempDirs);
 
 describe('planSplits (FileInputFormat)', () => {
   it('cuts 100 bytes for 2 map tasks into 50 + 50', () => {
@@ -36,7 +38,7 @@ describe('planSplits (FileInputFormat)', () => {
 });
 
 describe('alignSplits (LineRecordReader)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ndd-splits-'));
+  const dir = tempDir('ndd-splits-');
   const lines = Array.from({ length: 40 }, (_, i) => `${i}\t${'x'.repeat((i * 7) % 13)}é`);
   const file = join(dir, 'lines');
   writeFileSync(file, lines.join('\n') + '\n');

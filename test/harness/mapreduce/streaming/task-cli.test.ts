@@ -2,15 +2,14 @@
  * The job script as Hadoop Streaming runs it: a real `node <bundle>` process over stdin/stdout.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRecord } from '../../../../harness/mapreduce/records.ts';
-import { toyJobScript } from './toy/fixture.ts';
+import { removeTempDirs, tempDir, toyJobScript } from './toy/fixture.ts';
 
 let script = '';
-const dir = mkdtempSync(join(tmpdir(), 'ndd-task-cli-'));
+const dir = tempDir('ndd-task-cli-');
 const wordsSpec = join(dir, 'words.json');
 const echoSpec = join(dir, 'echo.json');
 writeFileSync(wordsSpec, JSON.stringify({ algorithm: 'toy-words', params: { max_df: 2, fail_on: null }, minScore: 0 }));
@@ -27,6 +26,8 @@ function runScript(args: string[], input: string) {
   const stderr = r.stderr.split('\n').filter((l) => l.length > 0);
   return { code: r.status, stdout: r.stdout, stderr };
 }
+
+afterAll(removeTempDirs);
 
 describe('job script', () => {
   it('passes keys and values with tabs, newlines, CRs, backslashes and non-ASCII through map and reduce unchanged', () => {
@@ -58,7 +59,12 @@ describe('job script', () => {
   });
 
   it('reports counter totals once at the end, with commas in names replaced', () => {
-    const postings = runScript(['--spec', wordsSpec, '--job', 'postings', '--phase', 'reduce'], 'w\t1\nw\t0\nw\t2\nx\t4\n');
+    const counts = join(dir, 'counts-empty');
+    writeFileSync(counts, '');
+    const postings = runScript(
+      ['--spec', wordsSpec, '--job', 'postings', '--phase', 'reduce', '--side', `counts=${counts}`],
+      'w\t1\nw\t0\nw\t2\nx\t4\n',
+    );
     expect(postings.code).toBe(0);
     // w is in documents 0, 1, 2: pairs 0:1, 0:2, 1:2; x alone: none.
     expect(postings.stdout).toBe('0:1\t1\n0:2\t1\n1:2\t1\n');
@@ -77,6 +83,12 @@ describe('job script', () => {
     expect(r.code).toBe(0);
     // max_df = 2 keeps cat (1) and fox (2), drops dog (5); each distinct word once.
     expect(r.stdout).toBe('cat\t7\nfox\t7\n');
+  });
+
+  it('fails with exit 2 when a side dataset the job declares is not given', () => {
+    const r = runScript(['--spec', wordsSpec, '--job', 'postings', '--phase', 'map'], '');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toEqual(['ndd-job postings map: job postings needs side dataset(s) --side counts=<file>']);
   });
 
   it('fails with exit 3 and a one-line message naming the line on a bad record', () => {

@@ -2,7 +2,7 @@
  * Shared pieces of the streaming tests: the toy corpus, the toy algorithm computed in plain
  * TypeScript (pairwise, not through postings), a BackendContext, and the bundled toy job script.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,24 @@ import { cleanText, toyWords, type ToyParams } from './toy-algorithms.ts';
 
 export const TOY_ENTRY = fileURLToPath(new URL('./toy-job-main.ts', import.meta.url));
 
+const tempDirs: string[] = [];
+
+/** A fresh folder under the OS temp dir, removed by `removeTempDirs` (call it in `afterAll`). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  script = undefined;
+}
+
 /** One bundle per test process, in its own temp folder. */
 let script: Promise<string> | undefined;
 export function toyJobScript(): Promise<string> {
-  script ??= bundleJobScript(mkdtempSync(join(tmpdir(), 'ndd-toy-bundle-')), { entry: TOY_ENTRY });
+  script ??= bundleJobScript(tempDir('ndd-toy-bundle-'), { entry: TOY_ENTRY });
   return script;
 }
 
@@ -74,7 +88,7 @@ export function pairsOf(list: { a: Uint32Array; b: Uint32Array; score: Float64Ar
 export function makeContext(docs: DocumentSet, signal: AbortSignal = new AbortController().signal): BackendContext {
   return {
     docs,
-    workDir: mkdtempSync(join(tmpdir(), 'ndd-streaming-test-')),
+    workDir: tempDir('ndd-streaming-test-'),
     signal,
     progress: () => {},
   };

@@ -1,0 +1,546 @@
+/**
+ * The Amazon EMR backend: stages the job script and the documents to S3, runs each variant's
+ * jobs as Hadoop Streaming steps on one cluster (created at the first variant, or the user's
+ * `cluster_id`), polls with progress, reads the pairs back, and prices the run from instance
+ * timelines and the dated price table.
+ *
+ * It never leaves anything running that it started: a failed step, the cost cap, an error of
+ * ours or an abort all end in TerminateJobFlows (CancelSteps of our steps on a user's cluster),
+ * and close() terminates the cluster after the last variant. The cluster also carries an idle
+ * auto-termination policy as the safety net for a harness that is killed outright.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  AddJobFlowStepsCommand,
+  CancelStepsCommand,
+  DescribeClusterCommand,
+  EMRClient,
+  ListInstancesCommand,
+  ListStepsCommand,
+  RunJobFlowCommand,
+  TerminateJobFlowsCommand,
+  type Cluster,
+  type Instance,
+  type StepConfig,
+  type StepSummary,
+} from '@aws-sdk/client-emr';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { Counters, DocumentSet } from '../../../algorithms/types.ts';
+import { InterruptedError, UserError } from '../../errors.ts';
+import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
+import { bundleJobScript } from '../streaming/bundle.ts';
+import { clusterMode, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type InstanceInterval } from './cost.ts';
+import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
+import { attachDetails, EmrRunError, isAbort } from './errors.ts';
+import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout } from './layout.ts';
+import { getObjectBytes, listPartKeys, maybeGunzip, PairDecoder } from './output.ts';
+import { bootstrapScript, layoutOf, runJobFlowInput, specJson, variantSteps } from './plan.ts';
+import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
+import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
+import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
+import { parseS3Uri } from './s3uri.ts';
+import { describeDocuments } from './splits.ts';
+import { stageDocuments, uploadFile, uploadObject } from './staging.ts';
+
+export interface EmrDeps {
+  readonly emr?: EMRClient;
+  readonly s3?: S3Client;
+  /** Milliseconds since the epoch; the clock the cost cap is checked against. */
+  readonly now?: () => number;
+  /** Waits between polls and retries; rejects when the signal aborts. */
+  readonly sleep?: Sleep;
+  readonly runId?: string;
+  readonly prices?: PriceTable;
+  /** Builds the one self-contained job script into `outDir` and returns its path. */
+  readonly bundle?: (outDir: string) => Promise<string>;
+  readonly backoff?: Backoff;
+  /** Lines the user must see even without a TTY (a cluster that may still be running). */
+  readonly warn?: (line: string) => void;
+}
+
+const TERMINAL_STEP = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED']);
+const DEAD_CLUSTER = new Set(['TERMINATING', 'TERMINATED', 'TERMINATED_WITH_ERRORS']);
+
+interface ClusterRun {
+  readonly id: string;
+  /** Ours to terminate; false for the user's `cluster_id`. */
+  readonly ours: boolean;
+  readonly requestedMs: number;
+  createdMs?: number;
+  readyMs?: number;
+  releaseLabel: string;
+  terminated: boolean;
+  /** Cluster cost already attributed to earlier variants (cluster created by us). */
+  attributedUsd: number;
+  /** Hourly rate of a user's cluster, from its running instances. */
+  existingRatePerHour?: number;
+  existingInstances?: { type: string; count: number }[];
+  /** Cost of our finished steps on a user's cluster. */
+  existingUsd: number;
+  /** Variants finished on this cluster (the first one is charged the start-up). */
+  variantsDone: number;
+}
+
+const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal ? { signal } : {});
+};
+
+/** The streaming backend's bundle, built once into <repo>/dist and reused while fresh. */
+async function defaultBundle(_outDir: string): Promise<string> {
+  return bundleJobScript();
+}
+
+function sameDocuments(a: DocumentSet, b: DocumentSet): boolean {
+  return a === b || (a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.texts[i] === b.texts[i]));
+}
+
+function ms(d: Date | undefined): number | undefined {
+  return d ? d.getTime() : undefined;
+}
+
+function runIdFrom(nowMs: number): string {
+  const iso = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `ndd-${iso}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function createEmrBackend(config: EmrBackendConfig, deps: EmrDeps = {}): Backend {
+  return new EmrBackend(config, deps);
+}
+
+class EmrBackend implements Backend {
+  readonly kind = 'emr';
+  private readonly emr: EMRClient;
+  private readonly s3: S3Client;
+  private readonly now: () => number;
+  private readonly sleep: Sleep;
+  private readonly prices: PriceTable;
+  private readonly runId: string;
+  private readonly layout: RunLayout;
+  private readonly mode: ClusterMode;
+  private readonly backoff: Backoff;
+  private readonly warn: (line: string) => void;
+  private readonly bundle: (outDir: string) => Promise<string>;
+  private prepared?: Promise<void>;
+  private stagedDocs?: DocumentSet;
+  private cluster?: ClusterRun;
+  private variants = 0;
+
+  constructor(
+    private readonly config: EmrBackendConfig,
+    deps: EmrDeps,
+  ) {
+    this.emr = deps.emr ?? new EMRClient({ region: config.region });
+    this.s3 = deps.s3 ?? new S3Client({ region: config.region });
+    this.now = deps.now ?? Date.now;
+    this.sleep = deps.sleep ?? defaultSleep;
+    this.prices = deps.prices ?? defaultPriceTable();
+    this.runId = deps.runId ?? runIdFrom(this.now());
+    this.layout = layoutOf(config, this.runId);
+    this.mode = clusterMode(config);
+    this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
+    this.warn = deps.warn ?? ((line) => process.stderr.write(`${line}\n`));
+    this.bundle = deps.bundle ?? defaultBundle;
+  }
+
+  async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
+    const index = ++this.variants;
+    const ourSteps: string[] = [];
+    try {
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
+      await this.prepare(ctx);
+      const { slug, steps } = variantSteps(this.config, this.runId, index, job, this.prices);
+      const spec = specJson(job);
+      await uploadObject(this.s3, this.layout.bucket, specKey(this.layout, slug), spec, 'application/json', ctx.signal);
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR steps were submitted');
+      ourSteps.push(...(await this.submit(steps, ctx)));
+      const done = await this.poll(ourSteps, ctx);
+      return await this.finish(job, slug, done, ctx);
+    } catch (e) {
+      throw await this.fail(e, ourSteps, ctx.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.cluster;
+    if (!c || !c.ours || c.terminated) return;
+    const ok = await this.terminate(c);
+    if (!ok) {
+      throw new EmrRunError(
+        `could not terminate EMR cluster ${c.id}: terminate it yourself (\`aws emr terminate-clusters --region ${this.config.region} --cluster-ids ${c.id}\`, ${consoleLink(this.config.region, c.id)})`,
+      );
+    }
+  }
+
+  // ---- staging -------------------------------------------------------------------------
+
+  private prepare(ctx: BackendContext): Promise<void> {
+    if (this.stagedDocs && !sameDocuments(this.stagedDocs, ctx.docs)) {
+      throw new Error('EMR backend: every variant of a run must use the same document set (it is staged once)');
+    }
+    this.prepared ??= this.stage(ctx).catch((e: unknown) => {
+      this.prepared = undefined;
+      throw e;
+    });
+    return this.prepared;
+  }
+
+  private async stage(ctx: BackendContext): Promise<void> {
+    ctx.progress('emr: checking credentials and bucket');
+    await checkCredentials(this.s3);
+    await this.retry(() => checkBucket(this.s3, this.layout.bucket), ctx.signal);
+    if (this.mode.kind === 'existing' && !this.cluster) {
+      const found = await checkExistingCluster(this.emr, this.mode.clusterId, this.config.region, this.prices);
+      const counts = new Map<string, number>();
+      for (const i of found.instances) counts.set(i.InstanceType ?? '?', (counts.get(i.InstanceType ?? '?') ?? 0) + 1);
+      const instances = [...counts].map(([type, count]) => ({ type, count }));
+      this.cluster = {
+        id: this.mode.clusterId,
+        ours: false,
+        requestedMs: this.now(),
+        releaseLabel: found.releaseLabel ?? 'unknown',
+        terminated: false,
+        attributedUsd: 0,
+        existingRatePerHour: instances.reduce((r, g) => r + g.count * this.rateOf(g.type), 0),
+        existingInstances: instances,
+        existingUsd: 0,
+        variantsDone: 0,
+      };
+    }
+    ctx.progress('emr: staging the job script');
+    const script = await this.bundle(ctx.workDir);
+    await uploadFile(this.s3, this.layout.bucket, codeKey(this.layout), script, 'text/javascript', ctx.signal);
+    const boot = bootstrapScript(this.config);
+    if (boot !== undefined) {
+      await uploadObject(this.s3, this.layout.bucket, bootstrapKey(this.layout), boot, 'text/x-shellscript', ctx.signal);
+    }
+    const docs = describeDocuments(ctx.docs, this.config.split_mb);
+    if (docs.kind !== 'exact') throw new Error('unreachable: documents described without splits');
+    await stageDocuments(this.s3, this.layout, ctx.docs, docs.splits, (d, t) => ctx.progress('emr: staging documents', d, t), ctx.signal);
+    this.stagedDocs = ctx.docs;
+  }
+
+  // ---- submitting and polling ------------------------------------------------------------
+
+  private async submit(steps: StepConfig[], ctx: BackendContext): Promise<string[]> {
+    const c = this.cluster;
+    if (c && !c.terminated) {
+      const r = await this.retry(() => this.emr.send(new AddJobFlowStepsCommand({ JobFlowId: c.id, Steps: steps })), ctx.signal);
+      if (!r.StepIds || r.StepIds.length !== steps.length) throw new Error(`AddJobFlowSteps on ${c.id} returned ${r.StepIds?.length ?? 0} step ids for ${steps.length} steps`);
+      return r.StepIds;
+    }
+    if (this.mode.kind !== 'new') throw new Error('unreachable: existing cluster not prepared');
+    ctx.progress('emr: creating the cluster');
+    const requestedMs = this.now();
+    // Not abortable: an aborted RunJobFlow may still create a cluster whose id we would never learn.
+    const r = await this.retry(() => this.emr.send(new RunJobFlowCommand(runJobFlowInput(this.config, this.mode as Extract<ClusterMode, { kind: 'new' }>, this.runId, steps))));
+    if (!r.JobFlowId) throw new Error('RunJobFlow returned no cluster id');
+    this.cluster = {
+      id: r.JobFlowId,
+      ours: true,
+      requestedMs,
+      releaseLabel: this.config.release_label,
+      terminated: false,
+      attributedUsd: 0,
+      existingUsd: 0,
+      variantsDone: 0,
+    };
+    return this.stepIdsByName(r.JobFlowId, steps.map((s) => s.Name ?? ''));
+  }
+
+  /** RunJobFlow returns no step ids: find ours by their unique names. */
+  private async stepIdsByName(clusterId: string, names: string[]): Promise<string[]> {
+    const byName = new Map<string, string>();
+    let marker: string | undefined;
+    do {
+      const page = await this.retry(() => this.emr.send(new ListStepsCommand({ ClusterId: clusterId, Marker: marker })));
+      for (const s of page.Steps ?? []) if (s.Name && s.Id) byName.set(s.Name, s.Id);
+      marker = page.Marker;
+    } while (marker);
+    return names.map((n) => {
+      const id = byName.get(n);
+      if (!id) throw new Error(`step ${n} not found on cluster ${clusterId}`);
+      return id;
+    });
+  }
+
+  private async listSteps(clusterId: string, ids: readonly string[], signal?: AbortSignal): Promise<StepSummary[]> {
+    const out: StepSummary[] = [];
+    for (let k = 0; k < ids.length; k += 10) {
+      const chunk = ids.slice(k, k + 10);
+      let marker: string | undefined;
+      do {
+        const page = await this.retry(() => this.emr.send(new ListStepsCommand({ ClusterId: clusterId, StepIds: chunk, Marker: marker })), signal);
+        out.push(...(page.Steps ?? []));
+        marker = page.Marker;
+      } while (marker);
+    }
+    const byId = new Map(out.map((s) => [s.Id, s]));
+    return ids.map((id) => byId.get(id) ?? { Id: id, Status: { State: 'PENDING' } });
+  }
+
+  private async poll(stepIds: readonly string[], ctx: BackendContext): Promise<StepSummary[]> {
+    const c = this.cluster;
+    if (!c) throw new Error('unreachable: no cluster');
+    for (;;) {
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted');
+      const cluster = (await this.retry(() => this.emr.send(new DescribeClusterCommand({ ClusterId: c.id })), ctx.signal)).Cluster;
+      this.noteTimeline(c, cluster);
+      const state = cluster?.Status?.State ?? 'UNKNOWN';
+      if (DEAD_CLUSTER.has(state)) {
+        if (state !== 'TERMINATING') c.terminated = true;
+        const why = cluster?.Status?.StateChangeReason;
+        throw new EmrRunError(`EMR cluster ${c.id} is ${state}${why?.Code ? `: ${why.Code}` : ''}${why?.Message ? `: ${why.Message}` : ''}`);
+      }
+      const steps = await this.listSteps(c.id, stepIds, ctx.signal);
+      const failed = steps.find((s) => s.Status?.State && s.Status.State !== 'COMPLETED' && TERMINAL_STEP.has(s.Status.State));
+      if (failed) {
+        const f = failed.Status?.FailureDetails;
+        throw new EmrRunError(
+          `EMR step ${failed.Name ?? failed.Id} ${failed.Status?.State}` +
+            `${f?.Reason ? `: ${f.Reason}` : ''}${f?.Message ? `: ${f.Message}` : ''}${f?.LogFile ? ` (log: ${f.LogFile})` : ''}`,
+        );
+      }
+      const done = steps.filter((s) => s.Status?.State === 'COMPLETED').length;
+      const current = steps.find((s) => s.Status?.State !== 'COMPLETED');
+      ctx.progress(`emr ${c.id} ${state}${current ? `: ${current.Name?.split(' ').pop() ?? ''} ${current.Status?.State ?? ''}` : ''}`, done, steps.length);
+      const spent = this.costSoFar(c, steps);
+      if (spent >= this.config.max_cost_usd) {
+        throw new EmrRunError(`EMR cost cap reached: $${spent.toFixed(2)} spent >= max_cost_usd $${this.config.max_cost_usd}`);
+      }
+      if (done === steps.length) return steps;
+      await this.sleep(this.config.poll_s * 1000, ctx.signal);
+    }
+  }
+
+  private noteTimeline(c: ClusterRun, cluster: Cluster | undefined): void {
+    const t = cluster?.Status?.Timeline;
+    c.createdMs ??= ms(t?.CreationDateTime);
+    c.readyMs ??= ms(t?.ReadyDateTime);
+    if (cluster?.ReleaseLabel) c.releaseLabel = cluster.ReleaseLabel;
+  }
+
+  private rateOf(type: string): number {
+    const p = findPrice(this.prices, this.config.region, type);
+    if (!p) throw new UserError(`no price for ${type} in ${this.config.region} in the price table dated ${this.prices.fetchedAt}`);
+    return hourlyRate(p);
+  }
+
+  /** Cost so far for the cap: the configured instances since the cluster was created, or our steps on a user's cluster. */
+  private costSoFar(c: ClusterRun, steps: readonly StepSummary[]): number {
+    const now = this.now();
+    if (!c.ours) {
+      let usd = c.existingUsd;
+      for (const s of steps) {
+        const start = ms(s.Status?.Timeline?.StartDateTime);
+        if (start !== undefined) usd += stepCost(c.existingRatePerHour ?? 0, start, ms(s.Status?.Timeline?.EndDateTime) ?? now);
+      }
+      return usd;
+    }
+    if (this.mode.kind !== 'new') return 0;
+    const start = c.createdMs ?? c.requestedMs;
+    return instancesCost(groupIntervals([this.mode.master, this.mode.core], start, now), (t) => this.rateOf(t), now);
+  }
+
+  // ---- results -------------------------------------------------------------------------------
+
+  private async instanceIntervals(c: ClusterRun): Promise<{ intervals: InstanceInterval[]; source: string }> {
+    const now = this.now();
+    const instances: Instance[] = [];
+    try {
+      let marker: string | undefined;
+      do {
+        const page = await this.retry(() => this.emr.send(new ListInstancesCommand({ ClusterId: c.id, Marker: marker })));
+        instances.push(...(page.Instances ?? []));
+        marker = page.Marker;
+      } while (marker);
+    } catch {
+      // The configured groups below are the fallback.
+    }
+    const intervals: InstanceInterval[] = [];
+    for (const i of instances) {
+      const start = ms(i.Status?.Timeline?.CreationDateTime);
+      if (!i.InstanceType || start === undefined) continue;
+      intervals.push({ instanceType: i.InstanceType, startMs: start, endMs: ms(i.Status?.Timeline?.EndDateTime) ?? now });
+    }
+    if (intervals.length > 0 || this.mode.kind !== 'new') return { intervals, source: 'ListInstances timelines' };
+    const start = c.createdMs ?? c.requestedMs;
+    return { intervals: groupIntervals([this.mode.master, this.mode.core], start, now), source: 'configured instance groups since cluster creation' };
+  }
+
+  private async finish(job: VariantJob, slug: string, steps: readonly StepSummary[], ctx: BackendContext): Promise<BackendRunResult> {
+    const c = this.cluster;
+    if (!c) throw new Error('unreachable: no cluster');
+    const rate = (t: string): number => this.rateOf(t);
+    const lastEnd = Math.max(...steps.map((s) => ms(s.Status?.Timeline?.EndDateTime) ?? this.now()));
+
+    let variantUsd: number;
+    let ratePerHour: number;
+    let costBasis: string;
+    let instances: { type: string; count: number }[];
+    if (c.ours) {
+      const { intervals, source } = await this.instanceIntervals(c);
+      const toEnd = instancesCost(intervals, rate, lastEnd);
+      variantUsd = toEnd - c.attributedUsd;
+      c.attributedUsd = toEnd;
+      const firstStart = ms(steps[0]?.Status?.Timeline?.StartDateTime) ?? lastEnd;
+      ratePerHour = clusterRatePerHour(intervals, rate, firstStart) || clusterRatePerHour(intervals, rate, lastEnd - 1);
+      costBasis = `${source}; per-second billing with a 60 s minimum per instance; this variant is charged the cluster time since the previous one ended${c.variantsDone === 0 ? ' (including start-up)' : ''}`;
+      instances = this.mode.kind === 'new' ? [{ type: this.mode.master.type, count: this.mode.master.count }, { type: this.mode.core.type, count: this.mode.core.count }] : [];
+    } else {
+      ratePerHour = c.existingRatePerHour ?? 0;
+      variantUsd = 0;
+      costBasis = 'your cluster: each step charged its own runtime at the hourly rate of the cluster’s running instances';
+      instances = c.existingInstances ?? [];
+    }
+
+    const stepRows = steps.map((s, k) => {
+      const t = s.Status?.Timeline;
+      const created = ms(t?.CreationDateTime);
+      const start = ms(t?.StartDateTime);
+      const end = ms(t?.EndDateTime);
+      const usd = start !== undefined && end !== undefined ? stepCost(ratePerHour, start, end) : 0;
+      return {
+        job: job.plan.jobs[k]?.name ?? s.Name ?? '',
+        stepId: s.Id ?? '',
+        state: s.Status?.State ?? '',
+        queueS: created !== undefined && start !== undefined ? (start - created) / 1000 : null,
+        runtimeS: start !== undefined && end !== undefined ? (end - start) / 1000 : null,
+        costUsd: usd,
+      };
+    });
+    if (!c.ours) {
+      variantUsd = stepRows.reduce((n, r) => n + r.costUsd, 0);
+      c.existingUsd += variantUsd;
+    }
+    const runtimeS = stepRows.reduce((n, r) => n + (r.runtimeS ?? 0), 0);
+    c.variantsDone++;
+
+    ctx.progress('emr: fetching the pairs');
+    const pairsPrefix = datasetKey(this.layout, slug, job.plan.output.pairs);
+    const keys = await listPartKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, pairsPrefix);
+    const decoder = new PairDecoder();
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, key);
+      decoder.addText(maybeGunzip(bytes).toString('utf8'), `s3://${this.layout.bucket}/${key}`);
+      ctx.progress('emr: fetching the pairs', i + 1, keys.length);
+    }
+
+    const { counters, found } = await this.fetchCounters(c.id, steps, job);
+    const extra: Record<string, unknown> = {
+      backend: 'emr',
+      clusterId: c.id,
+      consoleLink: consoleLink(this.config.region, c.id),
+      clusterOwner: c.ours ? 'ndd-bench (terminated at close)' : 'you (not terminated)',
+      releaseLabel: c.releaseLabel,
+      region: this.config.region,
+      instances,
+      priceTableDate: this.prices.fetchedAt,
+      priceTableSource: this.prices.source.method,
+      ratePerHourUsd: ratePerHour,
+      costBasis,
+      startupS: c.readyMs !== undefined && c.createdMs !== undefined ? (c.readyMs - c.createdMs) / 1000 : null,
+      clusterCreated: c.createdMs !== undefined ? new Date(c.createdMs).toISOString() : null,
+      clusterReady: c.readyMs !== undefined ? new Date(c.readyMs).toISOString() : null,
+      steps: stepRows,
+      s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
+      outputParts: keys.length,
+      counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
+      ...(job.plan.output.spans ? { spans: 'not fetched by the EMR backend' } : {}),
+    };
+    return { pairs: decoder.result(), counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
+  }
+
+  /** Best effort, never waited for: logs reach S3 minutes after a step ends. */
+  private async fetchCounters(clusterId: string, steps: readonly StepSummary[], job: VariantJob): Promise<{ counters: Counters; found: number }> {
+    const { bucket, prefix } = parseS3Uri(logUri(this.config));
+    const counters: Counters = {};
+    let found = 0;
+    for (let k = 0; k < steps.length; k++) {
+      const stepId = steps[k]?.Id;
+      if (!stepId) continue;
+      for (const file of ['syslog.gz', 'stderr.gz']) {
+        try {
+          const key = [prefix, clusterId, 'steps', stepId, file].filter((p) => p !== '').join('/');
+          const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.s3.send(cmd), bucket, key);
+          const block = parseCountersBlock(maybeGunzip(bytes).toString('utf8'));
+          if (block) {
+            mergeJobCounters(counters, job.plan.jobs[k]?.name ?? stepId, block);
+            found++;
+            break;
+          }
+        } catch {
+          // Not delivered yet, or not readable: reported as unavailable.
+        }
+      }
+    }
+    return { counters, found };
+  }
+
+  // ---- failure -----------------------------------------------------------------------------
+
+  private async fail(e: unknown, ourSteps: readonly string[], signal: AbortSignal): Promise<unknown> {
+    const c = this.cluster;
+    const aborted = isAbort(e, signal);
+    if (!c) return aborted && !(e instanceof InterruptedError) ? new InterruptedError('interrupted', { cause: e }) : e;
+    let cleanup: string;
+    if (c.ours) {
+      const ok = c.terminated || (await this.terminate(c));
+      cleanup = ok
+        ? `cluster ${c.id} terminated`
+        : `cluster ${c.id} could NOT be terminated: run \`aws emr terminate-clusters --region ${this.config.region} --cluster-ids ${c.id}\``;
+    } else {
+      const ok = await this.cancel(c, ourSteps);
+      cleanup = ok ? `our steps on your cluster ${c.id} cancelled` : `our steps on your cluster ${c.id} could NOT be cancelled`;
+    }
+    const details = {
+      clusterId: c.id,
+      consoleLink: consoleLink(this.config.region, c.id),
+      terminated: c.ours ? c.terminated : false,
+      releaseLabel: c.releaseLabel,
+      region: this.config.region,
+    };
+    const link = consoleLink(this.config.region, c.id);
+    let out: unknown;
+    if (aborted) out = new InterruptedError(`interrupted: ${cleanup} (${link})`, { cause: e });
+    else if (e instanceof UserError) out = new EmrRunError(`${e.message.split('\n')[0]}; ${cleanup} (${link})`, { cause: e });
+    else {
+      this.warn(`ndd-bench: EMR run failed: ${cleanup} (${link})`);
+      out = e;
+    }
+    return attachDetails(out, details);
+  }
+
+  /** TerminateJobFlows with retries; never aborted, since a Ctrl-C is exactly when it must run. */
+  private async terminate(c: ClusterRun): Promise<boolean> {
+    try {
+      await this.retry(() => this.emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [c.id] })));
+      c.terminated = true;
+      return true;
+    } catch (e) {
+      this.warn(`ndd-bench: TerminateJobFlows ${c.id} failed: ${(e as Error).message}; ${consoleLink(this.config.region, c.id)}`);
+      return false;
+    }
+  }
+
+  private async cancel(c: ClusterRun, stepIds: readonly string[]): Promise<boolean> {
+    if (stepIds.length === 0) return true;
+    try {
+      await this.retry(() => this.emr.send(new CancelStepsCommand({ ClusterId: c.id, StepIds: [...stepIds], StepCancellationOption: 'SEND_INTERRUPT' })));
+      return true;
+    } catch (e) {
+      this.warn(`ndd-bench: CancelSteps on ${c.id} failed: ${(e as Error).message}`);
+      return false;
+    }
+  }
+
+  private retry<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withBackoff(fn, {
+      backoff: this.backoff,
+      sleep: this.sleep,
+      ...(signal ? { signal } : {}),
+      onRetry: (e, d) => this.warn(`ndd-bench: AWS ${(e as { name?: string }).name ?? 'error'}, retrying in ${d / 1000} s`),
+    });
+  }
+}

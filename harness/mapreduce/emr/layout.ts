@@ -1,0 +1,47 @@
+/**
+ * Where a run's objects live under `s3_prefix` (the README's "bucket layout"):
+ *
+ *   <prefix>/<run-id>/code/ndd-job.js                 the bundled job script
+ *   <prefix>/<run-id>/code/install-node.sh            the bootstrap action (node_bootstrap: dnf)
+ *   <prefix>/<run-id>/input/documents/part-NNNNN.gz   the documents as text records
+ *   <prefix>/<run-id>/variants/<vNN-name>/spec.json   {algorithm, params, minScore}
+ *   <prefix>/<run-id>/variants/<vNN-name>/<dataset>/  each job's output (part-NNNNN[.gz])
+ *   <prefix>/logs/<cluster-id>/…                      EMR's own logs (log_uri)
+ */
+import { joinKey } from './s3uri.ts';
+
+export const JOB_SCRIPT_NAME = 'ndd-job.js';
+export const SPEC_NAME = 'spec.json';
+
+export interface RunLayout {
+  readonly bucket: string;
+  /** `<prefix>/<run-id>` */
+  readonly runKey: string;
+}
+
+export function runLayout(bucket: string, prefix: string, runId: string): RunLayout {
+  return { bucket, runKey: joinKey(prefix, runId) };
+}
+
+export const codeKey = (l: RunLayout): string => joinKey(l.runKey, 'code', JOB_SCRIPT_NAME);
+export const bootstrapKey = (l: RunLayout): string => joinKey(l.runKey, 'code', 'install-node.sh');
+export const documentsKey = (l: RunLayout): string => `${joinKey(l.runKey, 'input', 'documents')}/`;
+export const splitKey = (l: RunLayout, i: number): string =>
+  joinKey(l.runKey, 'input', 'documents', `part-${String(i).padStart(5, '0')}.gz`);
+export const variantKey = (l: RunLayout, slug: string): string => joinKey(l.runKey, 'variants', slug);
+export const specKey = (l: RunLayout, slug: string): string => joinKey(variantKey(l, slug), SPEC_NAME);
+export const datasetKey = (l: RunLayout, slug: string, dataset: string): string =>
+  `${joinKey(variantKey(l, slug), safeName(dataset))}/`;
+
+/** `v03-broder_sct_70`: a variant name made safe for S3 keys, Hadoop paths and `-files` lists. */
+export function variantSlug(index: number, variant: string): string {
+  return `v${String(index).padStart(2, '0')}-${safeName(variant)}`.slice(0, 100);
+}
+
+export function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+export function consoleLink(region: string, clusterId: string): string {
+  return `https://${region}.console.aws.amazon.com/emr/home?region=${region}#/clusterDetails/${clusterId}`;
+}

@@ -1,0 +1,284 @@
+/**
+ * The complete EMR plan of a run, as a pure function: every S3 object written, every API
+ * request with its parameters, in the order the backend makes them. The backend builds its
+ * requests with the same functions, so `bench run … --backend emr --dry-run` shows exactly
+ * what a real run would do, without credentials or network.
+ */
+import type { ActionOnFailure, RunJobFlowCommandInput, StepConfig } from '@aws-sdk/client-emr';
+import type { VariantJob } from '../backend.ts';
+import { installNodeScript } from './bootstrap.ts';
+import { clusterMode, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { groupIntervals, clusterRatePerHour } from './cost.ts';
+import {
+  bootstrapKey, codeKey, consoleLink, datasetKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
+} from './layout.ts';
+import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
+import { parseS3Uri, s3Uri } from './s3uri.ts';
+import { splitCount, type DocsDescription } from './splits.ts';
+import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
+
+/** The part of a variant the plan needs (a VariantJob fits). */
+export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'plan'>;
+
+export interface PlannedObject {
+  readonly uri: string;
+  /** Exact bytes; for input splits the uncompressed bytes (the object is gzip); null when known only at run time. */
+  readonly bytes: number | null;
+  readonly what: string;
+}
+
+export interface PlannedRequest {
+  readonly service: 's3' | 'emr';
+  readonly operation: string;
+  readonly params: object;
+  /** When and how often, for the requests that are not made exactly once. */
+  readonly when?: string;
+}
+
+export interface EmrPlan {
+  readonly kind: 'emr-plan';
+  readonly runId: string;
+  readonly region: string;
+  readonly releaseLabel: string;
+  readonly cluster:
+    | { readonly kind: 'new'; readonly master: { type: string; count: number }; readonly core: { type: string; count: number } }
+    | { readonly kind: 'existing'; readonly clusterId: string; readonly consoleLink: string };
+  readonly documents: { readonly count: number; readonly recordBytes: number; readonly splits: number; readonly splitMb: number; readonly exact: boolean };
+  readonly objects: readonly PlannedObject[];
+  readonly requests: readonly PlannedRequest[];
+  readonly cost: {
+    readonly priceTableDate: string;
+    readonly ratePerHourUsd: number | null;
+    readonly maxCostUsd: number;
+    /** Minutes the cluster can live before the cap terminates it (new clusters only). */
+    readonly minutesUntilCap: number | null;
+  };
+}
+
+/** A placeholder for values EMR assigns at run time. */
+export const CLUSTER_ID = '<cluster-id>';
+
+export function specJson(v: PlannedVariant): string {
+  return `${JSON.stringify({ algorithm: v.algorithm, params: v.params, minScore: v.minScore })}\n`;
+}
+
+export function nodeBinary(c: EmrBackendConfig): string {
+  return c.node_bootstrap.binary;
+}
+
+export function layoutOf(c: EmrBackendConfig, runId: string): RunLayout {
+  const { bucket, prefix } = parseS3Uri(c.s3_prefix);
+  return runLayout(bucket, prefix, runId);
+}
+
+export function bootstrapScript(c: EmrBackendConfig): string | undefined {
+  return c.node_bootstrap.kind === 'dnf' ? installNodeScript(c.node_bootstrap.package, c.node_bootstrap.binary) : undefined;
+}
+
+export function variantSteps(
+  c: EmrBackendConfig,
+  runId: string,
+  index: number,
+  v: PlannedVariant,
+  prices: PriceTable,
+): { slug: string; steps: StepConfig[] } {
+  const mode = clusterMode(c);
+  const slug = variantSlug(index, v.variant);
+  // On a cluster of our own a failed step cancels the rest; on the user's cluster CANCEL_AND_WAIT
+  // would also cancel their steps, so ours continue and the backend cancels its own.
+  const actionOnFailure: ActionOnFailure = mode.kind === 'new' ? 'CANCEL_AND_WAIT' : 'CONTINUE';
+  const ctx: StepContext = {
+    layout: layoutOf(c, runId),
+    runId,
+    variant: v.variant,
+    slug,
+    node: nodeBinary(c),
+    reduceTasks: reduceTasks(c, prices),
+    actionOnFailure,
+    sideDatasets: sideDatasetsOf(v.plan.jobs),
+  };
+  return { slug, steps: v.plan.jobs.map((j) => buildStep(ctx, j)) };
+}
+
+export function runJobFlowInput(
+  c: EmrBackendConfig,
+  mode: Extract<ClusterMode, { kind: 'new' }>,
+  runId: string,
+  steps: StepConfig[],
+): RunJobFlowCommandInput {
+  const layout = layoutOf(c, runId);
+  const bootstrapPath =
+    c.node_bootstrap.kind === 'dnf'
+      ? s3Uri(layout.bucket, bootstrapKey(layout))
+      : c.node_bootstrap.kind === 'script'
+        ? c.node_bootstrap.path
+        : undefined;
+  const args = c.node_bootstrap.kind === 'script' ? [...c.node_bootstrap.args] : [];
+  return {
+    Name: `ndd-bench ${runId}`,
+    ReleaseLabel: c.release_label,
+    LogUri: logUri(c),
+    Applications: [{ Name: 'Hadoop' }],
+    ServiceRole: c.service_role,
+    JobFlowRole: c.instance_profile,
+    VisibleToAllUsers: true,
+    Instances: {
+      InstanceGroups: [
+        { Name: 'master', InstanceRole: 'MASTER', Market: 'ON_DEMAND', InstanceType: mode.master.type, InstanceCount: mode.master.count },
+        ...(mode.core.count > 0
+          ? [{ Name: 'core', InstanceRole: 'CORE' as const, Market: 'ON_DEMAND' as const, InstanceType: mode.core.type, InstanceCount: mode.core.count }]
+          : []),
+      ],
+      // Alive between variants (steps are added per variant); close() terminates it, and the
+      // idle auto-termination below is the safety net if this process dies.
+      KeepJobFlowAliveWhenNoSteps: true,
+      TerminationProtected: false,
+      ...(c.subnet_id ? { Ec2SubnetId: c.subnet_id } : {}),
+    },
+    ...(bootstrapPath ? { BootstrapActions: [{ Name: 'install-node', ScriptBootstrapAction: { Path: bootstrapPath, Args: args } }] } : {}),
+    Steps: steps,
+    StepConcurrencyLevel: 1,
+    AutoTerminationPolicy: { IdleTimeout: c.idle_timeout_s },
+    Tags: [
+      { Key: 'project', Value: 'ndd-bench' },
+      { Key: 'ndd-bench-run', Value: runId },
+    ],
+  };
+}
+
+/** USD per hour of the configured cluster, or null when a type has no price (existing clusters). */
+export function configuredRatePerHour(c: EmrBackendConfig, prices: PriceTable): number | null {
+  const mode = clusterMode(c);
+  if (mode.kind === 'existing') return null;
+  const rate = (t: string): number => {
+    const p = findPrice(prices, c.region, t);
+    if (!p) throw new Error(`no price for ${t} in ${c.region}`);
+    return hourlyRate(p);
+  };
+  return clusterRatePerHour(groupIntervals([mode.master, mode.core], 0, 1), rate, 0);
+}
+
+export interface EmrPlanInput {
+  readonly config: EmrBackendConfig;
+  readonly variants: readonly PlannedVariant[];
+  readonly docs: DocsDescription;
+  readonly runId?: string;
+  readonly prices?: PriceTable;
+  /** Size of the bundled job script when it has been built; null in a pure dry run. */
+  readonly bundleBytes?: number | null;
+}
+
+export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
+  const c = input.config;
+  const runId = input.runId ?? 'dry-run';
+  const prices = input.prices ?? defaultPriceTable();
+  const mode = clusterMode(c);
+  const layout = layoutOf(c, runId);
+  const { bucket } = layout;
+  const objects: PlannedObject[] = [];
+  const requests: PlannedRequest[] = [];
+  const upload = (key: string, bytes: number | null, what: string, extra: Record<string, unknown> = {}): void => {
+    objects.push({ uri: s3Uri(bucket, key), bytes, what });
+    requests.push({
+      service: 's3',
+      operation: 'Upload',
+      params: { Bucket: bucket, Key: key, ...extra },
+      when: 'lib-storage Upload: PutObject, or CreateMultipartUpload + UploadPart + CompleteMultipartUpload above 5 MiB',
+    });
+  };
+
+  requests.push({ service: 's3', operation: 'HeadBucket', params: { Bucket: bucket }, when: 'preflight: credentials and bucket' });
+  if (mode.kind === 'existing') {
+    requests.push({ service: 'emr', operation: 'DescribeCluster', params: { ClusterId: mode.clusterId }, when: 'preflight: cluster is WAITING or RUNNING' });
+    requests.push({ service: 'emr', operation: 'ListInstances', params: { ClusterId: mode.clusterId, InstanceStates: ['RUNNING'] }, when: 'preflight: instance types are in the price table' });
+  }
+  upload(codeKey(layout), input.bundleBytes ?? null, 'job script bundled by harness/mapreduce/streaming/bundle.ts (all algorithms)', { ContentType: 'text/javascript' });
+  const boot = bootstrapScript(c);
+  if (boot !== undefined) upload(bootstrapKey(layout), Buffer.byteLength(boot), `bootstrap action: dnf install ${c.node_bootstrap.kind === 'dnf' ? c.node_bootstrap.package : ''}`.trim(), { ContentType: 'text/x-shellscript' });
+
+  const nSplits = splitCount(input.docs, c.split_mb);
+  for (let i = 0; i < nSplits; i++) {
+    const exact = input.docs.kind === 'exact' ? input.docs.splits[i] : undefined;
+    const what = exact
+      ? `documents ${exact.first}..${exact.end - 1} as text records, gzip`
+      : `documents as text records, gzip (split ${i + 1} of at most ${nSplits}, estimated)`;
+    upload(splitKey(layout, i), exact ? exact.bytes : null, what, { ContentType: 'application/gzip' });
+  }
+
+  const clusterId = mode.kind === 'existing' ? mode.clusterId : CLUSTER_ID;
+  input.variants.forEach((v, idx) => {
+    const { slug, steps } = variantSteps(c, runId, idx + 1, v, prices);
+    const spec = specJson(v);
+    upload(specKey(layout, slug), Buffer.byteLength(spec), `spec of variant ${v.variant}: ${spec.trim()}`, { ContentType: 'application/json' });
+    if (mode.kind === 'new' && idx === 0) {
+      requests.push({ service: 'emr', operation: 'RunJobFlow', params: runJobFlowInput(c, mode, runId, steps) });
+    } else {
+      requests.push({ service: 'emr', operation: 'AddJobFlowSteps', params: { JobFlowId: clusterId, Steps: steps } });
+    }
+    requests.push({
+      service: 'emr',
+      operation: 'DescribeCluster',
+      params: { ClusterId: clusterId },
+      when: `every ${c.poll_s} s until the variant's steps end; cost cap checked each time; throttling retried with exponential backoff`,
+    });
+    requests.push({
+      service: 'emr',
+      operation: 'ListSteps',
+      params: { ClusterId: clusterId, StepIds: steps.map((_, k) => `<step-id-${k + 1}>`) },
+      when: `with each DescribeCluster`,
+    });
+    requests.push({ service: 'emr', operation: 'ListInstances', params: { ClusterId: clusterId }, when: 'after the steps: instance timelines for the cost' });
+    const pairsKey = datasetKey(layout, slug, v.plan.output.pairs);
+    requests.push({ service: 's3', operation: 'ListObjectsV2', params: { Bucket: bucket, Prefix: pairsKey }, when: 'paginated' });
+    requests.push({ service: 's3', operation: 'GetObject', params: { Bucket: bucket, Key: `${pairsKey}part-*` }, when: 'each part file of the pairs dataset' });
+    const { bucket: logBucket, prefix: logPrefix } = parseS3Uri(logUri(c));
+    requests.push({
+      service: 's3',
+      operation: 'GetObject',
+      params: { Bucket: logBucket, Key: `${logPrefix}/${clusterId}/steps/<step-id>/syslog.gz` },
+      when: 'each step, best effort: counters if EMR has delivered the logs (else "counters unavailable")',
+    });
+  });
+  if (mode.kind === 'new') {
+    requests.push({
+      service: 'emr',
+      operation: 'TerminateJobFlows',
+      params: { JobFlowIds: [clusterId] },
+      when: 'always: at close, or at once on a failed step, the cost cap, an error or an interrupt',
+    });
+  } else {
+    requests.push({
+      service: 'emr',
+      operation: 'CancelSteps',
+      params: { ClusterId: clusterId, StepIds: ['<our unfinished step ids>'] },
+      when: 'only on a failed step, the cost cap, an error or an interrupt (the cluster is yours and keeps running)',
+    });
+  }
+
+  const rate = configuredRatePerHour(c, prices);
+  return {
+    kind: 'emr-plan',
+    runId,
+    region: c.region,
+    releaseLabel: c.release_label,
+    cluster:
+      mode.kind === 'new'
+        ? { kind: 'new', master: { ...mode.master }, core: { ...mode.core } }
+        : { kind: 'existing', clusterId: mode.clusterId, consoleLink: consoleLink(c.region, mode.clusterId) },
+    documents: {
+      count: input.docs.count,
+      recordBytes: input.docs.recordBytes,
+      splits: nSplits,
+      splitMb: c.split_mb,
+      exact: input.docs.kind === 'exact',
+    },
+    objects,
+    requests,
+    cost: {
+      priceTableDate: prices.fetchedAt,
+      ratePerHourUsd: rate,
+      maxCostUsd: c.max_cost_usd,
+      minutesUntilCap: rate ? Math.round((c.max_cost_usd / rate) * 600) / 10 : null,
+    },
+  };
+}

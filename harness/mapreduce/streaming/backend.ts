@@ -1,0 +1,290 @@
+/**
+ * The `streaming` backend: every job of a plan runs the way Hadoop Streaming runs it, with the
+ * very job script EMR runs (`bundle.ts`), as real processes:
+ *
+ *   map task i:    <split i> → node ndd-job.js --phase map [| LC_ALL=C sort -t$'\t' -k1,1 -s | node ndd-job.js --phase combine]
+ *                  → HashPartitioner over R partition files (`shuffle.ts`)
+ *   reduce task r: LC_ALL=C sort -t$'\t' -k1,1 -s -S … -T … <partition r of every map task> | node ndd-job.js --phase reduce
+ *                  → part-0000r
+ *
+ * A job without a reducer is map-only (its map outputs are the job output, no combiner, as in
+ * Hadoop). Counters are summed from every process's `reporter:counter:` lines. Up to
+ * `parallelTasks` tasks run at a time; a failed task or an abort kills every child.
+ */
+import { mkdir, mkdtemp, open, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Counters } from '../../../algorithms/types.ts';
+import { InterruptedError } from '../../errors.ts';
+import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
+import { DOCUMENTS, type JobSpec } from '../job.ts';
+import { bundleJobScript } from './bundle.ts';
+import type { StreamingConfig } from './config.ts';
+import { reapedChildrenCpuS } from './cpu.ts';
+import { readPairs, writeDocuments } from './datasets.ts';
+import { ChildSet, describeFailure, rootFailure, startPipeline, type Command, type ProcessOutcome } from './processes.ts';
+import { addCounters } from './reporter.ts';
+import { partitionLines } from './shuffle.ts';
+import { alignSplits, planSplits, type Split } from './splits.ts';
+import type { JobScriptSpec } from './task-cli.ts';
+
+export interface StreamingBackendOptions {
+  /** USD per vCPU-hour that CPU-seconds are priced at (default 0: no price given). */
+  readonly pricePerVcpuHour?: number;
+  /** Path of the job script, or how to get it (default: `bundleJobScript()`). */
+  readonly jobScript?: string | (() => Promise<string>);
+  /** Tasks run at once (default min(2, cores)). */
+  readonly parallelTasks?: number;
+  /** `sort -S` buffer per sort process (default `128M`). */
+  readonly sortBuffer?: string;
+}
+
+interface JobReport {
+  readonly name: string;
+  readonly map_tasks: number;
+  readonly reduce_tasks: number;
+  readonly map_output_records: number | null;
+  readonly runtime_s: number;
+}
+
+export function createStreamingBackend(config: StreamingConfig, options: StreamingBackendOptions = {}): Backend {
+  const parallel = options.parallelTasks ?? Math.max(1, Math.min(2, availableParallelism()));
+  const getScript = (): Promise<string> => {
+    const s = options.jobScript;
+    return typeof s === 'string' ? Promise.resolve(s) : s ? s() : bundleJobScript();
+  };
+  return {
+    kind: 'streaming',
+    async run(variant: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
+      if (variant.plan.output.spans) {
+        throw new Error(`streaming backend: ${variant.variant}: span outputs have no text encoding in the job contract yet`);
+      }
+      const script = await getScript();
+      ctx.signal.throwIfAborted();
+      const children = new ChildSet();
+      const onAbort = () => children.killAll();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      const childCpu0 = reapedChildrenCpuS() ?? 0;
+      const ownCpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      try {
+        const run = new StreamingRun(config, script, parallel, options.sortBuffer ?? '128M', children, ctx);
+        const { pairsFiles, counters, jobs } = await run.execute(variant);
+        const pairs = await readPairs(pairsFiles, ctx.docs.texts.length);
+        const runtimeS = (performance.now() - t0) / 1000;
+        const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
+        const own = process.cpuUsage(ownCpu0);
+        const frameworkCpuS = (own.user + own.system) / 1e6;
+        const cpuS = childCpuS + frameworkCpuS;
+        return {
+          pairs,
+          counters,
+          runtimeS,
+          cpuS,
+          costUsd: (cpuS / 3600) * (options.pricePerVcpuHour ?? 0),
+          extra: {
+            job_script: script,
+            map_tasks_hint: config.map_tasks,
+            reduce_tasks: config.reduce_tasks,
+            task_cpu_s: childCpuS,
+            framework_cpu_s: frameworkCpuS,
+            jobs,
+          },
+        };
+      } catch (e) {
+        children.killAll();
+        if (ctx.signal.aborted) throw new InterruptedError('streaming run interrupted', { cause: ctx.signal.reason });
+        throw e;
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+    },
+    async close() {},
+  };
+}
+
+/** One variant's run: the datasets on disk and the tasks of each job. */
+class StreamingRun {
+  private root = '';
+  private specFile = '';
+  private readonly datasets = new Map<string, string[]>();
+  private readonly counters: Counters = {};
+
+  constructor(
+    private readonly config: StreamingConfig,
+    private readonly script: string,
+    private readonly parallel: number,
+    private readonly sortBuffer: string,
+    private readonly children: ChildSet,
+    private readonly ctx: BackendContext,
+  ) {}
+
+  async execute(variant: VariantJob): Promise<{ pairsFiles: string[]; counters: Counters; jobs: JobReport[] }> {
+    await mkdir(this.ctx.workDir, { recursive: true });
+    this.root = await mkdtemp(join(this.ctx.workDir, 'streaming-'));
+    this.specFile = join(this.root, 'spec.json');
+    const spec: JobScriptSpec = { algorithm: variant.algorithm, params: variant.params, minScore: variant.minScore };
+    await writeFile(this.specFile, JSON.stringify(spec));
+    await mkdir(join(this.root, 'tmp'));
+    const needsDocs = variant.plan.jobs.some((j) => j.inputs.includes(DOCUMENTS) || j.side?.includes(DOCUMENTS));
+    if (needsDocs) {
+      const dir = join(this.root, DOCUMENTS);
+      await mkdir(dir);
+      const file = join(dir, 'part-00000');
+      this.ctx.progress('streaming: writing documents');
+      await writeDocuments(file, this.ctx.docs, this.ctx.signal);
+      this.datasets.set(DOCUMENTS, [file]);
+    }
+    const jobs: JobReport[] = [];
+    for (const [j, job] of variant.plan.jobs.entries()) {
+      jobs.push(await this.runJob(job, join(this.root, `job-${j}-${job.name}`)));
+    }
+    const pairsFiles = this.datasets.get(variant.plan.output.pairs);
+    if (!pairsFiles) throw new Error(`plan of ${variant.variant} produced no dataset "${variant.plan.output.pairs}"`);
+    return { pairsFiles, counters: this.counters, jobs };
+  }
+
+  private dataset(job: JobSpec, name: string): string[] {
+    const files = this.datasets.get(name);
+    if (!files) throw new Error(`job ${job.name} reads dataset "${name}", which no earlier job wrote`);
+    return files;
+  }
+
+  private node(job: JobSpec, phase: 'map' | 'combine' | 'reduce'): Command {
+    const side = (job.side ?? []).flatMap((name) => this.dataset(job, name).flatMap((f) => ['--side', `${name}=${f}`]));
+    const env = { ...process.env };
+    // The cluster runs the bundle with a plain node: no loaders or flags inherited from a test runner.
+    delete env.NODE_OPTIONS;
+    return {
+      label: phase === 'map' ? 'mapper' : phase === 'combine' ? 'combiner' : 'reducer',
+      file: process.execPath,
+      args: [this.script, '--spec', this.specFile, '--job', job.name, '--phase', phase, ...side],
+      env,
+    };
+  }
+
+  private sort(files: readonly string[]): Command {
+    return {
+      label: 'sort',
+      file: this.config.sort,
+      args: ['-t', '\t', '-k1,1', '-s', '-S', this.sortBuffer, '-T', join(this.root, 'tmp'), ...files],
+      env: { ...process.env, LC_ALL: 'C' },
+    };
+  }
+
+  private async runJob(job: JobSpec, dir: string): Promise<JobReport> {
+    const t0 = performance.now();
+    const inputs = job.inputs.flatMap((name) => this.dataset(job, name));
+    const sized = await Promise.all(inputs.map(async (path) => ({ path, size: (await stat(path)).size })));
+    const maxSplit = this.config.split_mb ? Math.floor(this.config.split_mb * 1024 * 1024) : Infinity;
+    const splits = await alignSplits(planSplits(sized, this.config.map_tasks, maxSplit));
+    const out = join(dir, 'out');
+    await mkdir(out, { recursive: true });
+    const part = (prefix: string, i: number) => join(out, `part-${prefix}${String(i).padStart(5, '0')}`);
+
+    if (!job.reducer) {
+      const files = splits.map((_, i) => part('m-', i));
+      await this.runTasks(job, 'map', splits.length, (i) => this.mapTask(job, splits[i] as Split, { kind: 'file', file: files[i] as string }));
+      this.datasets.set(job.output, files);
+      return { name: job.name, map_tasks: splits.length, reduce_tasks: 0, map_output_records: null, runtime_s: (performance.now() - t0) / 1000 };
+    }
+
+    const r = this.config.reduce_tasks;
+    const mapDirs = splits.map((_, i) => join(dir, `map-${i}`));
+    await Promise.all(mapDirs.map((d) => mkdir(d)));
+    const partitionFile = (m: number, p: number) => join(mapDirs[m] as string, `part-${String(p).padStart(5, '0')}`);
+    let mapOutputRecords = 0;
+    await this.runTasks(job, 'map', splits.length, async (i) => {
+      const files = Array.from({ length: r }, (_, p) => partitionFile(i, p));
+      const records = await this.mapTask(job, splits[i] as Split, { kind: 'partitions', files });
+      mapOutputRecords += records;
+    });
+    const files = Array.from({ length: r }, (_, p) => part('', p));
+    await this.runTasks(job, 'reduce', r, (p) =>
+      this.reduceTask(job, splits.map((_, m) => partitionFile(m, p)), files[p] as string),
+    );
+    this.datasets.set(job.output, files);
+    return { name: job.name, map_tasks: splits.length, reduce_tasks: r, map_output_records: mapOutputRecords, runtime_s: (performance.now() - t0) / 1000 };
+  }
+
+  /** Runs one map task; returns the number of map output records when it partitions them. */
+  private async mapTask(
+    job: JobSpec,
+    split: Split,
+    sink: { kind: 'file'; file: string } | { kind: 'partitions'; files: string[] },
+  ): Promise<number> {
+    const commands: Command[] = [this.node(job, 'map')];
+    if (sink.kind === 'partitions' && job.combiner) commands.push(this.sort([]), this.node(job, 'combine'));
+    const input = createReadStream(split.path, { start: split.start, end: split.end - 1, highWaterMark: 1 << 20 });
+    if (sink.kind === 'file') {
+      const fh = await open(sink.file, 'w');
+      let outcomes: ProcessOutcome[];
+      try {
+        outcomes = await startPipeline(commands, { kind: 'stream', stream: input }, { kind: 'fd', fd: fh.fd }, this.children).done;
+      } finally {
+        await fh.close();
+      }
+      this.check(outcomes);
+      return 0;
+    }
+    const pipeline = startPipeline(commands, { kind: 'stream', stream: input }, { kind: 'pipe' }, this.children);
+    const records = partitionLines(pipeline.stdout as NonNullable<typeof pipeline.stdout>, sink.files);
+    // If partitioning fails (disk full), the processes must not outlive it.
+    records.catch(() => this.children.killAll());
+    const outcomes = await pipeline.done;
+    this.check(outcomes);
+    return records;
+  }
+
+  private async reduceTask(job: JobSpec, inputs: readonly string[], outFile: string): Promise<void> {
+    const fh = await open(outFile, 'w');
+    let outcomes: ProcessOutcome[];
+    try {
+      outcomes = await startPipeline([this.sort(inputs), this.node(job, 'reduce')], { kind: 'none' }, { kind: 'fd', fd: fh.fd }, this.children).done;
+    } finally {
+      await fh.close();
+    }
+    this.check(outcomes);
+  }
+
+  /** Adds the counters of a finished task, or throws the failure that explains it. */
+  private check(outcomes: readonly ProcessOutcome[]): void {
+    const failure = rootFailure(outcomes);
+    if (failure) throw new TaskFailure(failure);
+    for (const o of outcomes) addCounters(this.counters, o.counters);
+  }
+
+  /** Runs `count` tasks, at most `parallel` at a time; the first failure kills the others and is thrown. */
+  private async runTasks(job: JobSpec, phase: 'map' | 'reduce', count: number, task: (i: number) => Promise<unknown>): Promise<void> {
+    let next = 0;
+    let done = 0;
+    let failure: { error: unknown; task: number } | undefined;
+    this.ctx.progress(`${job.name} ${phase}`, 0, count);
+    const worker = async () => {
+      while (next < count && !failure && !this.ctx.signal.aborted) {
+        const i = next++;
+        try {
+          await task(i);
+          this.ctx.progress(`${job.name} ${phase}`, ++done, count);
+        } catch (error) {
+          if (!failure) failure = { error, task: i };
+          this.children.killAll();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.parallel, count) }, worker));
+    this.ctx.signal.throwIfAborted();
+    if (failure) {
+      const { error, task: i } = failure;
+      const what = error instanceof TaskFailure ? describeFailure(error.outcome) : (error as Error).message;
+      throw new Error(`streaming: job ${job.name}: ${phase} task ${i}: ${what}`, { cause: error });
+    }
+  }
+}
+
+class TaskFailure extends Error {
+  constructor(readonly outcome: ProcessOutcome) {
+    super(describeFailure(outcome));
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `backend: { kind: streaming, ... }`: Hadoop Streaming run locally with real processes.
+ */
+import { z } from 'zod';
+
+export const streamingBackendSchema = z
+  .object({
+    kind: z.literal('streaming').describe('Hadoop Streaming emulation: mapper | LC_ALL=C sort | reducer processes over text records'),
+    map_tasks: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(2)
+      .describe("number of map tasks wished for (Hadoop's mapreduce.job.maps hint: the input is split into about this many parts)"),
+    reduce_tasks: z.number().int().min(1).max(1024).default(2).describe('number of reduce tasks R (partitions of the shuffle)'),
+    split_mb: z
+      .number()
+      .positive()
+      .optional()
+      .describe("largest input split in MB (Hadoop's block size); absent: no limit beyond map_tasks"),
+    sort: z.string().min(1).default('sort').describe('the POSIX sort command to run (GNU sort; e.g. gsort on macOS)'),
+  })
+  .strict();
+
+export type StreamingConfig = z.output<typeof streamingBackendSchema>;

@@ -1,0 +1,357 @@
+/**
+ * The EMR backend's state machine against aws-sdk-client-mock, with a simulated cluster whose
+ * clock is the fake `now`/`sleep`: the cluster is ready 300 s after RunJobFlow and each step
+ * runs 300 s, one after the other. Expected costs are computed by hand from the price table
+ * (m5.xlarge $0.192 + $0.048 = $0.24 per hour).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import {
+  AddJobFlowStepsCommand, CancelStepsCommand, DescribeClusterCommand, EMRClient, ListInstancesCommand,
+  ListStepsCommand, RunJobFlowCommand, TerminateJobFlowsCommand, type StepConfig, type StepSummary,
+} from '@aws-sdk/client-emr';
+import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Plan } from '../../../../algorithms/types.ts';
+import { InterruptedError, UserError } from '../../../../harness/errors.ts';
+import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
+import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
+import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
+import { emrFailureDetails, EmrRunError } from '../../../../harness/mapreduce/emr/errors.ts';
+
+const S = 1000;
+const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
+const creds = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+const noop = () => ({ map() {}, reduce() {} });
+const plan: Plan = {
+  jobs: [
+    { name: 'mr1-shingle-pairs', description: '', inputs: ['documents'], output: 'shingles', mapper: noop, reducer: noop },
+    { name: 'mr2-pair-scores', description: '', inputs: ['shingles'], output: 'pairs', mapper: noop, combiner: noop, reducer: noop },
+  ],
+  output: { pairs: 'pairs' },
+};
+const job = (variant = 'broder/sct=70'): VariantJob => ({ variant, algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, plan });
+
+interface Sim {
+  now: number;
+  sleeps: number[];
+  terminatedAt?: number;
+  failStep?: number;
+  existing?: boolean;
+  throttleDescribe: number;
+  logs?: Record<string, string>;
+  abortAt?: { at: number; ctl: AbortController };
+}
+
+function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
+  const s: Sim = { now: T0, sleeps: [], throttleDescribe: 0, ...sim };
+  const emr = new EMRClient({ region: 'us-east-1', credentials: creds });
+  const s3 = new S3Client({ region: 'us-east-1', credentials: creds });
+  const emrMock = mockClient(emr);
+  const s3Mock = mockClient(s3);
+  let created: number | undefined;
+  let stepNames: string[] = [];
+  let stepsAt = 0;
+
+  const stepState = (k: number): StepSummary => {
+    const start = stepsAt + 300 * S * k;
+    const end = start + 300 * S;
+    const failed = s.failStep === k && s.now >= end;
+    const state = s.terminatedAt !== undefined && s.now >= s.terminatedAt && s.now < end ? 'CANCELLED'
+      : s.now < start ? 'PENDING' : s.now < end ? 'RUNNING' : failed ? 'FAILED' : 'COMPLETED';
+    return {
+      Id: `s-${k + 1}`,
+      Name: stepNames[k],
+      Status: {
+        State: state,
+        Timeline: {
+          CreationDateTime: new Date(created ?? stepsAt),
+          ...(s.now >= start ? { StartDateTime: new Date(start) } : {}),
+          ...(s.now >= end ? { EndDateTime: new Date(end) } : {}),
+        },
+        ...(failed ? { FailureDetails: { Reason: 'Task failed', Message: 'exit code 3', LogFile: 's3://b/logs/j-SIM/steps/s-2/stderr.gz' } } : {}),
+      },
+    };
+  };
+
+  emrMock.on(RunJobFlowCommand).callsFake((input: { Steps: StepConfig[] }) => {
+    created = s.now;
+    stepsAt = s.now + 300 * S;
+    stepNames = input.Steps.map((x) => x.Name ?? '');
+    return { JobFlowId: 'j-SIM' };
+  });
+  emrMock.on(AddJobFlowStepsCommand).callsFake((input: { Steps: StepConfig[] }) => {
+    stepsAt = s.now;
+    stepNames = input.Steps.map((x) => x.Name ?? '');
+    return { StepIds: input.Steps.map((_, k) => `s-${k + 1}`) };
+  });
+  emrMock.on(DescribeClusterCommand).callsFake(() => {
+    if (s.throttleDescribe > 0) {
+      s.throttleDescribe--;
+      throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    }
+    if (s.existing) return { Cluster: { Id: 'j-USER', ReleaseLabel: 'emr-7.13.0', Status: { State: 'RUNNING', Timeline: { CreationDateTime: new Date(T0 - 3600 * S), ReadyDateTime: new Date(T0 - 3300 * S) } } } };
+    const ready = (created ?? 0) + 300 * S;
+    return {
+      Cluster: {
+        Id: 'j-SIM',
+        ReleaseLabel: 'emr-7.14.0',
+        Status: {
+          State: s.terminatedAt !== undefined ? 'TERMINATING' : s.now < ready ? 'STARTING' : 'RUNNING',
+          Timeline: { CreationDateTime: new Date(created ?? 0), ...(s.now >= ready ? { ReadyDateTime: new Date(ready) } : {}) },
+        },
+      },
+    };
+  });
+  emrMock.on(ListStepsCommand).callsFake((input: { StepIds?: string[] }) => {
+    const all = stepNames.map((_, k) => stepState(k));
+    return { Steps: input.StepIds ? all.filter((x) => input.StepIds?.includes(x.Id ?? '')) : [...all].reverse() };
+  });
+  emrMock.on(ListInstancesCommand).callsFake(() => ({
+    Instances: Array.from({ length: s.existing ? 3 : 5 }, (_, i) => ({
+      Id: `ci-${i}`, InstanceType: 'm5.xlarge', Status: { State: 'RUNNING', Timeline: { CreationDateTime: new Date(created ?? T0 - 3600 * S) } },
+    })),
+  }));
+  emrMock.on(TerminateJobFlowsCommand).callsFake(() => {
+    s.terminatedAt = s.now;
+    return {};
+  });
+  emrMock.on(CancelStepsCommand).resolves({});
+
+  s3Mock.on(HeadBucketCommand).resolves({});
+  s3Mock.on(PutObjectCommand).resolves({});
+  s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => ({
+    Contents: ['part-00000.gz', 'part-00001.gz', '_SUCCESS'].map((n) => ({ Key: `${input.Prefix}${n}` })),
+    IsTruncated: false,
+  }));
+  const parts: Record<string, string> = { 'part-00000.gz': '0:1\t0.5\n2:3\t1\n', 'part-00001.gz': '1:2\t0.25\n' };
+  s3Mock.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    const name = input.Key.split('/').pop() ?? '';
+    const log = Object.entries(s.logs ?? {}).find(([k]) => input.Key.endsWith(k))?.[1];
+    const text = parts[name] ?? log;
+    if (text === undefined) throw Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
+    const bytes = gzipSync(text);
+    return { Body: { transformToByteArray: async () => new Uint8Array(bytes) } as never };
+  });
+
+  const config = parseEmrBackend({
+    kind: 'emr', region: 'us-east-1', s3_prefix: 's3://ndd-test/bench', poll_s: 30, max_cost_usd: 5,
+    instance: { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 4 } }, ...cfg,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'emr-test-'));
+  const script = join(dir, 'ndd-job.js');
+  writeFileSync(script, '// stand-in for the bundled job script\n');
+  const warnings: string[] = [];
+  const backend = createEmrBackend(config, {
+    emr, s3, runId: 'r1',
+    now: () => s.now,
+    sleep: async (ms, signal) => {
+      s.sleeps.push(ms);
+      s.now += ms;
+      if (s.abortAt && s.now >= s.abortAt.at) s.abortAt.ctl.abort();
+      if (signal?.aborted) throw Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+    },
+    bundle: async () => script,
+    warn: (l) => warnings.push(l),
+  });
+  const progress: string[] = [];
+  const ctx = (signal: AbortSignal = new AbortController().signal): BackendContext => ({
+    docs: { ids: ['a', 'b', 'c', 'd'], texts: ['one two', 'one two', 'three', 'four'] },
+    workDir: dir,
+    signal,
+    progress: (phase) => progress.push(phase),
+  });
+  return { s, emrMock, s3Mock, backend, ctx, warnings, progress };
+}
+
+const sent = (mock: ReturnType<typeof mockClient>, cmd: unknown) => mock.commandCalls(cmd as never);
+
+describe('EMR backend: success', () => {
+  let t: ReturnType<typeof setup>;
+  beforeEach(() => {
+    t = setup();
+  });
+
+  it('stages, runs both steps, decodes the pairs and prices the run', async () => {
+    const r = await t.backend.run(job(), t.ctx());
+    expect([...r.pairs.a]).toEqual([0, 2, 1]);
+    expect([...r.pairs.b]).toEqual([1, 3, 2]);
+    expect([...r.pairs.score]).toEqual([0.5, 1, 0.25]);
+    // two steps of 300 s; start-up 300 s reported apart
+    expect(r.runtimeS).toBe(600);
+    expect(r.extra?.startupS).toBe(300);
+    // 5 × $0.24/h from creation to the end of step 2 (900 s) = $0.30; each step 300 s × $1.20/h = $0.10
+    expect(r.costUsd).toBeCloseTo(0.3, 12);
+    const steps = r.extra?.steps as { costUsd: number; runtimeS: number; queueS: number }[];
+    expect(steps.map((x) => x.costUsd)).toEqual([expect.closeTo(0.1, 12), expect.closeTo(0.1, 12)]);
+    expect(r.extra).toMatchObject({
+      clusterId: 'j-SIM',
+      consoleLink: 'https://us-east-1.console.aws.amazon.com/emr/home?region=us-east-1#/clusterDetails/j-SIM',
+      releaseLabel: 'emr-7.14.0',
+      region: 'us-east-1',
+      instances: [{ type: 'm5.xlarge', count: 1 }, { type: 'm5.xlarge', count: 4 }],
+      priceTableDate: '2026-11-22',
+      counters: expect.stringContaining('counters unavailable'),
+    });
+    expect(r.counters).toEqual({});
+  });
+
+  it('uploads the script, bootstrap, one split and the spec, then creates one cluster', async () => {
+    await t.backend.run(job(), t.ctx());
+    const keys = sent(t.s3Mock, PutObjectCommand).map((c) => (c.args[0].input as { Key: string }).Key);
+    expect(keys).toEqual([
+      'bench/r1/code/ndd-job.js', 'bench/r1/code/install-node.sh',
+      'bench/r1/input/documents/part-00000.gz', 'bench/r1/variants/v01-broder_sct_70/spec.json',
+    ]);
+    expect(sent(t.emrMock, RunJobFlowCommand)).toHaveLength(1);
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(0);
+  });
+
+  it('runs the next variant on the same cluster, charging it only the time since the last one', async () => {
+    await t.backend.run(job(), t.ctx());
+    const r2 = await t.backend.run(job('broder/sct=60'), t.ctx());
+    expect(sent(t.emrMock, RunJobFlowCommand)).toHaveLength(1);
+    expect(sent(t.emrMock, AddJobFlowStepsCommand)).toHaveLength(1);
+    // AddJobFlowSteps at 900 s; its steps end at 1500 s: 600 s × $1.20/h = $0.20
+    expect(r2.costUsd).toBeCloseTo(0.2, 12);
+  });
+
+  it('terminates the cluster it started at close, once', async () => {
+    await t.backend.run(job(), t.ctx());
+    await t.backend.close();
+    await t.backend.close();
+    const calls = sent(t.emrMock, TerminateJobFlowsCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0].input).toEqual({ JobFlowIds: ['j-SIM'] });
+  });
+
+  it('reads counters from the step logs when EMR has delivered them', async () => {
+    const log = (n: number) => `INFO mapreduce.Job: Counters: 2\n\tMap-Reduce Framework\n\t\tCPU time spent (ms)=${n}\n\tbroder\n\t\tpairs=${n / 1000}\n`;
+    t = setup({}, { logs: { 'logs/j-SIM/steps/s-1/syslog.gz': log(2000), 'logs/j-SIM/steps/s-2/syslog.gz': log(3000) } });
+    const r = await t.backend.run(job(), t.ctx());
+    expect(r.counters.broder).toEqual({ pairs: 5 });
+    expect(r.cpuS).toBe(5);
+    expect(r.extra?.counters).toBe('from the step logs');
+  });
+});
+
+describe('EMR backend: it terminates what it started', () => {
+  it('a failed step → TerminateJobFlows, a one-line error with the cluster and its link', async () => {
+    const t = setup({}, { failStep: 1 });
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmrRunError);
+    expect((err as Error).message).toMatch(/^EMR step ndd-bench r1 v01-broder_sct_70 mr2-pair-scores FAILED: Task failed: exit code 3 \(log: s3:\/\/b\/logs\/j-SIM\/steps\/s-2\/stderr\.gz\); cluster j-SIM terminated \(https:/);
+    expect((err as Error).message).not.toContain('\n');
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(1);
+    expect(emrFailureDetails(err)).toMatchObject({ clusterId: 'j-SIM', terminated: true });
+    await t.backend.close();
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(1);
+  });
+
+  it('the cost cap → TerminateJobFlows when the cost so far reaches max_cost_usd', async () => {
+    // $1.20/h reaches $0.10 after 300 s of cluster life (each instance's first minute is billed in full before)
+    const t = setup({ max_cost_usd: 0.1 });
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmrRunError);
+    expect((err as Error).message).toMatch(/^EMR cost cap reached: \$0\.10 spent >= max_cost_usd \$0\.1; cluster j-SIM terminated/);
+    expect(t.s.terminatedAt).toBe(T0 + 300 * S);
+  });
+
+  it('an abort (Ctrl-C) → TerminateJobFlows and an InterruptedError', async () => {
+    const ctl = new AbortController();
+    const t = setup({}, { abortAt: { at: T0 + 400 * S, ctl } });
+    const err = await t.backend.run(job(), t.ctx(ctl.signal)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as Error).message).toMatch(/^interrupted: cluster j-SIM terminated/);
+    expect(t.s.terminatedAt).toBe(T0 + 420 * S);
+  });
+
+  it('an error of ours → TerminateJobFlows, the error passed on with the cluster details', async () => {
+    const t = setup();
+    t.s3Mock.on(GetObjectCommand).callsFake(() => ({ Body: { transformToByteArray: async () => new Uint8Array(Buffer.from('garbage\n')) } as never }));
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('line 1: not a pair record');
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(1);
+    expect(emrFailureDetails(err)).toMatchObject({ clusterId: 'j-SIM', terminated: true });
+    expect(t.warnings.join('\n')).toContain('cluster j-SIM terminated');
+  });
+
+  it('a user’s cluster is never terminated: our steps are cancelled instead', async () => {
+    const t = setup({ instance: undefined, cluster_id: 'j-USER' }, { existing: true, failStep: 0 });
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('our steps on your cluster j-USER cancelled');
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(0);
+    expect(sent(t.emrMock, CancelStepsCommand)[0]?.args[0].input).toMatchObject({ ClusterId: 'j-USER', StepIds: ['s-1', 's-2'] });
+    await t.backend.close();
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(0);
+  });
+
+  it('on a user’s cluster each step is charged its runtime at the cluster rate: 3 × $0.24/h × 600 s = $0.12', async () => {
+    const t = setup({ instance: undefined, cluster_id: 'j-USER' }, { existing: true });
+    const r = await t.backend.run(job(), t.ctx());
+    expect(r.costUsd).toBeCloseTo(0.12, 12);
+    expect(r.extra).toMatchObject({ clusterId: 'j-USER', releaseLabel: 'emr-7.13.0', instances: [{ type: 'm5.xlarge', count: 3 }] });
+  });
+});
+
+describe('EMR backend: throttling', () => {
+  it('retries DescribeCluster with exponential backoff and carries on', async () => {
+    const t = setup({}, { throttleDescribe: 3 });
+    const r = await t.backend.run(job(), t.ctx());
+    expect(t.s.sleeps.slice(0, 4)).toEqual([1000, 2000, 4000, 30_000]);
+    expect(r.pairs.a).toHaveLength(3);
+    expect(t.warnings.filter((w) => w.includes('ThrottlingException'))).toHaveLength(3);
+  });
+});
+
+describe('EMR backend: nothing is started or paid for on bad input', () => {
+  it('missing credentials → UserError before any request', async () => {
+    const t = setup();
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      credentials: async () => {
+        throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+      },
+    });
+    const b = createEmrBackend(parseEmrBackend({ kind: 'emr', region: 'us-east-1', s3_prefix: 's3://ndd-test/x' }), {
+      emr: new EMRClient({ region: 'us-east-1', credentials: creds }), s3, bundle: async () => 'unused',
+    });
+    const err = await b.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      'backend.emr: no AWS credentials found (Could not load credentials from any providers); set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+    );
+  });
+
+  it('a bucket that does not exist → UserError, no upload, no cluster', async () => {
+    const t = setup();
+    t.s3Mock.on(HeadBucketCommand).rejects(Object.assign(new Error('NotFound'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } }));
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe('backend.s3_prefix: bucket ndd-test does not exist (create it with `aws s3 mb s3://ndd-test`)');
+    expect(sent(t.s3Mock, PutObjectCommand)).toHaveLength(0);
+    expect(sent(t.emrMock, RunJobFlowCommand)).toHaveLength(0);
+  });
+
+  it('a user’s cluster running an unpriced instance type → UserError, no steps added', async () => {
+    const t = setup({ instance: undefined, cluster_id: 'j-USER' }, { existing: true });
+    t.emrMock.on(ListInstancesCommand).resolves({ Instances: [{ Id: 'ci-1', InstanceType: 'x9.huge' }] });
+    const err = await t.backend.run(job(), t.ctx()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toContain('cluster j-USER runs x9.huge, which has no price in us-east-1');
+    expect(sent(t.emrMock, AddJobFlowStepsCommand)).toHaveLength(0);
+  });
+
+  it('an abort before the run → InterruptedError, no request at all', async () => {
+    const t = setup();
+    const ctl = new AbortController();
+    ctl.abort();
+    await expect(t.backend.run(job(), t.ctx(ctl.signal))).rejects.toBeInstanceOf(InterruptedError);
+    expect(t.s3Mock.calls()).toHaveLength(0);
+    expect(t.emrMock.calls()).toHaveLength(0);
+  });
+});
