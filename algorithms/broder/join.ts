@@ -225,6 +225,8 @@ export function scanCount(p: ScanPayload): ScanResult {
       }
     }
     const sa = p.sizes[a] as number;
+    // Sorted output lets the evaluation merge lists without sorting them (pairs by (a, b)).
+    touched.subarray(0, nt).sort();
     for (let t = 0; t < nt; t++) {
       const b = touched[t] as number;
       const c = count[b] as number;

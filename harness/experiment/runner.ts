@@ -15,6 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { findAdapter } from '../../algorithms/registry.ts';
 import type { DocumentSet, PairList } from '../../algorithms/types.ts';
 import { compareWithTruth } from '../evaluate/compare.ts';
+import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
@@ -83,7 +84,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       const label = `[${i + 1}/${all.length}] ${v.name}`;
       const { pairs, record } = await runVariant(v, exp, docs, backend, workDir, opts, label, truth, truthMr1);
       if (v.groundTruth) {
-        truth = pairs;
+        // Sorted once here, every comparison takes the merge's fast path.
+        truth = sortPairs(pairs, docs.ids.length, 'ground truth');
         truthMr1 = record.mr1_output_pairs;
       }
       folder.write(join('pairs', `${v.name}.csv.gz`), pairsCsvGz(pairs, docs.ids, exp.evaluate.min_score));
