@@ -5,6 +5,8 @@
  * validates its own (`algorithms/registry.ts`), after sweeps are expanded.
  */
 import { z } from 'zod';
+import { emrBackendSchema } from '../mapreduce/emr/config.ts';
+import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
 import type { AlgorithmAdapter } from '../../algorithms/types.ts';
 
 /** Every corpus format a config may name. Readers for them live in `harness/corpus/`. */
@@ -120,7 +122,7 @@ export function backendUnion<const T extends readonly [z.core.$ZodTypeDiscrimina
 }
 
 /** The backend kinds a config may name; add a kind's schema here. */
-export const backendKinds = [localBackendSchema] as const;
+export const backendKinds = [localBackendSchema, streamingBackendSchema, emrBackendSchema] as const;
 export const backendSchema = backendUnion(backendKinds).prefault({ kind: 'local' }).describe('where the jobs run');
 
 const algorithmName = z.string().min(1).describe('an algorithm name (`bench list`)');

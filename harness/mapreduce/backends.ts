@@ -2,9 +2,10 @@
  * The one place that turns a backend config into a backend. Kinds: local (default),
  * streaming (Hadoop Streaming emulation with real processes and `sort`), emr (Amazon EMR).
  */
-import { cpus } from 'node:os';
 import type { Backend } from './backend.ts';
 import { createLocalBackend } from './local/backend.ts';
+import { createStreamingBackend } from './streaming/backend.ts';
+import { createEmrBackend } from './emr/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
 
@@ -12,14 +13,14 @@ export async function createBackend(config: BackendConfig): Promise<Backend> {
   switch (config.kind) {
     case 'local':
       return createLocalBackend({
-        workers: config.workers ?? Math.max(1, cpus().length),
+        workers: config.workers,
         memoryMb: config.memory_mb,
         pricePerVcpuHour: config.price_per_vcpu_hour ?? PRICE_PER_VCPU_HOUR_USD,
         engine: config.engine ?? 'auto',
       });
-    default: {
-      const kind: string = (config as { kind: string }).kind;
-      throw new Error(`backend kind ${kind} has no implementation wired in harness/mapreduce/backends.ts`);
-    }
+    case 'streaming':
+      return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD });
+    case 'emr':
+      return createEmrBackend(config);
   }
 }
