@@ -114,3 +114,39 @@ describe('Broder against a naive set computation', () => {
     }
   });
 });
+
+describe('Broder on real mail against the naive set computation', () => {
+  it('agrees on mod 16 and SCT 10 over the spam-1 folder of the bundled corpus', async () => {
+    const { newCorpusStats, readCorpus } = await import('../../../harness/corpus/read.ts');
+    const ids: string[] = [];
+    const texts: string[] = [];
+    for await (const d of readCorpus({ format: 'spamassassin', options: { groups: ['spam-1'] } }, newCorpusStats())) {
+      ids.push(d.id);
+      texts.push(d.text);
+    }
+    const full = fingerprintSets(texts, 64);
+    const df = new Map<string, number>();
+    for (const s of full) for (const x of s) df.set(x.hex, (df.get(x.hex) ?? 0) + 1);
+    const naive = (keep: (x: { hex: string; fp: Uint32Array }) => boolean, sampledSizes: boolean): string[] => {
+      const sets = full.map((s) => new Set(s.filter(keep).map((x) => x.hex)));
+      const rows: string[] = [];
+      for (let a = 0; a < sets.length; a++) {
+        for (let b = a + 1; b < sets.length; b++) {
+          const A = sets[a] as Set<string>;
+          const B = sets[b] as Set<string>;
+          let c = 0;
+          for (const x of A) if (B.has(x)) c++;
+          const sa = sampledSizes ? A.size : (full[a] as unknown[]).length;
+          const sb = sampledSizes ? B.size : (full[b] as unknown[]).length;
+          if (c > 0) rows.push(`${a} ${b} ${c / (sa + sb - c)}`);
+        }
+      }
+      return rows.sort();
+    };
+    const mod = await runPlan('broder', { sampling: { method: 'mod', m: 16 } }, { ids, texts }, { engine: 'auto', workers: 2 });
+    expect(mod.rows).toEqual(naive((x) => fingerprintMod(x.fp, 0, 2, 16) === 0, true));
+    const sct = await runPlan('broder', { sampling: { method: 'sct', threshold: 10 } }, { ids, texts }, { engine: 'auto', workers: 2 });
+    expect(sct.rows).toEqual(naive((x) => (df.get(x.hex) as number) <= 10, false));
+    expect(mod.rows.length).toBeGreaterThan(100);
+  });
+});
