@@ -7,6 +7,10 @@ import { writeRunReportIfAvailable } from '../report/hook.ts';
 
 interface RunArgs {
   config: string;
+  backend?: string;
+  'dry-run': boolean;
+  docs?: number;
+  'doc-bytes'?: number;
   out: string;
   only: string[];
   force: boolean;
@@ -27,7 +31,19 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'run only these variants (names or globs, e.g. "broder/sct=*"); the ground truth always runs',
       })
       .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id' })
-      .option('run-id', { type: 'string', describe: 'folder name of the run (default: a hash of config and --only)' }),
+      .option('run-id', { type: 'string', describe: 'folder name of the run (default: a hash of config and --only)' })
+      .option('backend', {
+        type: 'string',
+        choices: ['local', 'streaming', 'emr'],
+        describe: "run on this backend instead of the config's `backend` (settings from its `backends:` list)",
+      })
+      .option('dry-run', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the plan as JSON (for emr: every S3 object and API request) without reading data or calling AWS',
+      })
+      .option('docs', { type: 'number', describe: '--dry-run: number of documents, when the config has no subset or limit' })
+      .option('doc-bytes', { type: 'number', describe: '--dry-run: average document size in bytes (default 17000, GOV2)' }),
   handler: async (args) => {
     const controller = new AbortController();
     const onSignal = (): void => controller.abort(new InterruptedRun());
@@ -44,7 +60,20 @@ export const runCommand: CommandModule<object, RunArgs> = {
         progress: progressFor(),
         signal: controller.signal,
         writeReport: writeRunReportIfAvailable,
+        ...(args.backend !== undefined ? { backendKind: args.backend } : {}),
+        ...(args['dry-run']
+          ? {
+              dryRun: {
+                ...(args.docs !== undefined ? { documents: args.docs } : {}),
+                ...(args['doc-bytes'] !== undefined ? { documentBytes: args['doc-bytes'] } : {}),
+              },
+            }
+          : {}),
       });
+      if (outcome.kind === 'dry-run') {
+        process.stdout.write(`${JSON.stringify(outcome.plan, null, 2)}\n`);
+        return;
+      }
       if (outcome.kind === 'already-complete') {
         process.stdout.write(`already complete: ${outcome.dir} (use --force to run it again)\n`);
         return;

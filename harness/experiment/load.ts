@@ -228,7 +228,7 @@ function absolutePaths(corpus: CorpusConfig, dir: string): CorpusConfig {
 }
 
 // Filled here, not in the schema: the number of CPUs must not end up in `resolved` or its hash.
-function withDefaultWorkers(b: ExperimentInput['backend']): BackendConfig {
+function withDefaultWorkers(b: NonNullable<ExperimentInput['backend']>): BackendConfig {
   return (b.kind === 'local' ? { ...b, workers: b.workers ?? availableParallelism() } : b) as BackendConfig;
 }
 
@@ -277,6 +277,7 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
     }),
   );
   const backend = withDefaultWorkers(cfg.backend);
+  const alternativeBackends = (cfg.backends ?? []).map(withDefaultWorkers);
   return {
     file: resolve(file),
     name: cfg.experiment,
@@ -289,6 +290,7 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
     variants: runs.flatMap((r) => r?.built.map((b) => b.variant) ?? []),
     evaluate: cfg.evaluate,
     backend,
+    alternativeBackends,
   };
 }
 

@@ -33,8 +33,10 @@ import {
   type VariantRecord,
 } from '../results/types.ts';
 import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
+import { chooseBackend } from './backend-choice.ts';
+import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment } from './load.ts';
-import type { Experiment, Variant } from './types.ts';
+import type { BackendConfig, Experiment, Variant } from './types.ts';
 
 export interface RunOptions {
   readonly configFile: string;
@@ -48,10 +50,15 @@ export interface RunOptions {
   readonly signal: AbortSignal;
   /** writes report.html; injected so the runner does not depend on the report's size */
   readonly writeReport?: (runDir: string) => Promise<void>;
+  /** `--backend KIND`: run on another backend than the config's `backend` */
+  readonly backendKind?: string;
+  /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
+  readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
 
 export type RunOutcome =
   | { readonly kind: 'completed'; readonly dir: string; readonly record: RunRecord }
+  | { readonly kind: 'dry-run'; readonly plan: unknown }
   | { readonly kind: 'already-complete'; readonly dir: string };
 
 /**
@@ -64,7 +71,18 @@ const REPORT_FLOOR = Number.MIN_VALUE;
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const exp = await loadExperiment(opts.configFile, opts.env);
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
-  const runId = opts.runId ?? defaultRunId(exp, opts.only);
+  const backendConfig = chooseBackend(exp, opts.backendKind);
+  const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);
+  if (opts.dryRun) {
+    const plan = await dryRunPlan(exp, {
+      backend: backendConfig,
+      variants: [exp.groundTruth, ...variants],
+      runId,
+      reportFloor: REPORT_FLOOR,
+      ...opts.dryRun,
+    });
+    return { kind: 'dry-run', plan };
+  }
   const finalDir = RunFolder.finalPath(opts.outRoot, exp.name, runId);
   if (RunFolder.isComplete(finalDir) && !opts.force) return { kind: 'already-complete', dir: finalDir };
 
@@ -74,7 +92,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let backend: Backend | undefined;
   try {
     const { docs, corpus } = await readDocuments(exp, opts);
-    backend = await createBackend(exp.backend);
+    backend = await createBackend(backendConfig);
     const all = [exp.groundTruth, ...variants];
     const records: VariantRecord[] = [];
     let truth: PairList | undefined;
@@ -95,7 +113,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       );
     }
     const finishedAt = new Date();
-    const record = runRecord(exp, runId, records, corpus, startedAt, finishedAt, opts);
+    const record = runRecord(exp, runId, backendConfig, records, corpus, startedAt, finishedAt, opts);
     folder.write('metrics.csv', metricsCsv(exp, records, docs.ids.length));
     folder.write('distribution.csv', distributionCsv(exp, records));
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
@@ -111,9 +129,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 }
 
 /** The run id is the cache key: the same config and variant selection give the same folder. */
-function defaultRunId(exp: Experiment, only: readonly string[]): string {
-  const h = createHash('sha256').update(exp.hash).update(JSON.stringify([...only].sort())).digest('hex');
-  return h.slice(0, 12);
+function defaultRunId(exp: Experiment, only: readonly string[], backend: BackendConfig): string {
+  const h = createHash('sha256').update(exp.hash).update(JSON.stringify([...only].sort()));
+  // The config's own backend is part of its hash already; another one makes another run.
+  if (backend !== exp.backend) h.update(JSON.stringify(backend));
+  return h.digest('hex').slice(0, 12);
 }
 
 async function readDocuments(
@@ -216,6 +236,7 @@ async function runVariant(
 function runRecord(
   exp: Experiment,
   runId: string,
+  backendConfig: BackendConfig,
   variants: VariantRecord[],
   corpus: RunRecord['corpus'],
   startedAt: Date,
@@ -242,7 +263,7 @@ function runRecord(
     finished_at: finishedAt.toISOString(),
     git: gitState(process.cwd()),
     environment: machine(),
-    backend: { ...exp.backend },
+    backend: { ...backendConfig },
     corpus,
     evaluate: { ...exp.evaluate },
     variants,

@@ -225,6 +225,10 @@ export const experimentSchema = z
       .describe('the runs; a list where a parameter wants a single value is a sweep'),
     evaluate: evaluateSchema,
     backend: backendSchema,
+    backends: z
+      .array(backendUnion(backendKinds))
+      .optional()
+      .describe('alternative backends, one a kind, chosen with `bench run --backend KIND`'),
     studies: studiesSchema.optional(),
   })
   .strict()

@@ -51,6 +51,8 @@ export interface Experiment {
   readonly variants: readonly Variant[];
   readonly evaluate: EvaluateConfig;
   readonly backend: BackendConfig;
+  /** `backends:` of the config: the other backends `bench run --backend KIND` may choose. */
+  readonly alternativeBackends: readonly BackendConfig[];
   /** Absent when the config has no `studies` section. */
   readonly studies?: StudiesConfig;
 }

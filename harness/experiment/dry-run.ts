@@ -1,0 +1,70 @@
+/**
+ * `bench run --dry-run`: what a run would do, as JSON, without reading the collection, without
+ * credentials and without network. For EMR it is the complete plan of S3 objects and API
+ * requests (harness/mapreduce/emr/plan.ts); for the other backends, the variants and their jobs.
+ */
+import { findAdapter } from '../../algorithms/registry.ts';
+import { buildSubset } from '../corpus/subset.ts';
+import { UserError } from '../errors.ts';
+import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
+import type { BackendConfig, Experiment, Variant } from './types.ts';
+
+/** Average GOV2 document size, for the input estimate when only the count is known. */
+export const DEFAULT_DOCUMENT_BYTES = 17_000;
+
+export interface DryRunOptions {
+  readonly backend: BackendConfig;
+  readonly variants: readonly Variant[];
+  readonly runId: string;
+  readonly reportFloor: number;
+  readonly documents?: number;
+  readonly documentBytes?: number;
+}
+
+export async function dryRunPlan(exp: Experiment, opts: DryRunOptions): Promise<unknown> {
+  const planned = opts.variants.map((v) => {
+    const adapter = findAdapter(v.algorithm);
+    if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
+    return { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: opts.reportFloor, plan: adapter.plan(v.params, { minScore: opts.reportFloor }) };
+  });
+  const count = await documentCount(exp, opts.documents);
+  const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };
+  if (opts.backend.kind === 'emr') {
+    return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null });
+  }
+  return {
+    kind: 'plan',
+    experiment: exp.name,
+    runId: opts.runId,
+    backend: opts.backend,
+    documents: docs,
+    variants: planned.map((p) => ({
+      variant: p.variant,
+      algorithm: p.algorithm,
+      params: p.params,
+      jobs: p.plan.jobs.map((j) => ({
+        name: j.name,
+        description: j.description,
+        inputs: j.inputs,
+        output: j.output,
+        side: j.side ?? [],
+        combiner: j.combiner !== undefined,
+        reducer: j.reducer !== undefined,
+      })),
+      output: p.plan.output,
+    })),
+  };
+}
+
+/** The documents a run would read, known without reading the collection. */
+async function documentCount(exp: Experiment, given: number | undefined): Promise<number> {
+  if (given !== undefined) return given;
+  if (exp.corpus.subset) {
+    const subset = await buildSubset(exp.corpus.subset);
+    return exp.corpus.limit !== undefined ? Math.min(exp.corpus.limit, subset.ids.size) : subset.ids.size;
+  }
+  if (exp.corpus.limit !== undefined) return exp.corpus.limit;
+  throw new UserError(
+    `${exp.file}: --dry-run does not read the collection and the config has no subset or limit: give --docs N (and --doc-bytes B, default ${DEFAULT_DOCUMENT_BYTES})`,
+  );
+}
