@@ -3,7 +3,7 @@
  * records, runnable unchanged as Hadoop Streaming mapper and reducer.
  *
  * MR#1  map:    document (index, text) → (fingerprint hex, "doc size") for each distinct kept fingerprint
- *       reduce: fingerprint → every 2-subset of its documents as ("a sizeA b sizeB", "1"); SCT drops
+ *       reduce: fingerprint → every 2-subset of its documents as ("a sizeA b sizeB", count); SCT drops
  *               fingerprints shared by more than the threshold here
  * MR#2  map:    identity; combine: sum; reduce: sum the counts → RR = c / (sizeA + sizeB − c), emitted as
  *               ("a:b", score) when RR >= the reporting floor
@@ -56,26 +56,44 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
         for (const hex of kept) ctx.emit(hex, value);
       },
     }),
-    reducer: (ctx) => ({
-      reduce(_fingerprint, values) {
-        if (values.length > limit) {
-          ctx.count(MR1, 'fingerprints_over_sct');
-          return;
-        }
-        if (values.length < 2) return;
-        const docs = values.map(parseDocSize).sort((x, y) => x[0] - y[0]);
-        for (let i = 0; i < docs.length; i++) {
-          const [a, sa] = docs[i] as [number, number];
-          for (let j = i + 1; j < docs.length; j++) {
-            const [b, sb] = docs[j] as [number, number];
-            ctx.emit(`${a} ${sa} ${b} ${sb}`, '1');
+    reducer: (ctx) => {
+      // In-reducer combining (Lin & Dyer's in-mapper combining, applied to this reducer's
+      // output): a pair's count over all the fingerprints this task reduces is emitted once,
+      // instead of one "1" per shared fingerprint. MR#2 sums whatever counts arrive, so the
+      // scores do not change; the shuffle of MR#2 shrinks by the pairs' average overlap.
+      // The `output_pairs` counter still counts pairs per fingerprint, the thesis' quantity.
+      const pending = new Map<string, number>();
+      const flush = (): void => {
+        for (const [k, c] of pending) ctx.emit(k, String(c));
+        pending.clear();
+      };
+      return {
+        reduce(_fingerprint, values) {
+          if (values.length > limit) {
+            ctx.count(MR1, 'fingerprints_over_sct');
+            return;
           }
-        }
-        ctx.count(MR1, 'output_pairs', pairsOf(docs.length));
-      },
-    }),
+          if (values.length < 2) return;
+          const docs = values.map(parseDocSize).sort((x, y) => x[0] - y[0]);
+          for (let i = 0; i < docs.length; i++) {
+            const [a, sa] = docs[i] as [number, number];
+            for (let j = i + 1; j < docs.length; j++) {
+              const [b, sb] = docs[j] as [number, number];
+              const k = `${a} ${sa} ${b} ${sb}`;
+              pending.set(k, (pending.get(k) ?? 0) + 1);
+            }
+          }
+          ctx.count(MR1, 'output_pairs', pairsOf(docs.length));
+          if (pending.size >= PENDING_PAIRS_MAX) flush();
+        },
+        close: flush,
+      };
+    },
   };
 }
+
+/** Distinct pairs an MR#1 reduce task holds before it emits them (about 100 bytes each). */
+const PENDING_PAIRS_MAX = 500_000;
 
 export function resemblanceJob(floor: number): JobSpec {
   const sum = (values: readonly string[]): number => {

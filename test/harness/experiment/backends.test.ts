@@ -73,7 +73,7 @@ describe('bench run --backend', () => {
     expect(ops[0]).toBe('HeadBucket');
     expect(ops).toContain('RunJobFlow');
     expect(ops.at(-1)).toBe('TerminateJobFlows');
-    const flow = plan.requests.find((q) => q.operation === 'RunJobFlow') as { params: { Steps: unknown[] } };
+    const flow = plan.requests.find((q) => q.operation === 'RunJobFlow') as unknown as { params: { Steps: unknown[] } };
     // 3 variants × 2 Broder jobs, each one hadoop-streaming step (later variants via AddJobFlowSteps)
     const added = plan.requests.filter((q) => q.operation === 'AddJobFlowSteps').flatMap((q) => q.params.Steps as unknown[]);
     expect(flow.params.Steps.length + added.length).toBe(6);
