@@ -5,14 +5,15 @@
  *                        sampling and the ScanCount join (ground truth, mod 64, SCT 70), one thread
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
- *   quickstart:          `bench run configs/quickstart.yaml` as a user runs it (wall time, peak RSS)
+ *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
+ *                        `bench check` against results/baselines/quickstart.json: quality exactly,
+ *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
  *
- * Figures are compared with results/baselines/bench-ci.json when it exists (factor per line);
- * `--update` (or a missing baseline) writes them there. Timings gate nothing here: a shared
- * machine is too noisy; `bench check` does the statistics.
+ * The figures are compared with results/baselines/bench-ci.json (a factor per line, printed);
+ * `--update` (or a missing baseline) writes both baselines.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
@@ -119,16 +120,24 @@ for (let rep = 0; rep < 3; rep++) {
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
 
-process.stdout.write('quickstart (bench run configs/quickstart.yaml):\n');
+process.stdout.write('quickstart (bench run configs/quickstart.yaml, 3 repetitions):\n');
 const out = mkdtempSync(join(tmpdir(), 'bench-ci-run-'));
-t0 = performance.now();
-execFileSync(process.execPath, [join(ROOT, 'bin', 'bench.js'), 'run', join(ROOT, 'configs', 'quickstart.yaml'), '--out', out], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, CI: 'true' },
-});
-record('quickstart.wall_s', (performance.now() - t0) / 1000, 's');
-const runDir = join(out, 'quickstart', readdirSync(join(out, 'quickstart'))[0] as string);
-const run = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as {
+const bench_ = (args: string[], stdio: 'inherit' | 'ignore' = 'ignore'): void => {
+  execFileSync(process.execPath, [join(ROOT, 'bin', 'bench.js'), ...args], {
+    stdio: ['ignore', stdio, 'inherit'],
+    env: { ...process.env, CI: 'true' },
+  });
+};
+const reps: string[] = [];
+const walls: number[] = [];
+for (let rep = 1; rep <= 3; rep++) {
+  t0 = performance.now();
+  bench_(['run', join(ROOT, 'configs', 'quickstart.yaml'), '--out', out, '--run-id', `rep${rep}`]);
+  walls.push((performance.now() - t0) / 1000);
+  reps.push(join(out, 'quickstart', `rep${rep}`));
+}
+record('quickstart.wall_s', Math.min(...walls), 's');
+const run = JSON.parse(readFileSync(join(reps[0] as string, 'run.json'), 'utf8')) as {
   corpus: { read_s: number };
   totals: { runtime_s: number; peak_rss_mb: number };
   variants: { name: string; runtime_s: number }[];
@@ -140,6 +149,18 @@ const v = (name: string): number => run.variants.find((x) => x.name === name)?.r
 record('quickstart.ground_truth_s', v('ground-truth'), 's');
 record('quickstart.mod64_s', v('broder/mod=64'), 's');
 record('quickstart.sct70_s', v('broder/sct=70'), 's');
+
+const QUICKSTART_BASELINE = join(ROOT, 'results', 'baselines', 'quickstart.json');
+if (update || !existsSync(QUICKSTART_BASELINE)) {
+  bench_(['baseline', ...reps, '--out', QUICKSTART_BASELINE], 'inherit');
+} else {
+  process.stdout.write('\nbench check of the quickstart against its baseline (quality exactly, timings statistically):\n');
+  try {
+    bench_(['check', ...reps, '--baseline', QUICKSTART_BASELINE], 'inherit');
+  } catch {
+    process.exitCode = 1;
+  }
+}
 rmSync(out, { recursive: true, force: true });
 
 const current = { date: new Date().toISOString(), machine: machine(), figures };
