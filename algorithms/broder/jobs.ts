@@ -15,6 +15,7 @@ import { formatScore } from '../types.ts';
 import { normalize } from '../text/normalize.ts';
 import { fingerprintHex, fingerprintMod, shingleFingerprints } from '../text/fingerprint.ts';
 import type { BroderParams } from './params.ts';
+import { PairCounts } from './pair-counts.ts';
 import { commonalityLimit, documentModulus, pairsOf, resemblance, usesSampledSize } from './sampling.ts';
 
 export const MR1 = 'mr1-shingle-pairs';
@@ -62,10 +63,11 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
       // instead of one "1" per shared fingerprint. MR#2 sums whatever counts arrive, so the
       // scores do not change; the shuffle of MR#2 shrinks by the pairs' average overlap.
       // The `output_pairs` counter still counts pairs per fingerprint, the thesis' quantity.
-      const pending = new Map<string, number>();
+      const pending = new PairCounts(PENDING_PAIRS_MAX);
+      const sizes = new Map<number, number>();
       const flush = (): void => {
-        for (const [k, c] of pending) ctx.emit(k, String(c));
-        pending.clear();
+        pending.drain((a, b, c) => ctx.emit(`${a} ${sizes.get(a) as number} ${b} ${sizes.get(b) as number}`, String(c)));
+        sizes.clear();
       };
       return {
         reduce(_fingerprint, values) {
@@ -75,13 +77,10 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
           }
           if (values.length < 2) return;
           const docs = values.map(parseDocSize).sort((x, y) => x[0] - y[0]);
+          for (const [d, size] of docs) sizes.set(d, size);
           for (let i = 0; i < docs.length; i++) {
-            const [a, sa] = docs[i] as [number, number];
-            for (let j = i + 1; j < docs.length; j++) {
-              const [b, sb] = docs[j] as [number, number];
-              const k = `${a} ${sa} ${b} ${sb}`;
-              pending.set(k, (pending.get(k) ?? 0) + 1);
-            }
+            const a = (docs[i] as [number, number])[0];
+            for (let j = i + 1; j < docs.length; j++) pending.increment(a, (docs[j] as [number, number])[0]);
           }
           ctx.count(MR1, 'output_pairs', pairsOf(docs.length));
           if (pending.size >= PENDING_PAIRS_MAX) flush();
@@ -92,8 +91,8 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
   };
 }
 
-/** Distinct pairs an MR#1 reduce task holds before it emits them (about 100 bytes each). */
-const PENDING_PAIRS_MAX = 500_000;
+/** Distinct pairs an MR#1 reduce task holds before it emits them (24 bytes of table each). */
+const PENDING_PAIRS_MAX = 1_000_000;
 
 export function resemblanceJob(floor: number): JobSpec {
   const sum = (values: readonly string[]): number => {

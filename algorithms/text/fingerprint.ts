@@ -127,9 +127,22 @@ export function fingerprintMod(fps: Fingerprints | Uint32Array, index: number, w
 /** The fingerprint at `index` as 16 (rabin64) or 32 (md5) lowercase hex digits. */
 export function fingerprintHex(data: Uint32Array, index: number, width: 2 | 4): string {
   const base = checkedBase(data, index, width);
+  // Four table lookups per 32-bit word: the text jobs write millions of these keys.
+  const t = HEX4 ?? (HEX4 = hexTable());
   let hex = '';
-  for (let k = 0; k < width; k++) hex += data[base + k]!.toString(16).padStart(8, '0');
+  for (let k = 0; k < width; k++) {
+    const w = data[base + k] as number;
+    hex += (t[w >>> 16] as string) + (t[w & 0xffff] as string);
+  }
   return hex;
+}
+
+/** The 4-digit lowercase hex string of every 16-bit value. */
+let HEX4: string[] | undefined;
+function hexTable(): string[] {
+  const t = new Array<string>(65536);
+  for (let i = 0; i < 65536; i++) t[i] = i.toString(16).padStart(4, '0');
+  return t;
 }
 
 function checkedBase(data: Uint32Array, index: number, width: number): number {
