@@ -31,6 +31,11 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
     description: 'fingerprint each document; for each fingerprint emit every pair of documents that share it',
     inputs: [DOCUMENTS],
     output: MR1_OUTPUT,
+    mapKey: JSON.stringify({
+      shingle: params.shingle,
+      fingerprint: params.fingerprint,
+      sampling: sampledSize ? params.sampling : 'none',
+    }),
     mapper: (ctx) => ({
       map(doc, text) {
         ctx.count(MR1, 'documents');

@@ -46,6 +46,13 @@ export interface JobSpec {
   readonly output: string;
   /** Earlier datasets every task loads whole before its first record. */
   readonly side?: readonly string[];
+  /**
+   * What the mapper's output depends on, when that is less than the whole job: two jobs of one
+   * run with the same name, the same inputs and the same `mapKey` emit the same map output, so
+   * a backend may keep it and run only the reduce side again. (Broder's MR#1 mapper does not see
+   * the SCT, which its reducer applies: every SCT variant shares the ground truth's map output.)
+   */
+  readonly mapKey?: string;
   readonly mapper: (ctx: TaskContext) => Mapper;
   /** Runs on each map task's output before the shuffle; must be associative and idempotent in effect. */
   readonly combiner?: (ctx: TaskContext) => Reducer;

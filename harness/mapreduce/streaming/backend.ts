@@ -45,10 +45,21 @@ interface JobReport {
   readonly map_tasks: number;
   readonly reduce_tasks: number;
   readonly map_output_records: number | null;
+  /** the map output of an earlier variant with the same `mapKey` was reduced again */
+  readonly map_output_reused?: boolean;
   readonly runtime_s: number;
 }
 
+/** A job's map output kept for later variants of the run (`JobSpec.mapKey`). */
+interface KeptMapOutput {
+  /** partition files, by map task then partition */
+  readonly partitions: readonly (readonly string[])[];
+  readonly records: number;
+  readonly counters: Counters;
+}
+
 export function createStreamingBackend(config: StreamingConfig, options: StreamingBackendOptions = {}): Backend {
+  const keptMaps = new Map<string, KeptMapOutput>();
   const parallel = options.parallelTasks ?? Math.max(1, Math.min(2, availableParallelism()));
   const getScript = (): Promise<string> => {
     const s = options.jobScript;
@@ -69,7 +80,7 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
       const ownCpu0 = process.cpuUsage();
       const t0 = performance.now();
       try {
-        const run = new StreamingRun(config, script, parallel, options.sortBuffer ?? '128M', children, ctx);
+        const run = new StreamingRun(config, script, parallel, options.sortBuffer ?? '128M', children, ctx, keptMaps);
         const { pairsFiles, counters, jobs } = await run.execute(variant);
         const pairs = await readPairs(pairsFiles, ctx.docs.texts.length);
         const runtimeS = (performance.now() - t0) / 1000;
@@ -118,6 +129,7 @@ class StreamingRun {
     private readonly sortBuffer: string,
     private readonly children: ChildSet,
     private readonly ctx: BackendContext,
+    private readonly keptMaps: Map<string, KeptMapOutput>,
   ) {}
 
   async execute(variant: VariantJob): Promise<{ pairsFiles: string[]; counters: Counters; jobs: JobReport[] }> {
@@ -191,21 +203,43 @@ class StreamingRun {
     }
 
     const r = this.config.reduce_tasks;
-    const mapDirs = splits.map((_, i) => join(dir, `map-${i}`));
-    await Promise.all(mapDirs.map((d) => mkdir(d)));
-    const partitionFile = (m: number, p: number) => join(mapDirs[m] as string, `part-${String(p).padStart(5, '0')}`);
-    let mapOutputRecords = 0;
-    await this.runTasks(job, 'map', splits.length, async (i) => {
-      const files = Array.from({ length: r }, (_, p) => partitionFile(i, p));
-      const records = await this.mapTask(job, splits[i] as Split, { kind: 'partitions', files });
-      mapOutputRecords += records;
-    });
+    // The documents are the same for every variant of a run, so a map over them with the same
+    // mapKey gives the same partitions: keep them (they live in the run's work folder).
+    const keepKey =
+      job.mapKey !== undefined && job.inputs.length === 1 && job.inputs[0] === DOCUMENTS && !job.combiner
+        ? JSON.stringify([job.name, job.mapKey, r, this.config.map_tasks, this.config.split_mb ?? null])
+        : undefined;
+    let kept = keepKey === undefined ? undefined : this.keptMaps.get(keepKey);
+    const reused = kept !== undefined;
+    if (kept) {
+      mergeCounters(this.counters, kept.counters);
+    } else {
+      const mapDirs = splits.map((_, i) => join(dir, `map-${i}`));
+      await Promise.all(mapDirs.map((d) => mkdir(d)));
+      const partitions = splits.map((_, m) => Array.from({ length: r }, (_, p) => join(mapDirs[m] as string, `part-${String(p).padStart(5, '0')}`)));
+      const before = structuredClone(this.counters);
+      let records = 0;
+      await this.runTasks(job, 'map', splits.length, async (i) => {
+        records += await this.mapTask(job, splits[i] as Split, { kind: 'partitions', files: partitions[i] as string[] });
+      });
+      kept = { partitions, records, counters: subtractCounters(this.counters, before) };
+      if (keepKey !== undefined) this.keptMaps.set(keepKey, kept);
+    }
+    const mapOutputs = kept;
+    const mapOutputRecords = kept.records;
     const files = Array.from({ length: r }, (_, p) => part('', p));
     await this.runTasks(job, 'reduce', r, (p) =>
-      this.reduceTask(job, splits.map((_, m) => partitionFile(m, p)), files[p] as string),
+      this.reduceTask(job, mapOutputs.partitions.map((m) => m[p] as string), files[p] as string),
     );
     this.datasets.set(job.output, files);
-    return { name: job.name, map_tasks: splits.length, reduce_tasks: r, map_output_records: mapOutputRecords, runtime_s: (performance.now() - t0) / 1000 };
+    return {
+      name: job.name,
+      map_tasks: mapOutputs.partitions.length,
+      reduce_tasks: r,
+      map_output_records: mapOutputRecords,
+      map_output_reused: reused,
+      runtime_s: (performance.now() - t0) / 1000,
+    };
   }
 
   /** Runs one map task; returns the number of map output records when it partitions them. */
@@ -281,6 +315,25 @@ class StreamingRun {
       throw new Error(`streaming: job ${job.name}: ${phase} task ${i}: ${what}`, { cause: error });
     }
   }
+}
+
+function mergeCounters(into: Counters, add: Counters): void {
+  for (const [g, names] of Object.entries(add)) {
+    const group = (into[g] ??= {});
+    for (const [n, v] of Object.entries(names)) group[n] = (group[n] ?? 0) + v;
+  }
+}
+
+/** Counters added since `before`. */
+function subtractCounters(now: Counters, before: Counters): Counters {
+  const out: Counters = {};
+  for (const [g, names] of Object.entries(now)) {
+    for (const [n, v] of Object.entries(names)) {
+      const d = v - (before[g]?.[n] ?? 0);
+      if (d !== 0) (out[g] ??= {})[n] = d;
+    }
+  }
+  return out;
 }
 
 class TaskFailure extends Error {

@@ -61,7 +61,12 @@ describe('bench run --backend', () => {
       expect(read(streaming.dir, f).equals(read(local.dir, f)), f).toBe(true);
     }
     expect(streaming.record.backend.kind).toBe('streaming');
-    expect(streaming.record.variants[0]?.counters).toEqual(local.record.variants[0]?.counters);
+    // every variant's counters, including the SCT variant whose map output was the ground truth's
+    expect(streaming.record.variants.map((v) => v.counters)).toEqual(local.record.variants.map((v) => v.counters));
+    const jobs = (i: number) => (streaming.record.variants[i]?.backend_extra as { jobs: { map_output_reused?: boolean }[] }).jobs;
+    expect(jobs(0)[0]?.map_output_reused).toBe(false);
+    expect(jobs(1)[0]?.map_output_reused).toBe(true);
+    expect(jobs(2)[0]?.map_output_reused).toBe(false);
   });
 
   it('plans an EMR run as JSON without credentials or network', async () => {
