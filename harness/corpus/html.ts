@@ -53,6 +53,8 @@ const LONGEST_SPECIAL_NAME = PLAINTEXT.length;
  * HTML5 parsing algorithm, so an unclosed `<head>` (common in spam) does not swallow the body.
  */
 const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'basefont', 'bgsound']);
+/** End tags that end the head (HTML5 "in head" insertion mode); other end tags there are ignored. */
+const HEAD_ENDERS = new Set(['head', 'body', 'html', 'br']);
 
 /** The index after the `>` that ends an open tag whose name ends at `i`, or -1 at the end of input. */
 function openTagEnd(s: string, i: number): number {
@@ -125,9 +127,59 @@ function findEndTag(s: string, name: string, from: number): number {
   return -1;
 }
 
-/** The lower-cased tag name in s[start, end) when it is short enough to matter, else ''. */
-function shortName(s: string, start: number, end: number): string {
-  return end - start <= LONGEST_SPECIAL_NAME ? s.slice(start, end).toLowerCase() : '';
+/**
+ * The lower-cased name of the tag in s[start, end) when it can be one of the names looked up
+ * here, else ''. Most tags (`p`, `a`, `td`, `div`…) are told apart by their first letter and
+ * length alone, which saves a string for each of them.
+ */
+function specialName(s: string, start: number, end: number, inHead: boolean): string {
+  const len = end - start;
+  if (len > LONGEST_SPECIAL_NAME) return '';
+  if (!inHead) {
+    const c = s.charCodeAt(start) | 0x20;
+    const maybe =
+      (c === 0x73 && (len === 5 || len === 6)) || // style, script
+      (c === 0x74 && (len === 5 || len === 8)) || // title, textarea
+      (c === 0x68 && len === 4) || // head
+      (c === 0x78 && len === 3) || // xmp
+      (c === 0x70 && len === 9); // plaintext
+    if (!maybe) return '';
+  }
+  return s.slice(start, end).toLowerCase();
+}
+
+/**
+ * The text being built: pieces of the input, one space for each run of tags. A class, not
+ * closures: htmlToText runs once per document and closures would be allocated each time.
+ */
+class TextWriter {
+  out = '';
+  /** True when the last thing written is a boundary space (or nothing): tags give one space. */
+  atBoundary = true;
+  inHead = false;
+  /**
+   * The first '&' at or after the text being written (-1: none left, -2: not looked for yet).
+   * Text is written in order, so every '&' is found once and a page without one costs one scan.
+   */
+  private amp = -2;
+
+  constructor(private readonly s: string) {}
+
+  text(from: number, to: number, decode: boolean): void {
+    if (to <= from || this.inHead) return;
+    if (decode && this.amp !== -1 && this.amp < from) this.amp = this.s.indexOf('&', from);
+    const piece = decode && this.amp >= 0 && this.amp < to ? decodeHTML(this.s.slice(from, to)) : this.s.slice(from, to);
+    if (piece.length === 0) return;
+    this.out += piece;
+    this.atBoundary = false;
+  }
+
+  boundary(): void {
+    if (!this.atBoundary) {
+      this.out += ' ';
+      this.atBoundary = true;
+    }
+  }
 }
 
 /**
@@ -140,71 +192,50 @@ function shortName(s: string, start: number, end: number): string {
 export function htmlToText(html: string): string {
   const s = html;
   const n = s.length;
-  let out = '';
-  // True when the last thing written is a boundary space (or nothing): tags give one space.
-  let atBoundary = true;
-  let inHead = false;
-  // The first '&' at or after the text being written (-1: none left, -2: not looked for yet).
-  // Text is written in order, so every '&' is found once and a page without one costs one scan.
-  let amp = -2;
-
-  const text = (from: number, to: number, decode: boolean): void => {
-    if (to <= from || inHead) return;
-    if (decode && amp !== -1 && amp < from) amp = s.indexOf('&', from);
-    const piece = decode && amp >= 0 && amp < to ? decodeHTML(s.slice(from, to)) : s.slice(from, to);
-    if (piece.length === 0) return;
-    out += piece;
-    atBoundary = false;
-  };
-  const boundary = (): void => {
-    if (!atBoundary) {
-      out += ' ';
-      atBoundary = true;
-    }
-  };
-
+  const w = new TextWriter(s);
   let pos = 0;
   while (pos < n) {
     const lt = s.indexOf('<', pos);
     if (lt < 0 || lt + 1 >= n) {
-      text(pos, n, true);
+      w.text(pos, n, true);
       break;
     }
     const c = s.charCodeAt(lt + 1);
     if (isAlpha(c)) {
-      text(pos, lt, true);
+      w.text(pos, lt, true);
       let nameEnd = lt + 2;
       while (nameEnd < n && !endsTagName(s.charCodeAt(nameEnd))) nameEnd++;
       if (nameEnd >= n) break; // a tag cut off inside its name: not a tag, nothing more to read
-      const name = shortName(s, lt + 1, nameEnd);
-      if (name === 'head') inHead = true;
-      else if (inHead && !HEAD_CONTENT.has(name)) inHead = false;
-      boundary();
+      const name = specialName(s, lt + 1, nameEnd, w.inHead);
+      if (name === 'head') w.inHead = true;
+      else if (w.inHead && !HEAD_CONTENT.has(name)) w.inHead = false;
+      w.boundary();
       const end = openTagEnd(s, nameEnd);
       if (end < 0) break;
       pos = end;
+      if (name === '') continue;
       if (name === PLAINTEXT) {
-        text(pos, n, false);
+        w.text(pos, n, false);
         break;
       }
       const mode = TEXT_ELEMENTS.get(name);
       if (mode === undefined) continue;
       const close = findEndTag(s, name, pos);
-      if (mode !== 'drop') text(pos, close < 0 ? n : close, mode === 'rcdata');
+      if (mode !== 'drop') w.text(pos, close < 0 ? n : close, mode === 'rcdata');
       if (close < 0) break;
       pos = close; // the end tag itself is read as one
     } else if (c === SLASH) {
-      text(pos, lt, true);
+      w.text(pos, lt, true);
       const c2 = s.charCodeAt(lt + 2);
       if (isAlpha(c2)) {
         let nameEnd = lt + 3;
         while (nameEnd < n && !endsTagName(s.charCodeAt(nameEnd))) nameEnd++;
         if (nameEnd >= n) break;
-        if (shortName(s, lt + 2, nameEnd) === 'head') inHead = false;
-        boundary();
+        if (w.inHead && HEAD_ENDERS.has(specialName(s, lt + 2, nameEnd, true))) w.inHead = false;
+        w.boundary();
       } else if (lt + 2 >= n) {
         // `</` at the very end is text, as htmlparser2 reads it.
-        text(lt, n, false);
+        w.text(lt, n, false);
         break;
       }
       // `</>` is nothing; `</` before anything else is a bogus comment; all end at the next `>`.
@@ -212,15 +243,15 @@ export function htmlToText(html: string): string {
       if (gt < 0) break;
       pos = gt + 1;
     } else if (c === BANG || c === QUESTION) {
-      text(pos, lt, true);
+      w.text(pos, lt, true);
       const end = c === BANG ? markupDeclarationEnd(s, lt) : s.indexOf('>', lt + 2) + 1;
       if (end <= 0) break;
       pos = end;
     } else {
       // A `<` that opens nothing is text: keep it with what follows.
-      text(pos, lt + 1, true);
+      w.text(pos, lt + 1, true);
       pos = lt + 1;
     }
   }
-  return out.trim();
+  return w.out.trim();
 }

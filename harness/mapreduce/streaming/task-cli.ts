@@ -4,6 +4,9 @@
  * The adapter lookup is a parameter so that tests can bundle a script around a toy algorithm.
  */
 import { createReadStream, readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createGunzip } from 'node:zlib';
 import type { Readable, Writable } from 'node:stream';
 import type { AlgorithmAdapter } from '../../../algorithms/types.ts';
 import type { JobSpec, SideRecord } from '../job.ts';
@@ -86,20 +89,34 @@ export function findJob(specFile: string, jobName: string, lookup: (name: string
   return job;
 }
 
-async function loadSide(files: readonly string[]): Promise<SideRecord[]> {
+/**
+ * A side dataset given as files, or as a folder of `part-*` files (what Hadoop's `-files` puts in
+ * the task's working directory for an output folder on EMR), plain or gzip'd.
+ */
+async function loadSide(paths: readonly string[]): Promise<SideRecord[]> {
   const records: SideRecord[] = [];
-  for (const file of files) {
-    let lineNo = 0;
-    try {
-      await forEachLine(createReadStream(file, { highWaterMark: 1 << 20 }), (line) => {
-        lineNo++;
-        records.push(decodeRecord(line));
-      });
-    } catch (e) {
-      throw new RecordError(`${file}: line ${lineNo}: ${(e as Error).message}`);
+  for (const path of paths) {
+    for (const file of await sideFiles(path)) {
+      let lineNo = 0;
+      try {
+        const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+        const stream = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+        await forEachLine(stream, (line) => {
+          lineNo++;
+          records.push(decodeRecord(line));
+        });
+      } catch (e) {
+        throw new RecordError(`${file}: line ${lineNo}: ${(e as Error).message}`);
+      }
     }
   }
   return records;
+}
+
+async function sideFiles(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path];
+  const names = (await readdir(path)).filter((n) => n.startsWith('part-')).sort();
+  return names.map((n) => join(path, n));
 }
 
 /**

@@ -2,7 +2,8 @@
  * The job script as Hadoop Streaming runs it: a real `node <bundle>` process over stdin/stdout.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRecord } from '../../../../harness/mapreduce/records.ts';
@@ -82,6 +83,17 @@ describe('job script', () => {
     );
     expect(r.code).toBe(0);
     // max_df = 2 keeps cat (1) and fox (2), drops dog (5); each distinct word once.
+    expect(r.stdout).toBe('cat\t7\nfox\t7\n');
+  });
+
+  it('serves a side dataset given as a folder of part files, plain or gzip (EMR -files)', () => {
+    const folder = join(dir, 'counts-folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'part-00000'), 'cat\t1\ndog\t5\n');
+    writeFileSync(join(folder, 'part-00001.gz'), gzipSync('fox\t2\n'));
+    writeFileSync(join(folder, '_SUCCESS'), '');
+    const r = runScript(['--spec', wordsSpec, '--job', 'postings', '--phase', 'map', '--side', `counts=${folder}`], '7\tcat dog fox cat\n');
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe('cat\t7\nfox\t7\n');
   });
 
