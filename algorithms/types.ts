@@ -24,6 +24,8 @@ export interface Plan {
   readonly jobs: readonly JobSpec[];
   readonly output: { readonly pairs: string; readonly spans?: string };
   readonly local?: LocalKernel;
+  /** Modules `local` runs on worker threads (`runInWorker`); a backend may load them early. */
+  readonly localModules?: readonly string[];
 }
 
 /** The documents of a corpus after subsetting, indexed 0..n-1 in reading order. */

@@ -10,8 +10,8 @@ import { balancedRanges, sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 
-const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
-const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
+export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
+export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   return async (k) => {

@@ -91,8 +91,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const workDir = mkdtempSync(join(tmpdir(), 'ndd-bench-'));
   let backend: Backend | undefined;
   try {
+    // The backend starts first, so its worker threads load while the corpus is read.
+    backend = await createBackend(backendConfig, { preload: workerModules([exp.groundTruth, ...variants]) });
     const { docs, corpus } = await readDocuments(exp, opts);
-    backend = await createBackend(backendConfig);
     const all = [exp.groundTruth, ...variants];
     const records: VariantRecord[] = [];
     let truth: PairList | undefined;
@@ -126,6 +127,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     rmSync(workDir, { recursive: true, force: true });
     opts.progress.done();
   }
+}
+
+function workerModules(variants: readonly Variant[]): string[] {
+  const urls = new Set<string>();
+  for (const v of variants) {
+    for (const u of findAdapter(v.algorithm)?.plan(v.params, { minScore: REPORT_FLOOR }).localModules ?? []) urls.add(u);
+  }
+  return [...urls];
 }
 
 /** The run id is the cache key: the same config and variant selection give the same folder. */

@@ -9,7 +9,7 @@ import { createEmrBackend } from './emr/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
 
-export async function createBackend(config: BackendConfig): Promise<Backend> {
+export async function createBackend(config: BackendConfig, opts: { preload?: readonly string[] } = {}): Promise<Backend> {
   switch (config.kind) {
     case 'local':
       return createLocalBackend({
@@ -17,6 +17,7 @@ export async function createBackend(config: BackendConfig): Promise<Backend> {
         memoryMb: config.memory_mb,
         pricePerVcpuHour: config.price_per_vcpu_hour ?? PRICE_PER_VCPU_HOUR_USD,
         engine: config.engine ?? 'auto',
+        preload: opts.preload ?? [],
       });
     case 'streaming':
       return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD });

@@ -15,10 +15,13 @@ export interface LocalBackendOptions {
   readonly pricePerVcpuHour: number;
   /** `auto`: the kernel when the plan has one; `jobs`: always the text jobs (slower, for checking). */
   readonly engine: 'auto' | 'jobs';
+  /** modules the worker threads load as soon as they start (the kernels' worker modules) */
+  readonly preload?: readonly string[];
 }
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const pool = new WorkerPool(opts.workers);
+  pool.warm(opts.preload ?? []);
   const cache = new Map<string, Promise<unknown>>();
   const budget = opts.memoryMb * 1024 * 1024;
   return {

@@ -6,6 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import { transferables } from './transfer.ts';
 
 interface Task {
+  /** a preload message (no reply) loads the module only */
+  readonly preload?: boolean;
   readonly id: number;
   readonly moduleUrl: string;
   readonly exportName: string;
@@ -17,6 +19,10 @@ if (!port) throw new Error('worker.ts must run in a worker thread');
 
 port.on('message', (task: Task) => {
   void (async () => {
+    if (task.preload) {
+      await import(task.moduleUrl).catch(() => undefined);
+      return;
+    }
     try {
       const mod = (await import(task.moduleUrl)) as Record<string, unknown>;
       const fn = mod[task.exportName];
