@@ -3,6 +3,7 @@
  * config and each algorithm's params, check that named files exist, expand sweeps. Every
  * problem found is collected and thrown as one `ConfigError`, in document order.
  */
+import { resolveStudyPaths, studyFileRefs } from '../evaluate/studies/config.ts';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -82,12 +83,13 @@ function fileRefs(raw: unknown): FileRef[] {
       refs.push({ path: ['corpus', 'subset', 'qrels'], value: subset.qrels, mustBeFile: true });
     }
     if (Array.isArray(subset.runs)) {
+      // A runs entry may be a folder of run files (the Web09 runs come as one).
       subset.runs.forEach((r, i) => {
-        if (typeof r === 'string') refs.push({ path: ['corpus', 'subset', 'runs', i], value: r, mustBeFile: true });
+        if (typeof r === 'string') refs.push({ path: ['corpus', 'subset', 'runs', i], value: r, mustBeFile: false });
       });
     }
   }
-  return refs;
+  return [...refs, ...studyFileRefs(raw)];
 }
 
 async function checkFiles(refs: readonly FileRef[], dir: string, locate: Locator, issues: IssueList): Promise<void> {
@@ -266,6 +268,7 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
   }
 
   const cfg = top.data;
+  const studies = cfg.studies === undefined ? undefined : resolveStudyPaths(cfg.studies, dir);
   const corpus = absolutePaths(cfg.corpus, dir);
   const groundTruth = gt.built[0]?.variant as Variant;
   const resolved: unknown = JSON.parse(
@@ -274,6 +277,7 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
       corpus,
       ground_truth: { algorithm: groundTruth.algorithm, params: gt.resolvedParams },
       runs: cfg.runs.map((r, i) => ({ ...r, params: runs[i]?.resolvedParams })),
+      ...(studies === undefined ? {} : { studies }),
     }),
   );
   const backend = withDefaultWorkers(cfg.backend);
@@ -291,6 +295,7 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
     evaluate: cfg.evaluate,
     backend,
     alternativeBackends,
+    ...(studies === undefined ? {} : { studies }),
   };
 }
 

@@ -14,10 +14,13 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { findAdapter } from '../../algorithms/registry.ts';
 import type { DocumentSet, PairList } from '../../algorithms/types.ts';
+import { describeSkip } from '../corpus/read.ts';
+import type { ReadContext } from '../corpus/types.ts';
 import { compareWithTruth } from '../evaluate/compare.ts';
+import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
-import { UserError } from '../errors.ts';
+import { DataError, UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
@@ -91,6 +94,13 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const workDir = mkdtempSync(join(tmpdir(), 'ndd-bench-'));
   let backend: Backend | undefined;
   try {
+    const studyWarnings: string[] = [];
+    const studySkips: ReadContext = {
+      skip: (s) => {
+        if (exp.corpus.strict) throw new DataError(`${describeSkip(s)} (strict mode)`);
+        studyWarnings.push(`studies: ${describeSkip(s)}`);
+      },
+    };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules([exp.groundTruth, ...variants]) });
     const { docs, corpus } = await readDocuments(exp, opts);
@@ -113,8 +123,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         `${label}: ${record.pairs.toLocaleString('en-US')} pairs, ${record.runtime_s.toFixed(2)} s`,
       );
     }
+    const tables: Record<string, string> = {};
+    if (exp.studies && truth) {
+      opts.progress.update('TREC studies');
+      for (const t of await runStudies({ ids: docs.ids, truth, studies: exp.studies, evaluate: exp.evaluate, ctx: studySkips })) {
+        folder.write(t.file, t.csv);
+        tables[t.file] = t.description;
+      }
+    }
     const finishedAt = new Date();
-    const record = runRecord(exp, runId, backendConfig, records, corpus, startedAt, finishedAt, opts);
+    const record = runRecord(exp, runId, backendConfig, records, corpus, startedAt, finishedAt, opts, tables, studyWarnings);
     folder.write('metrics.csv', metricsCsv(exp, records, docs.ids.length));
     folder.write('distribution.csv', distributionCsv(exp, records));
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
@@ -251,8 +269,10 @@ function runRecord(
   startedAt: Date,
   finishedAt: Date,
   opts: RunOptions,
+  tables: Record<string, string>,
+  extraWarnings: readonly string[],
 ): RunRecord {
-  const warnings: string[] = [];
+  const warnings: string[] = [...extraWarnings];
   for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
   for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
   for (const [reason, n] of Object.entries(corpus.recovered)) warnings.push(`corpus: ${n} records read with a fallback (${reason})`);
@@ -277,7 +297,7 @@ function runRecord(
     evaluate: { ...exp.evaluate },
     variants,
     warnings,
-    tables: {},
+    tables,
     totals: {
       runtime_s: variants.reduce((s, v) => s + v.runtime_s, 0),
       cpu_s: variants.reduce((s, v) => s + v.cpu_s, 0),

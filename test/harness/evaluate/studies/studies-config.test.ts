@@ -11,7 +11,9 @@ describe('the studies section of a config', () => {
   it('fills n and shares with the columns and rows of Table 4.1', async () => {
     const exp = await loadExperiment(fixture('studies.yaml'), {});
     const studies = (exp.resolved as { studies: StudiesConfig }).studies;
-    expect(studies.topic_collections).toEqual({ runs: ['runs'], top: 2 });
+    // run paths are absolute in the resolved config, like the corpus paths
+    expect(studies.topic_collections).toEqual({ runs: [fixture('runs')], top: 2 });
+    expect(exp.studies?.topic_collections).toEqual({ runs: [fixture('runs')], top: 2 });
     expect(studies.run_topics?.n).toEqual([10, 20, 50, 100, 200, 500]);
     // Table 4.1's rows, written out: 5%, 10%, …, 95%
     expect(studies.run_topics?.shares).toEqual([
