@@ -8,6 +8,7 @@
  * shuffle done as a sort, as Hadoop does it, instead of a hash table: sequential memory
  * traffic, half of it on the worker threads.
  */
+import { sharedU32 } from './chunks.ts';
 import { normalize } from '../text/normalize.ts';
 import { shingleFingerprints } from '../text/fingerprint.ts';
 import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
@@ -119,10 +120,6 @@ function compareKeys(a: Uint32Array, i: number, b: Uint32Array, j: number, width
     if (p !== q) return p < q ? -1 : 1;
   }
   return 0;
-}
-
-function sharedU32(length: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
 /** Every document as the set of its fingerprint ids, and every id with its documents. */

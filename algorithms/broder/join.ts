@@ -5,6 +5,7 @@
  * pair counts, so the scores equal the text jobs' scores bit for bit.
  */
 import { fingerprintMod } from '../text/fingerprint.ts';
+import { sharedU32 } from './chunks.ts';
 import type { DocumentFeatures } from './features.ts';
 import type { Sampling } from './params.ts';
 import { commonalityLimit, documentModulus, pairsOf, usesSampledSize } from './sampling.ts';
@@ -24,10 +25,6 @@ export interface SampledFeatures {
   /** ScanCount work per document (posting entries after it), for balancing chunks */
   readonly work: Float64Array;
   readonly counters: Record<string, number>;
-}
-
-function sharedU32(length: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
 function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array, postStart: Uint32Array, docs: number): Float64Array {
@@ -254,24 +251,4 @@ export function scanCount(p: ScanPayload): ScanResult {
     }
   }
   return { a: outA.slice(0, n), b: outB.slice(0, n), score: outS.slice(0, n), distinct };
-}
-
-/** Cuts [0, docs) into about `chunks` ranges of equal ScanCount work. */
-export function balancedRanges(work: Float64Array, chunks: number): [number, number][] {
-  let total = 0;
-  for (const w of work) total += w + 1;
-  const target = total / Math.max(1, chunks);
-  const ranges: [number, number][] = [];
-  let from = 0;
-  let acc = 0;
-  for (let d = 0; d < work.length; d++) {
-    acc += (work[d] as number) + 1;
-    if (acc >= target && ranges.length < chunks - 1) {
-      ranges.push([from, d + 1]);
-      from = d + 1;
-      acc = 0;
-    }
-  }
-  if (from < work.length || ranges.length === 0) ranges.push([from, work.length]);
-  return ranges;
 }

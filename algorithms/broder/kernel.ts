@@ -6,7 +6,8 @@
  */
 import type { KernelContext, LocalKernel, PairList } from '../types.ts';
 import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
-import { balancedRanges, sampleFeatures, type ScanResult } from './join.ts';
+import { balancedRanges } from './chunks.ts';
+import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 
@@ -21,7 +22,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     const sampled = sampleFeatures(features, params.sampling);
     for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
 
-    const ranges = balancedRanges(sampled.work, Math.max(1, k.parallelism * 4));
+    const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
     let done = 0;
     k.progress('join', 0, ranges.length);
     const parts = await Promise.all(
@@ -51,7 +52,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
 
 async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
   const texts = k.docs.texts;
-  const slices = sliceByLength(texts, Math.max(1, k.parallelism * 4));
+  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 4));
   let done = 0;
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(
@@ -69,26 +70,6 @@ async function computeFeatures(k: KernelContext, params: BroderParams): Promise<
   );
   k.progress('merging fingerprints');
   return mergeSlices(results);
-}
-
-/** Contiguous ranges of about equal total text length, so workers finish together. */
-function sliceByLength(texts: readonly string[], chunks: number): [number, number][] {
-  let total = 0;
-  for (const t of texts) total += t.length + 1;
-  const target = total / chunks;
-  const out: [number, number][] = [];
-  let from = 0;
-  let acc = 0;
-  for (let i = 0; i < texts.length; i++) {
-    acc += (texts[i] as string).length + 1;
-    if (acc >= target && out.length < chunks - 1) {
-      out.push([from, i + 1]);
-      from = i + 1;
-      acc = 0;
-    }
-  }
-  if (from < texts.length || out.length === 0) out.push([from, texts.length]);
-  return out;
 }
 
 function concatPairs(parts: readonly ScanResult[]): PairList {

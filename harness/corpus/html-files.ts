@@ -1,0 +1,97 @@
+/**
+ * A collection of HTML files (format `html`), as CACM ships in Anserini: `path` is a folder
+ * (walked in byte order), a `.tar` or a `.tar.gz`/`.tgz` (also inside a folder), or one HTML
+ * file. Every `.html`/`.htm` file is one document whose id is its base name without the
+ * extension (`CACM-0001.html` → `CACM-0001`), the id TREC runs and qrels use; `meta.file` is
+ * its path inside the archive or folder. Any other file is a counted skip (`not-html`).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, posix, relative } from 'node:path';
+import { DataError } from '../errors.ts';
+import { listInputFiles, readFileChunks } from './files.ts';
+import { htmlToText } from './html.ts';
+import { tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
+import { decodeRecord, reportFallback, type RawDoc } from './trec.ts';
+import type { CorpusReader, Document, ReadContext } from './types.ts';
+
+const HTML_NAME = /\.html?$/i;
+const TAR_NAME = /\.(tar|tar\.gz|tgz)$/i;
+
+/** The document id of an HTML file name: the base name without `.html`/`.htm`. */
+export function htmlDocumentId(name: string): string {
+  return posix.basename(name.replaceAll('\\', '/')).replace(HTML_NAME, '');
+}
+
+/** One HTML file's bytes as a document: UTF-8, or windows-1252 counted as `recovered`. */
+function toDocument(raw: RawDoc, inner: string, ctx: ReadContext): Document {
+  const id = htmlDocumentId(inner);
+  const decoded = decodeRecord(raw);
+  reportFallback(raw, id, decoded, ctx);
+  return { id, text: htmlToText(decoded.text), meta: { file: inner } };
+}
+
+const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number): void =>
+  ctx.skip({
+    file,
+    ...(offset === undefined ? {} : { offset }),
+    reason: 'not-html',
+    kind: 'skipped',
+    detail: `${inner} is not an .html or .htm file`,
+  });
+
+/** The HTML entries of one tar archive, one at a time. */
+async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Document> {
+  const bytes = (async function* () {
+    for await (const chunk of readFileChunks(file, ctx)) yield chunk.bytes;
+  })();
+  const entries = tarEntries(bytes);
+  let end: TarEnd;
+  try {
+    for (;;) {
+      const r: IteratorResult<TarEntry, TarEnd> = await entries.next();
+      if (r.done === true) {
+        end = r.value;
+        break;
+      }
+      const e = r.value;
+      if (HTML_NAME.test(e.path)) yield toDocument({ file, offset: e.offset, bytes: e.data }, e.path, ctx);
+      else notHtml(ctx, file, e.path, e.offset);
+    }
+  } catch (e) {
+    if (e instanceof TarError) throw new DataError(`${file}: ${e.message}`, { cause: e });
+    throw e;
+  } finally {
+    // Closes the file when the caller stops early (a `limit`) or an error ends the read.
+    await entries.return({ kind: 'complete' });
+  }
+  // Offset 0: the file was empty, which readFileChunks has counted already.
+  if (end.kind === 'truncated' && end.offset > 0) {
+    ctx.skip({
+      file,
+      offset: end.offset,
+      reason: 'truncated-tar',
+      kind: 'skipped',
+      detail: `${end.problem}; the entries before it are kept, any after it are lost`,
+    });
+  }
+}
+
+export const htmlFilesReader: CorpusReader = {
+  format: 'html',
+  description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
+  async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
+    for (const file of await listInputFiles(path)) {
+      const inner = file === path ? basename(file) : relative(path, file).replaceAll('\\', '/');
+      if (TAR_NAME.test(file)) {
+        yield* readArchive(file, ctx);
+      } else if (HTML_NAME.test(file)) {
+        const bytes = await readFile(file).catch((e: unknown) => {
+          throw new DataError(`${file}: cannot read: ${(e as Error).message}`);
+        });
+        yield toDocument({ file, offset: 0, bytes }, inner, ctx);
+      } else {
+        notHtml(ctx, file, inner);
+      }
+    }
+  },
+};
