@@ -3,6 +3,8 @@
  *
  *   kernels (tinybench): normalization, shingling+fingerprinting, the fingerprint dictionary,
  *                        sampling and the ScanCount join (ground truth, mod 64, SCT 70), one thread
+ *   readers:             200 MB of gzip'd TREC-web and WARC generated from the corpus, one thread
+ *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
@@ -25,6 +27,7 @@ import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
+import { benchReaders } from './bench-readers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -119,6 +122,12 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
+for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {
+  record(`reader.${format}.MBps`, f.mbPerCpuSecond, 'MB/s', 'higher');
+  record(`reader.${format}.rss_growth_mb`, f.rssAtEndMb - f.rssAt10PctMb, 'MB');
+}
 
 process.stdout.write('quickstart (bench run configs/quickstart.yaml, 3 repetitions):\n');
 const out = mkdtempSync(join(tmpdir(), 'bench-ci-run-'));
