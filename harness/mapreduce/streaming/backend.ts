@@ -220,7 +220,9 @@ class StreamingRun {
       const before = structuredClone(this.counters);
       let records = 0;
       await this.runTasks(job, 'map', splits.length, async (i) => {
-        records += await this.mapTask(job, splits[i] as Split, { kind: 'partitions', files: partitions[i] as string[] });
+        // (awaited first: `records += await …` would read `records` before the other task adds to it)
+        const n = await this.mapTask(job, splits[i] as Split, { kind: 'partitions', files: partitions[i] as string[] });
+        records += n;
       });
       kept = { partitions, records, counters: subtractCounters(this.counters, before) };
       if (keepKey !== undefined) this.keptMaps.set(keepKey, kept);

@@ -63,7 +63,10 @@ describe('bench run --backend', () => {
     expect(streaming.record.backend.kind).toBe('streaming');
     // every variant's counters, including the SCT variant whose map output was the ground truth's
     expect(streaming.record.variants.map((v) => v.counters)).toEqual(local.record.variants.map((v) => v.counters));
-    const jobs = (i: number) => (streaming.record.variants[i]?.backend_extra as { jobs: { map_output_reused?: boolean }[] }).jobs;
+    const jobs = (i: number) =>
+      (streaming.record.variants[i]?.backend_extra as { jobs: { map_output_reused?: boolean; map_output_records: number }[] }).jobs;
+    // every distinct kept fingerprint of every document is one MR#1 map output record
+    expect(jobs(0)[0]?.map_output_records).toBe(streaming.record.variants[0]?.counters['mr1-shingle-pairs']?.fingerprints_kept);
     expect(jobs(0)[0]?.map_output_reused).toBe(false);
     expect(jobs(1)[0]?.map_output_reused).toBe(true);
     expect(jobs(2)[0]?.map_output_reused).toBe(false);
