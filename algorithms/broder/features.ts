@@ -154,17 +154,30 @@ export function mergeSlices(slices: readonly SortedSlice[]): DocumentFeatures {
   const postStartTmp = new Uint32Array(entries + 1);
   const wordsTmp = new Uint32Array(Math.max(1, entries) * width);
   let fingerprints = 0;
+  // The head key of each slice, cached as its first two words: most comparisons end there.
+  const headHi = new Float64Array(slices.length).fill(Infinity);
+  const headLo = new Float64Array(slices.length);
+  const loadHead = (s: number): void => {
+    const sl = slices[s] as SortedSlice;
+    const i = cursor[s] as number;
+    if (i >= sl.owners.length) {
+      headHi[s] = Infinity;
+      return;
+    }
+    headHi[s] = sl.keys[i * width] as number;
+    headLo[s] = sl.keys[i * width + 1] as number;
+  };
+  for (let s = 0; s < slices.length; s++) loadHead(s);
   for (let at = 0; at < entries; at++) {
-    let best = -1;
-    for (let s = 0; s < slices.length; s++) {
-      const sl = slices[s] as SortedSlice;
-      if ((cursor[s] as number) >= sl.owners.length) continue;
-      if (best < 0) {
+    let best = 0;
+    for (let s = 1; s < slices.length; s++) {
+      const h = headHi[s] as number;
+      const bh = headHi[best] as number;
+      if (h < bh || (h === bh && h !== Infinity && ((headLo[s] as number) < (headLo[best] as number) ||
+        (headLo[s] === headLo[best] && width > 2 &&
+          compareKeys((slices[s] as SortedSlice).keys, cursor[s] as number, (slices[best] as SortedSlice).keys, cursor[best] as number, width) < 0)))) {
         best = s;
-        continue;
       }
-      const b = slices[best] as SortedSlice;
-      if (compareKeys(sl.keys, cursor[s] as number, b.keys, cursor[best] as number, width) < 0) best = s;
     }
     const sl = slices[best] as SortedSlice;
     const i = cursor[best] as number;
@@ -175,6 +188,7 @@ export function mergeSlices(slices: readonly SortedSlice[]): DocumentFeatures {
       fingerprints++;
     }
     postDocs[at] = sl.owners[i] as number;
+    loadHead(best);
   }
   const postStart = sharedU32(fingerprints + 1);
   postStart.set(postStartTmp.subarray(0, fingerprints));

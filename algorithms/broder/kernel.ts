@@ -52,7 +52,8 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
 
 async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
   const texts = k.docs.texts;
-  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 4));
+  // One slice a thread: the merge costs a comparison per slice per entry.
+  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
   let done = 0;
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(

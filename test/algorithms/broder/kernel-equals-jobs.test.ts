@@ -38,6 +38,15 @@ describe('Broder kernel and text jobs', () => {
     expect(kernel.counters).toEqual(jobs.counters);
   });
 
+  it.each([{ method: 'none' }, { method: 'mod', m: 2 }])('agree with 128-bit MD5 fingerprints for %j', async (sampling) => {
+    const params = { shingle, fingerprint: 'md5', sampling };
+    const jobs = await runPlan('broder', params, docs, { engine: 'jobs' });
+    const kernel = await runPlan('broder', params, docs, { engine: 'auto', workers: 2 });
+    expect(jobs.rows.length).toBeGreaterThan(0);
+    expect(kernel.rows).toEqual(jobs.rows);
+    expect(kernel.counters).toEqual(jobs.counters);
+  });
+
   it('gives the same result on two worker threads as on one', async () => {
     const params = { shingle, sampling: { method: 'mod', m: 2 } };
     const one = await runPlan('broder', params, docs, { engine: 'auto', workers: 1 });

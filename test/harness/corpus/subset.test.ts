@@ -1,7 +1,10 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../../harness/errors.ts';
-import { buildSubset } from '../../../harness/corpus/subset.ts';
+import { buildSubset, runFiles } from '../../../harness/corpus/subset.ts';
 import type { Skip } from '../../../harness/corpus/types.ts';
 
 const repo = new URL('../../../', import.meta.url);
@@ -68,5 +71,63 @@ describe('buildSubset from runs', () => {
 
   it('rejects a top that is not a positive integer', async () => {
     await expect(buildSubset({ runs: [shared('anserini/run_same_scores.txt')], top: 0 })).rejects.toThrow('subset.top: 0 is not a positive integer');
+  });
+});
+
+describe('buildSubset from a folder of runs', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'subset-runs-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** A runs folder as TREC ships one: a file a run, here in a nested folder too. */
+  function runsFolder(name: string, files: Record<string, string>): string {
+    const dir = join(tmp, name);
+    for (const [file, from] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      copyFileSync(from, join(dir, file));
+    }
+    return dir;
+  }
+
+  it('reads every run file under the folder, in byte order of their paths', async () => {
+    const dir = runsFolder('two', {
+      'run_same_scores.txt': shared('anserini/run_same_scores.txt'),
+      'more/run_mixed_scores.txt': shared('anserini/run_mixed_scores.txt'),
+    });
+    const s = await buildSubset({ runs: [dir], top: 1 });
+    // 'more/…' sorts before 'run_…', so mixed-scores comes first: query2 → doc1 (7.0), then
+    // same-scores query2 → doc2 (tie at 10.0, docno descending); query1 → doc3 in both
+    expect(s.byTopic).toEqual(
+      new Map([
+        ['query1', ['doc3']],
+        ['query2', ['doc1', 'doc2']],
+      ]),
+    );
+  });
+
+  it('reads a run named twice (as a file and inside a folder) once', async () => {
+    const dir = runsFolder('one', { 'non-numeric.run': own('non-numeric.run') });
+    const skips: Skip[] = [];
+    await buildSubset({ runs: [dir, join(dir, 'non-numeric.run')], top: 2 }, { skip: (k) => skips.push(k) });
+    // non-numeric.run has one non-numeric score and one short line: two skips, not four
+    expect(skips.map((k) => k.reason)).toEqual(['non-numeric-score', 'malformed-run-line']);
+  });
+
+  it('refuses a file in the folder that holds no run line', async () => {
+    const dir = runsFolder('stray', { 'run_same_scores.txt': shared('anserini/run_same_scores.txt') });
+    writeFileSync(join(dir, 'empty.txt'), '\n');
+    await expect(buildSubset({ runs: [dir], top: 1 })).rejects.toThrow(`${join(dir, 'empty.txt')}: no run lines (topic Q0 docno rank score tag) in this file`);
+  });
+
+  it('lists the files of the entries, leaving a file as it is', async () => {
+    const dir = runsFolder('list', { 'b.run': own('non-numeric.run'), 'a/c.run': own('non-numeric.run') });
+    const file = shared('anserini/run.cacm-bm25.txt');
+    expect(await runFiles([file, dir])).toEqual([file, join(dir, 'a/c.run'), join(dir, 'b.run')]);
+  });
+
+  it('takes the CACM run the same from its folder as from the file', async () => {
+    const dir = runsFolder('cacm', { 'run.cacm-bm25.txt': shared('anserini/run.cacm-bm25.txt') });
+    const s = await buildSubset({ runs: [dir], top: 10 });
+    // the same 435 documents as from the file itself (see above)
+    expect(s.ids.size).toBe(435);
   });
 });
