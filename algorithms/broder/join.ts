@@ -68,10 +68,14 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
     docKeep[d] = t;
   }
 
-  // Pass 1: what the mappers emit.
+  // Pass 1: what the mappers emit (everything, when no mapper samples).
   const keptDf = new Uint32Array(F);
   const own = new Uint32Array(f.docs);
-  for (let id = 0; id < F; id++) {
+  if (tables.size === 0) {
+    for (let id = 0; id < F; id++) keptDf[id] = (f.postStart[id + 1] as number) - (f.postStart[id] as number);
+    for (let d = 0; d < f.docs; d++) own[d] = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+  }
+  for (let id = 0; id < F && tables.size > 0; id++) {
     let df = 0;
     for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
       const d = f.postDocs[q] as number;
