@@ -10,6 +10,7 @@ import { baselineCommand } from './commands/baseline.ts';
 import { checkCommand } from './commands/check.ts';
 import { corpusCommand } from './commands/corpus.ts';
 import { listCommand } from './commands/list.ts';
+import { pricesCommand } from './commands/prices.ts';
 import { reportCommand } from './commands/report.ts';
 import { InterruptedRun, runCommand } from './commands/run.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       .command(reportCommand)
       .command(baselineCommand)
       .command(checkCommand)
+      .command(pricesCommand)
       .demandCommand(1, 'name a command (see --help)')
       .strict()
       .recommendCommands()
