@@ -13,6 +13,7 @@ describe('progress', () => {
     p.update('reading documents', 500, 6046);
     p.log('[1/2] ground-truth: 10 pairs');
     p.done();
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line escape is what is tested
     expect(s.text).toMatch(/\r\x1b\[2K\[\d+\.\ds\] reading documents 500\/6,046 \(8%\)/);
     expect(s.text).toContain('[1/2] ground-truth: 10 pairs\n');
   });
