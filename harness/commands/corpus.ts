@@ -6,8 +6,8 @@ import { progressFor } from '../progress.ts';
 
 interface CorpusArgs {
   config: string;
-  count: boolean;
-  ids: boolean;
+  count?: boolean;
+  ids?: boolean;
 }
 
 export const corpusCommand: CommandModule<object, CorpusArgs> = {
@@ -16,8 +16,9 @@ export const corpusCommand: CommandModule<object, CorpusArgs> = {
   builder: (y) =>
     y
       .positional('config', { type: 'string', demandOption: true, describe: 'experiment YAML file' })
-      .option('count', { type: 'boolean', default: false, describe: 'print only the number of documents' })
-      .option('ids', { type: 'boolean', default: false, describe: 'print the document ids, one a line' })
+      // No defaults: yargs counts a default as given, and `conflicts` would always fire.
+      .option('count', { type: 'boolean', describe: 'print only the number of documents' })
+      .option('ids', { type: 'boolean', describe: 'print the document ids, one a line' })
       .conflicts('count', 'ids'),
   handler: async (args) => {
     const exp = await loadExperiment(args.config, process.env);

@@ -5,11 +5,14 @@
  *   every judged document;
  * - `{ runs, top }`: for every run file and topic, its first `top` documents in trec_eval
  *   order, united over runs and topics (Nikkhoo 4.1: the topic collections of the Web09 runs).
+ *   A `runs` entry that is a folder stands for every file under it, in byte order (how TREC
+ *   ships a track's runs: one `input.<tag>.gz` a run), as the studies read them.
  * `byTopic` lists each topic's documents once, in first-seen order (file order for qrels;
  * run by run, rank order for runs). The runner reads the collection once and keeps the
  * documents whose id is in `ids`.
  */
 import { DataError } from '../errors.ts';
+import { listInputFiles } from './files.ts';
 import { readQrels, relevantDocs } from '../trec/qrels.ts';
 import { readRun, topN } from '../trec/run.ts';
 import type { ReadContext } from './types.ts';
@@ -38,14 +41,24 @@ export async function buildSubset(spec: SubsetSpec, ctx: ReadContext = strict): 
   }
   if (!Number.isInteger(spec.top) || spec.top < 1) throw new DataError(`subset.top: ${spec.top} is not a positive integer`);
   const byTopic = new Map<string, Set<string>>();
-  for (const path of spec.runs) {
-    for (const [topic, docnos] of topN(await readRun(path, ctx), spec.top)) {
+  for (const path of await runFiles(spec.runs)) {
+    const run = await readRun(path, ctx);
+    // A file that yields nothing is not a run (a stray README in a runs folder, a wrong path).
+    if (run.size === 0) throw new DataError(`${path}: no run lines (topic Q0 docno rank score tag) in this file`);
+    for (const [topic, docnos] of topN(run, spec.top)) {
       let docs = byTopic.get(topic);
       if (!docs) byTopic.set(topic, (docs = new Set()));
       for (const d of docnos) docs.add(d);
     }
   }
   return withIds(new Map([...byTopic].map(([topic, docs]) => [topic, [...docs]])), spec.runs.join(', '));
+}
+
+/** Every run file the entries name, each once: a file is itself, a folder every file under it. */
+export async function runFiles(entries: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of entries) files.push(...(await listInputFiles(entry)));
+  return [...new Set(files)];
 }
 
 /** An empty subset would run the whole experiment on nothing: that is the user's data, not a result. */

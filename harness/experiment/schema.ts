@@ -36,7 +36,7 @@ const qrelsSubset = z
 
 const runsSubset = z
   .object({
-    runs: z.array(z.string().min(1)).min(1).describe('TREC run files: the documents they retrieve'),
+    runs: z.array(z.string().min(1)).min(1).describe('TREC run files or folders of them: the documents they retrieve'),
     top: z.number().int().min(1).default(100).describe('how many documents of each topic of each run to keep'),
   })
   .strict();
