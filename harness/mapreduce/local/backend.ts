@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Counters, KernelContext } from '../../../algorithms/types.ts';
+import type { Counters, DocumentSet, KernelContext } from '../../../algorithms/types.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { readPairs, runPlanJobs } from './engine.ts';
 import { WorkerPool } from './pool.ts';
@@ -22,7 +22,8 @@ export interface LocalBackendOptions {
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const pool = new WorkerPool(opts.workers);
   pool.warm(opts.preload ?? []);
-  const cache = new Map<string, Promise<unknown>>();
+  // Kernel results shared across variants, per document set: a backend may see several.
+  const caches = new WeakMap<DocumentSet, Map<string, Promise<unknown>>>();
   const budget = opts.memoryMb * 1024 * 1024;
   return {
     kind: 'local',
@@ -39,6 +40,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
           memoryBudgetBytes: budget,
           runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
           cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+            let cache = caches.get(ctx.docs);
+            if (!cache) caches.set(ctx.docs, (cache = new Map()));
             let p = cache.get(key) as Promise<T> | undefined;
             if (!p) {
               p = compute();
