@@ -1,5 +1,5 @@
 import type { AlgorithmAdapter } from '../types.ts';
-import { broderParams, type BroderParams } from './params.ts';
+import { broderParams } from './params.ts';
 import { planBroder } from './plan.ts';
 
 export const broder: AlgorithmAdapter<typeof broderParams> = {
@@ -8,5 +8,5 @@ export const broder: AlgorithmAdapter<typeof broderParams> = {
   citation:
     'Broder et al. 1997, Syntactic clustering of the Web; Nikkhoo 2010, sections 3.1-3.3; Ye et al. 2008, section 6',
   params: broderParams,
-  plan: (params: BroderParams, ctx) => planBroder(params, ctx),
+  plan: planBroder,
 };

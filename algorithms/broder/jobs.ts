@@ -5,7 +5,7 @@
  * MR#1  map:    document (index, text) → (fingerprint hex, "doc size") for each distinct kept fingerprint
  *       reduce: fingerprint → every 2-subset of its documents as ("a sizeA b sizeB", count); SCT drops
  *               fingerprints shared by more than the threshold here
- * MR#2  map:    identity; combine: sum; reduce: sum the counts → RR = c / (sizeA + sizeB − c), emitted as
+ * MR#2  map:    identity; reduce: sum the counts → RR = c / (sizeA + sizeB − c), emitted as
  *               ("a:b", score) when RR >= the reporting floor
  *
  * Counters are named so that the typed-array kernel (`kernel.ts`) reports the very same ones.
@@ -110,8 +110,9 @@ export function resemblanceJob(floor: number): JobSpec {
     description: 'count the fingerprints each pair shares and turn the count into the resemblance rate',
     inputs: [MR1_OUTPUT],
     output: MR2_OUTPUT,
+    // No combiner: MR#1's reducers already summed each pair's count, so a pair reaches this job
+    // at most once per MR#1 reduce task; a combiner would cost a sort per map task for little.
     mapper: (ctx) => ({ map: (k, v) => ctx.emit(k, v) }),
-    combiner: (ctx) => ({ reduce: (k, values) => ctx.emit(k, String(sum(values))) }),
     reducer: (ctx) => ({
       reduce(key, values) {
         const [a, sa, b, sb] = key.split(' ').map(Number) as [number, number, number, number];

@@ -8,7 +8,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Readable, Writable } from 'node:stream';
-import type { AlgorithmAdapter } from '../../../algorithms/types.ts';
+import type { PlanContext, Plan } from '../../../algorithms/types.ts';
+
+/** What the job script needs of an algorithm: its plan function (not its parameter schema). */
+export type PlanLookup = (name: string) => { plan(params: never, ctx: PlanContext): Plan } | undefined;
 import type { JobSpec, SideRecord } from '../job.ts';
 import { decodeRecord } from '../records.ts';
 import { forEachLine } from './line-reader.ts';
@@ -69,7 +72,7 @@ export function parseTaskArgs(argv: readonly string[]): TaskArgs {
   return { spec, job, phase, side };
 }
 
-export function findJob(specFile: string, jobName: string, lookup: (name: string) => AlgorithmAdapter | undefined): JobSpec {
+export function findJob(specFile: string, jobName: string, lookup: PlanLookup): JobSpec {
   let spec: JobScriptSpec;
   try {
     spec = JSON.parse(readFileSync(specFile, 'utf8')) as JobScriptSpec;
@@ -81,7 +84,8 @@ export function findJob(specFile: string, jobName: string, lookup: (name: string
   }
   const adapter = lookup(spec.algorithm);
   if (!adapter) throw new UsageError(`${specFile}: unknown algorithm "${spec.algorithm}"`);
-  const plan = adapter.plan(spec.params, { minScore: spec.minScore });
+  // spec.json carries parameters the adapter's schema validated before the run was staged.
+  const plan = adapter.plan(spec.params as never, { minScore: spec.minScore });
   const job = plan.jobs.find((j) => j.name === jobName);
   if (!job) {
     throw new UsageError(`${specFile}: algorithm ${spec.algorithm} has no job "${jobName}" (jobs: ${plan.jobs.map((j) => j.name).join(', ')})`);
@@ -125,7 +129,7 @@ async function sideFiles(path: string): Promise<string[]> {
  */
 export async function runJobScript(
   argv: readonly string[],
-  lookup: (name: string) => AlgorithmAdapter | undefined,
+  lookup: PlanLookup,
   stdio: { stdin: Readable; stdout: Writable; stderr: Writable } = process,
 ): Promise<number> {
   let where = 'ndd-job';
