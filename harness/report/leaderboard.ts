@@ -86,6 +86,12 @@ function numCell(x: number | null, digits: number): string {
   return `<td class="num" data-v="${x === null ? '' : escapeHtml(String(x))}">${escapeHtml(num(x, digits))}</td>`;
 }
 
+/** Local runs cost fractions of a cent: three significant digits, not four decimals (which read 0). */
+function costCell(x: number): string {
+  const shown = x === 0 ? '0' : x.toPrecision(3);
+  return `<td class="num" data-v="${escapeHtml(String(x))}">${escapeHtml(shown)}</td>`;
+}
+
 function renderTable(group: CorpusGroup): string {
   const rows = group.entries
     .flatMap(({ run, reportHref }) => run.variants.map((v) => ({ run, v, reportHref })))
@@ -102,7 +108,7 @@ function renderTable(group: CorpusGroup): string {
         numCell(v.metrics.precision_pairs, 4) +
         numCell(v.metrics.avg_error, 4) +
         numCell(v.runtime_s, 3) +
-        numCell(v.cost_usd, 4) +
+        costCell(v.cost_usd) +
         `<td>${escapeHtml(run.backend.kind)}</td><td>${escapeHtml(run.started_at)}</td><td><a href="${escapeHtml(reportHref)}">${escapeHtml(run.run_id)}</a></td></tr>`,
     )
     .join('\n');
