@@ -1,0 +1,41 @@
+/** Every shipped config loads, given its data (licensed data stood in for by the fixtures). */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../harness/errors.ts';
+import { loadExperiment } from '../../harness/experiment/load.ts';
+
+const CONFIGS = fileURLToPath(new URL('../../configs/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+const gov2 = mkdtempSync(join(tmpdir(), 'gov2-'));
+afterAll(() => rmSync(gov2, { recursive: true, force: true }));
+
+const env = {
+  GOV2_ROOT: gov2,
+  TREC_QRELS: join(FIXTURES, 'trec', 'qrels.terabyte04.701-750.txt'),
+  CLUEWEB09_ROOT: join(FIXTURES, 'anserini', 'clueweb09-segment1.warc.gz'),
+  WEB09_RUNS: join(FIXTURES, 'anserini', 'run.cacm-bm25.txt'),
+};
+const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
+
+describe('shipped configs', () => {
+  it('are the ones the README lists', () => {
+    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'quickstart.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml']);
+  });
+
+  it.each(configs)('%s loads and expands', async (name) => {
+    const exp = await loadExperiment(join(CONFIGS, name), env);
+    expect(exp.groundTruth.name).toBe('ground-truth');
+  });
+
+  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml'])(
+    '%s names the licensed data it misses and where to get it',
+    async (name) => {
+      const e = await loadExperiment(join(CONFIGS, name), {}).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).issues.every((l) => /environment variable [A-Z0-9_]+ is not set: .+/.test(l))).toBe(true);
+    },
+  );
+});
