@@ -1,11 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { describeSkip } from '../corpus/read.ts';
 import { readExperimentCorpus } from '../experiment/corpus.ts';
-import { loadExperiment } from '../experiment/load.ts';
+import { loadExperiment, strictly } from '../experiment/load.ts';
 import { progressFor } from '../progress.ts';
 
 interface CorpusArgs {
   config: string;
+  strict?: boolean;
   count?: boolean;
   ids?: boolean;
 }
@@ -19,9 +20,11 @@ export const corpusCommand: CommandModule<object, CorpusArgs> = {
       // No defaults: yargs counts a default as given, and `conflicts` would always fire.
       .option('count', { type: 'boolean', describe: 'print only the number of documents' })
       .option('ids', { type: 'boolean', describe: 'print the document ids, one a line' })
+      .option('strict', { type: 'boolean', describe: 'every skipped or recovered record is an error (exit 2)' })
       .conflicts('count', 'ids'),
   handler: async (args) => {
-    const exp = await loadExperiment(args.config, process.env);
+    const loaded = await loadExperiment(args.config, process.env);
+    const exp = args.strict ? strictly(loaded) : loaded;
     const progress = progressFor();
     const r = await readExperimentCorpus(exp, { onDocument: (n) => n % 500 === 0 && progress.update('reading documents', n) });
     progress.done();

@@ -7,6 +7,7 @@ import { writeRunReportIfAvailable } from '../report/hook.ts';
 
 interface RunArgs {
   config: string;
+  strict: boolean;
   backend?: string;
   'dry-run': boolean;
   docs?: number;
@@ -32,6 +33,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
       })
       .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id' })
       .option('run-id', { type: 'string', describe: 'folder name of the run (default: a hash of config and --only)' })
+      .option('strict', {
+        type: 'boolean',
+        default: false,
+        describe: 'every skipped or recovered record of the corpus, qrels or runs is an error (exit 2)',
+      })
       .option('backend', {
         type: 'string',
         choices: ['local', 'streaming', 'emr'],
@@ -60,6 +66,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         progress: progressFor(),
         signal: controller.signal,
         writeReport: writeRunReportIfAvailable,
+        strict: args.strict,
         ...(args.backend !== undefined ? { backendKind: args.backend } : {}),
         ...(args['dry-run']
           ? {

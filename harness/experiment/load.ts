@@ -299,6 +299,14 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
   };
 }
 
+/**
+ * The experiment with `corpus.strict` on (`--strict`): every skipped record becomes an error.
+ * The hash does not change: a strict run that completes has the results of a lenient one.
+ */
+export function strictly(exp: Experiment): Experiment {
+  return { ...exp, corpus: { ...exp.corpus, strict: true } };
+}
+
 function globToRegExp(pattern: string): RegExp {
   const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   return new RegExp(`^${body}$`);

@@ -38,7 +38,7 @@ import {
 import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
-import { filterVariants, loadExperiment } from './load.ts';
+import { filterVariants, loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment, Variant } from './types.ts';
 
 export interface RunOptions {
@@ -53,6 +53,8 @@ export interface RunOptions {
   readonly signal: AbortSignal;
   /** writes report.html; injected so the runner does not depend on the report's size */
   readonly writeReport?: (runDir: string) => Promise<void>;
+  /** `--strict`: every skipped or recovered record is an error (as `corpus.strict: true`) */
+  readonly strict?: boolean;
   /** `--backend KIND`: run on another backend than the config's `backend` */
   readonly backendKind?: string;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
@@ -72,7 +74,8 @@ export type RunOutcome =
 const REPORT_FLOOR = Number.MIN_VALUE;
 
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
-  const exp = await loadExperiment(opts.configFile, opts.env);
+  const loaded = await loadExperiment(opts.configFile, opts.env);
+  const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
   const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);

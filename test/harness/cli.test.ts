@@ -73,4 +73,17 @@ describe('bench CLI', () => {
     expect(r.stdout).toMatch(new RegExp(`^results: ${join(dir, 'out', 'ok')}/[0-9a-f]{12}$`, 'm'));
     expect(r.stderr).toBe('');
   });
+
+  it('turns a skipped record into exit 2 with --strict, naming the file and byte offset', async () => {
+    const f = join(dir, 'strict.yaml');
+    // the anserini TREC-web segment has a <DOC> without <DOCNO> at byte 223 (grep -bo '<DOC>')
+    const segment = fileURLToPath(new URL('../../../shared/fixtures/anserini/trecweb-segment1.txt', import.meta.url));
+    writeFileSync(f, `experiment: strict\ncorpus:\n  format: trecweb\n  path: ${segment}\n`);
+    const lenient = await bench(['corpus', f, '--count']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toBe('2\n');
+    const strict = await bench(['corpus', f, '--count', '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain(`error: ${segment}: byte 223: missing-docno`);
+  });
 });
