@@ -2,20 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../harness/corpus/files.ts';
 import { splitDocs, trecReader } from '../../../harness/corpus/trec.ts';
-import type { Document, Skip } from '../../../harness/corpus/types.ts';
+import type { Skip } from '../../../harness/corpus/types.ts';
+import { readAll, sharedFixture, words } from '../../support/reader.ts';
 
-const repo = new URL('../../../', import.meta.url);
-const shared = (name: string) => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
+const shared = sharedFixture;
 const own = (name: string) => fileURLToPath(new URL(`../../fixtures/trec/${name}`, import.meta.url));
 
-async function read(path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
-  const docs: Document[] = [];
-  const skips: Skip[] = [];
-  for await (const d of trecReader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
-  return { docs, skips };
-}
+const read = (path: string) => readAll(trecReader, path);
 
-const words = (s: string | undefined) => s?.replace(/\s+/g, ' ').trim();
 
 describe('trec reader on anserini/trec-disks-segment1.txt', () => {
   it('reads both records, the second by its NTCIR <DOC id="…"> attribute', async () => {

@@ -2,18 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../../harness/errors.ts';
 import { trecWebReader } from '../../../harness/corpus/trecweb.ts';
-import type { Document, Skip } from '../../../harness/corpus/types.ts';
+import { readAll, sharedFixture } from '../../support/reader.ts';
 
-const repo = new URL('../../../', import.meta.url);
-const shared = (name: string) => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
+const shared = sharedFixture;
 const own = (name: string) => fileURLToPath(new URL(`../../fixtures/trec/${name}`, import.meta.url));
 
-async function read(path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
-  const docs: Document[] = [];
-  const skips: Skip[] = [];
-  for await (const d of trecWebReader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
-  return { docs, skips };
-}
+const read = (path: string) => readAll(trecWebReader, path);
 
 describe('trecweb reader on anserini/trecweb-segment1.txt', () => {
   it('reads the two whole records and skips the one without <DOCNO> at its byte offset', async () => {

@@ -5,21 +5,15 @@ import { WARCParser } from 'warcio';
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../../harness/errors.ts';
 import { readFileChunks, type Chunk } from '../../../harness/corpus/files.ts';
-import type { Document, Skip } from '../../../harness/corpus/types.ts';
+import type { Skip } from '../../../harness/corpus/types.ts';
 import { dechunk, parseHttpResponse, splitWarcRecords, warcReader } from '../../../harness/corpus/warc.ts';
+import { readAll, sharedFixture, words } from '../../support/reader.ts';
 
-const repo = new URL('../../../', import.meta.url);
-const shared = (name: string) => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
+const shared = sharedFixture;
 const own = (name: string) => fileURLToPath(new URL(`../../fixtures/trec/${name}`, import.meta.url));
 
-async function read(path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
-  const docs: Document[] = [];
-  const skips: Skip[] = [];
-  for await (const d of warcReader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
-  return { docs, skips };
-}
+const read = (path: string) => readAll(warcReader, path);
 
-const words = (s: string | undefined) => s?.replace(/\s+/g, ' ').trim();
 
 describe('warc reader on the anserini WARC fixtures (LF-only header lines, which warcio cannot read)', () => {
   it('reads the ClueWeb09 WARC/0.18 response with its invalid date', async () => {
