@@ -105,7 +105,7 @@ export const localBackendSchema = z
       .enum(['auto', 'jobs'])
       .default('auto')
       .describe("auto: an algorithm's in-process kernel when it has one; jobs: always its MapReduce jobs"),
-    memory_mb: z.number().int().min(16).default(2048).describe('shuffle memory budget before spilling to disk (MB)'),
+    memory_mb: z.number().int().min(16).default(2048).describe('memory budget (MB): the shuffle spills to disk beyond it, and a kernel that would not fit runs as text jobs'),
     price_per_vcpu_hour: z
       .number()
       .min(0)

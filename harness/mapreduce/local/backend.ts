@@ -13,10 +13,25 @@ export interface LocalBackendOptions {
   readonly workers: number;
   readonly memoryMb: number;
   readonly pricePerVcpuHour: number;
-  /** `auto`: the kernel when the plan has one; `jobs`: always the text jobs (slower, for checking). */
+  /**
+   * `auto`: the kernel when the plan has one and it fits `memoryMb` (kernelBytesEstimate), else
+   * the text jobs; `jobs`: always the text jobs (slower, for checking).
+   */
   readonly engine: 'auto' | 'jobs';
   /** modules the worker threads load as soon as they start (the kernels' worker modules) */
   readonly preload?: readonly string[];
+}
+
+/**
+ * What a typed-array kernel holds for a document set, from its text length: the Broder kernel
+ * keeps about 50 bytes per (fingerprint, document) entry, and a corpus has about one entry per
+ * 7 characters (one shingle per word); 8 bytes a character leaves room for its pairs. Above
+ * `memory_mb` the backend runs the text jobs instead, whose shuffle spills to disk.
+ */
+export function kernelBytesEstimate(docs: DocumentSet): number {
+  let chars = 0;
+  for (const t of docs.texts) chars += t.length;
+  return 8 * chars;
 }
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
@@ -33,7 +48,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const t0 = performance.now();
       let pairs;
       let extra: Record<string, unknown> | undefined;
-      if (job.plan.local && opts.engine === 'auto') {
+      const estimate = kernelBytesEstimate(ctx.docs);
+      if (job.plan.local && opts.engine === 'auto' && estimate <= budget) {
         const kctx: KernelContext = {
           docs: ctx.docs,
           parallelism: opts.workers,
@@ -74,7 +90,13 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
         const path = r.datasets.get(job.plan.output.pairs);
         if (!path) throw new Error(`plan of ${job.variant} produced no dataset ${job.plan.output.pairs}`);
         pairs = readPairs(path);
-        extra = { engine: 'jobs', shuffle_spills: r.spills };
+        extra = {
+          engine: 'jobs',
+          shuffle_spills: r.spills,
+          ...(job.plan.local && opts.engine === 'auto'
+            ? { why: `the kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` }
+            : {}),
+        };
       }
       const runtimeS = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);

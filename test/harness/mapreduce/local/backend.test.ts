@@ -31,3 +31,32 @@ describe('local backend', () => {
     }
   });
 });
+
+describe('local backend memory budget', () => {
+  it('runs the spilling text jobs instead of the kernel when the kernel would not fit', async () => {
+    const docs = docSet(['ab cd ef gh '.repeat(20_000), 'ab cd ef xy '.repeat(20_000)]);
+    // 2 × 240,000 characters × 8 bytes ≈ 3.7 MB of kernel estimate, over a 1 MB budget
+    const run = async (memoryMb: number) => {
+      const backend = createLocalBackend({ workers: 1, memoryMb, pricePerVcpuHour: 0, engine: 'auto' });
+      const work = mkdtempSync(join(tmpdir(), 'budget-'));
+      const params = broder.params.parse({ shingle: { unit: 'char', size: 5 } });
+      try {
+        return await backend.run(
+          { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, plan: broder.plan(params, { minScore: Number.MIN_VALUE }) },
+          { docs, workDir: work, signal: new AbortController().signal, progress() {} },
+        );
+      } finally {
+        await backend.close();
+        rmSync(work, { recursive: true, force: true });
+      }
+    };
+    const roomy = await run(64);
+    const tight = await run(1);
+    expect(roomy.extra?.engine).toBe('kernel');
+    expect(tight.extra?.engine).toBe('jobs');
+    expect(String(tight.extra?.why)).toMatch(/over memory_mb 1/);
+    // {ab cd, cd ef, ef gh, gh ab} vs {ab cd, cd ef, ef xy, xy ab}: 2 shared of 6 → 1/3, either way
+    expect(rowsOf(tight.pairs)).toEqual(rowsOf(roomy.pairs));
+    expect(rowsOf(tight.pairs)).toEqual([`0 1 ${2 / 6}`]);
+  });
+});
