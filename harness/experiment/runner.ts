@@ -339,12 +339,12 @@ function metricsCsv(exp: Experiment, records: readonly VariantRecord[], docs: nu
     r.metrics.precision_pairs,
     r.metrics.recall_pairs,
     r.metrics.f1_pairs,
-    r.mr1_output_pairs,
-    r.mr1_reduction_pct,
     r.runtime_s.toFixed(3),
     r.cpu_s.toFixed(3),
     r.peak_rss_mb.toFixed(1),
     r.cost_usd.toFixed(8),
+    r.mr1_output_pairs,
+    r.mr1_reduction_pct,
     ...counterCols.map((c) => {
       const dot = c.indexOf('.');
       return r.counters[c.slice(0, dot)]?.[c.slice(dot + 1)] ?? 0;
