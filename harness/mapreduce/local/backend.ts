@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Counters, DocumentSet, KernelContext } from '../../../algorithms/types.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { readPairs, runPlanJobs } from './engine.ts';
+import { readPairFiles, runPlanJobs } from './engine.ts';
+import { runPlanJobsParallel } from './parallel-engine.ts';
 import { WorkerPool } from './pool.ts';
 
 export interface LocalBackendOptions {
@@ -80,16 +81,26 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       } else {
         const dir = join(ctx.workDir, 'jobs', job.variant);
         mkdirSync(dir, { recursive: true });
-        const r = runPlanJobs(job.plan, ctx.docs, {
-          workDir: dir,
-          memoryBudgetBytes: budget,
-          signal: ctx.signal,
-          progress: (phase) => ctx.progress(phase),
-        });
+        const progress = (phase: string, done?: number, total?: number): void => ctx.progress(phase, done, total);
+        // Both cores: map and reduce tasks on the worker threads; one thread: the same jobs in line.
+        const r =
+          opts.workers > 1
+            ? await runPlanJobsParallel(job, job.plan, ctx.docs, {
+                workDir: dir,
+                memoryBudgetBytes: budget,
+                parallelism: opts.workers,
+                runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+                signal: ctx.signal,
+                progress,
+              })
+            : (() => {
+                const one = runPlanJobs(job.plan, ctx.docs, { workDir: dir, memoryBudgetBytes: budget, signal: ctx.signal, progress });
+                return { ...one, datasets: new Map([...one.datasets].map(([k, v]) => [k, [v]])) };
+              })();
         for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
-        const path = r.datasets.get(job.plan.output.pairs);
-        if (!path) throw new Error(`plan of ${job.variant} produced no dataset ${job.plan.output.pairs}`);
-        pairs = readPairs(path);
+        const files = r.datasets.get(job.plan.output.pairs);
+        if (!files) throw new Error(`plan of ${job.variant} produced no dataset ${job.plan.output.pairs}`);
+        pairs = readPairFiles(files);
         extra = {
           engine: 'jobs',
           shuffle_spills: r.spills,

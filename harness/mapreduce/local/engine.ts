@@ -29,7 +29,7 @@ export interface EngineResult {
   readonly spills: Record<string, number>;
 }
 
-type Pair = [key: string, value: string];
+export type Pair = [key: string, value: string];
 
 export function writeDocuments(docs: DocumentSet, path: string): void {
   const w = new LineWriter(path);
@@ -52,7 +52,7 @@ export function runPlanJobs(plan: Plan, docs: DocumentSet, opts: EngineOptions):
   return { datasets, counters, spills };
 }
 
-function contextFor(
+export function contextFor(
   counters: Counters,
   side: ReadonlyMap<string, readonly SideRecord[]>,
   emit: (k: string, v: string) => void,
@@ -129,12 +129,12 @@ function runJob(job: JobSpec, datasets: Map<string, string>, counters: Counters,
   return runs.length;
 }
 
-function byKey(x: Pair, y: Pair): number {
+export function byKey(x: Pair, y: Pair): number {
   return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0;
 }
 
 /** Calls reduce once per run of equal keys in sorted input. */
-function forEachGroup(sorted: Iterable<Pair>, reducer: Reducer): void {
+export function forEachGroup(sorted: Iterable<Pair>, reducer: Reducer): void {
   let key: string | undefined;
   let values: string[] = [];
   for (const [k, v] of sorted) {
@@ -149,7 +149,7 @@ function forEachGroup(sorted: Iterable<Pair>, reducer: Reducer): void {
 }
 
 /** k-way merge of sorted run files by key. */
-function* mergeRuns(paths: readonly string[]): Generator<Pair> {
+export function* mergeRuns(paths: readonly string[]): Generator<Pair> {
   const heads: { it: Generator<string>; rec: Pair }[] = [];
   for (const p of paths) {
     const it = readLines(p);
@@ -173,17 +173,19 @@ function* readDataset(datasets: ReadonlyMap<string, string>, name: string): Gene
   for (const line of readLines(path)) yield decodeRecord(line);
 }
 
-/** Decodes a pairs dataset (key `a:b`, value score) into a PairList. */
-export function readPairs(path: string): PairList {
+/** Decodes a pairs dataset (key `a:b`, value score), from its part files in order, into a PairList. */
+export function readPairFiles(paths: readonly string[]): PairList {
   const a: number[] = [];
   const b: number[] = [];
   const s: number[] = [];
-  for (const line of readLines(path)) {
-    const [key, value] = decodeRecord(line);
-    const colon = key.indexOf(':');
-    a.push(Number(key.slice(0, colon)));
-    b.push(Number(key.slice(colon + 1)));
-    s.push(Number(value));
+  for (const path of paths) {
+    for (const line of readLines(path)) {
+      const [key, value] = decodeRecord(line);
+      const colon = key.indexOf(':');
+      a.push(Number(key.slice(0, colon)));
+      b.push(Number(key.slice(colon + 1)));
+      s.push(Number(value));
+    }
   }
   return { a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(s) };
 }

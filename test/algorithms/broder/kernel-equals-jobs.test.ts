@@ -54,6 +54,17 @@ describe('Broder kernel and text jobs', () => {
     expect(two.rows).toEqual(one.rows);
   });
 
+  it.each([{ method: 'none' }, { method: 'sct', threshold: 2 }, { method: 'mod', m: 2 }])(
+    'agree when the text jobs run on two worker threads and spill, for %j',
+    async (sampling) => {
+      const params = { shingle, sampling };
+      const kernel = await runPlan('broder', params, docs, { engine: 'auto' });
+      const jobs = await runPlan('broder', params, docs, { engine: 'jobs', workers: 2, memoryMb: 0.01 });
+      expect(jobs.rows).toEqual(kernel.rows);
+      expect(jobs.counters).toEqual(kernel.counters);
+    },
+  );
+
   it('gives the same result when the shuffle spills to disk', async () => {
     const params = { shingle, sampling: { method: 'none' } };
     const roomy = await runPlan('broder', params, docs, { engine: 'jobs', memoryMb: 64 });

@@ -2,53 +2,19 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
-import { DOCUMENTS, type JobSpec } from '../../../../harness/mapreduce/job.ts';
 import { readLines } from '../../../../harness/mapreduce/lines.ts';
 import { runPlanJobs } from '../../../../harness/mapreduce/local/engine.ts';
+import { runPlanJobsParallel } from '../../../../harness/mapreduce/local/parallel-engine.ts';
+import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
 import { decodeRecord } from '../../../../harness/mapreduce/records.ts';
+import { plan } from './toy-plan.ts';
 
-/** word → count, then (with the stop-word list as side data) count → words, map-only upper-casing last. */
-const wordCount: JobSpec = {
-  name: 'count',
-  description: 'word counts',
-  inputs: [DOCUMENTS],
-  output: 'counts',
-  mapper: (ctx) => ({
-    map(_doc, text) {
-      for (const w of text.split(/\s+/).filter(Boolean)) {
-        ctx.count('words', 'seen');
-        ctx.emit(w, '1');
-      }
-    },
-  }),
-  combiner: (ctx) => ({ reduce: (k, vs) => ctx.emit(k, String(vs.reduce((s, v) => s + Number(v), 0))) }),
-  reducer: (ctx) => ({ reduce: (k, vs) => ctx.emit(k, String(vs.reduce((s, v) => s + Number(v), 0))) }),
-};
-const stop: JobSpec = {
-  name: 'stop',
-  description: 'the words to ignore',
-  inputs: [DOCUMENTS],
-  output: 'stopwords',
-  mapper: (ctx) => ({ map: (doc) => doc === '0' && ctx.emit('the', '') }),
-};
-const byCount: JobSpec = {
-  name: 'by-count',
-  description: 'words grouped by count, stop words removed',
-  inputs: ['counts'],
-  output: 'groups',
-  side: ['stopwords'],
-  mapper: (ctx) => {
-    const stopwords = new Set(ctx.side('stopwords').map(([k]) => k));
-    return { map: (w, c) => !stopwords.has(w) && ctx.emit(c, w) };
-  },
-  reducer: (ctx) => ({ reduce: (c, ws) => ctx.emit(c, [...ws].sort().join(',')) }),
-};
-const plan: Plan = { jobs: [wordCount, stop, byCount], output: { pairs: 'groups' } };
 const docs = { ids: ['a', 'b', 'c'], texts: ['the cat the hat', 'a cat\tand a bat\nthe end', 'hat hat'] };
 
-function dataset(path: string): [string, string][] {
-  return [...readLines(path)].map(decodeRecord).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+function dataset(paths: string | readonly string[]): [string, string][] {
+  return (typeof paths === 'string' ? [paths] : paths)
+    .flatMap((p) => [...readLines(p)].map(decodeRecord))
+    .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
 }
 
 let dir: string;
@@ -96,5 +62,43 @@ describe('in-process MapReduce engine', () => {
     const c = new AbortController();
     c.abort(new Error('stop'));
     expect(() => runPlanJobs(plan, docs, { workDir: dir, memoryBudgetBytes: 1 << 20, signal: c.signal })).toThrow('stop');
+  });
+});
+
+describe('in-process MapReduce engine on two worker threads', () => {
+  const planModule = new URL('./toy-plan.ts', import.meta.url).href;
+  const run = async (budget: number) => {
+    const pool = new WorkerPool(2);
+    try {
+      return await runPlanJobsParallel({ algorithm: 'toy', params: {}, minScore: 0 }, plan, docs, {
+        workDir: dir,
+        memoryBudgetBytes: budget,
+        parallelism: 2,
+        planModule,
+        runInWorker: (m, e, p) => pool.run(m, e, p),
+      });
+    } finally {
+      await pool.close();
+    }
+  };
+
+  it('gives the one-thread results, with side data and a map-only job, over two reduce partitions', async () => {
+    const one = runPlanJobs(plan, docs, { workDir: join(dir), memoryBudgetBytes: 1 << 20 });
+    const two = await run(1 << 20);
+    for (const name of ['counts', 'stopwords', 'groups']) {
+      expect(dataset(two.datasets.get(name) as string[])).toEqual(dataset(one.datasets.get(name) as string));
+    }
+    expect(two.datasets.get('counts')).toHaveLength(2);
+    expect(two.counters).toEqual(one.counters);
+  });
+
+  it('spills sorted runs in each map task past its share of the budget', async () => {
+    const two = await run(200);
+    expect(two.spills.count).toBeGreaterThan(2);
+    expect(dataset(two.datasets.get('groups') as string[])).toEqual([
+      ['1', 'and,bat,end'],
+      ['2', 'a,cat'],
+      ['3', 'hat'],
+    ]);
   });
 });
