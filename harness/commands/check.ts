@@ -21,6 +21,7 @@ export interface CheckArgs {
   readonly runs: readonly string[];
   readonly baseline: string;
   readonly minFactor: number;
+  readonly minDelta?: number;
   readonly qualityOnly: boolean;
 }
 
@@ -37,6 +38,7 @@ export async function check(args: CheckArgs, print: (text: string) => void): Pro
   const report = checkRuns(records, baseline, args.baseline, (i) => join(args.runs[i] ?? '', 'run.json'), {
     ...DEFAULT_TIMING,
     minFactor: args.minFactor,
+    minDelta: args.minDelta ?? DEFAULT_TIMING.minDelta,
     qualityOnly: args.qualityOnly,
   });
   print(formatCheckReport(report, args.baseline));
@@ -44,7 +46,7 @@ export async function check(args: CheckArgs, print: (text: string) => void): Pro
   if (n > 0) throw new RegressionFound(`${n} regression${n === 1 ? '' : 's'} against ${args.baseline}`);
 }
 
-export const checkCommand: CommandModule<object, { runs: string[]; baseline: string; 'min-factor': number; 'quality-only': boolean }> = {
+export const checkCommand: CommandModule<object, { runs: string[]; baseline: string; 'min-factor': number; 'min-delta': number; 'quality-only': boolean }> = {
   command: 'check <runs..>',
   describe: 'Compare run folders with a baseline: quality exactly, timings statistically; exit 1 on a regression',
   builder: (y) =>
@@ -52,8 +54,12 @@ export const checkCommand: CommandModule<object, { runs: string[]; baseline: str
       .positional('runs', { type: 'string', array: true, demandOption: true, describe: 'run folders (repetitions of one config)' })
       .option('baseline', { type: 'string', demandOption: true, describe: 'baseline file written by `bench baseline`' })
       .option('min-factor', { type: 'number', default: DEFAULT_TIMING.minFactor, describe: 'slowdown (ratio of medians) that counts as a timing regression' })
+      .option('min-delta', { type: 'number', default: DEFAULT_TIMING.minDelta, describe: 'seconds: medians closer than this are never a regression (noise on short variants)' })
       .option('quality-only', { type: 'boolean', default: false, describe: 'compare quality only (timings are too noisy on shared CI machines)' }),
   handler: async (argv) => {
-    await check({ runs: argv.runs, baseline: argv.baseline, minFactor: argv.minFactor, qualityOnly: argv.qualityOnly }, (t) => process.stdout.write(t));
+    await check(
+      { runs: argv.runs, baseline: argv.baseline, minFactor: argv.minFactor, minDelta: argv['min-delta'], qualityOnly: argv.qualityOnly },
+      (t) => process.stdout.write(t),
+    );
   },
 };

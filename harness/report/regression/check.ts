@@ -111,7 +111,7 @@ export function formatCheckReport(r: CheckReport, baselineFile: string): string 
   if (r.qualityOnly) out.push('', 'Timings: not checked (--quality-only).');
   else {
     const o = r.options;
-    out.push('', `Timings (ratio of medians >= ${o.minFactor} and, with >= ${o.minSamples} samples a side, Mann-Whitney U p < ${o.alpha}):`);
+    out.push('', `Timings (ratio of medians >= ${o.minFactor}, medians apart by >= ${o.minDelta} s and, with >= ${o.minSamples} samples a side, Mann-Whitney U p < ${o.alpha}):`);
     const changed = r.timings.filter((t) => t.verdict !== 'unchanged');
     if (changed.length === 0) out.push(`  no changes (${r.timings.length} compared)`);
     else {

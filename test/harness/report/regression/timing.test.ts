@@ -45,4 +45,12 @@ describe('compareTimings', () => {
   it('honours a custom minimum factor', () => {
     expect(compareTimings([1.0], [1.4], { ...DEFAULT_TIMING, minFactor: 1.3 }).verdict).toBe('regressed');
   });
+
+  it('calls a change of the medians below minDelta unchanged, however large its ratio', () => {
+    // 0.09 s → 0.14 s is ×1.56 but 0.05 s apart: scheduler noise on a short variant
+    expect(compareTimings([0.09], [0.14]).verdict).toBe('unchanged');
+    expect(compareTimings([0.09], [0.14], { ...DEFAULT_TIMING, minDelta: 0.01 }).verdict).toBe('regressed');
+    // 1 s → 2 s is 1 s apart: still a regression on one sample each
+    expect(compareTimings([1], [2]).verdict).toBe('regressed');
+  });
 });
