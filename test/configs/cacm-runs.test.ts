@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../harness/experiment/runner.ts';
+import { runOptions } from '../support/run-options.ts';
 
 const CONFIG = fileURLToPath(new URL('../../configs/cacm-runs.yaml', import.meta.url));
 const RUN = fileURLToPath(new URL('../../../shared/fixtures/anserini/run.cacm-bm25.txt', import.meta.url));
@@ -18,15 +19,7 @@ let dir: string;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'cacm-'));
-  const r = await runExperiment({
-    configFile: CONFIG,
-    outRoot: out,
-    only: [],
-    force: false,
-    env: {},
-    progress: { update() {}, log() {}, done() {} },
-    signal: new AbortController().signal,
-  });
+  const r = await runExperiment(runOptions(CONFIG, out));
   if (r.kind !== 'completed') throw new Error('not completed');
   dir = r.dir;
 });

@@ -92,16 +92,7 @@ function runJob(job: JobSpec, datasets: Map<string, string>, counters: Counters,
   const runs: string[] = [];
   const spill = (): void => {
     const path = join(opts.workDir, `${job.name}.spill${runs.length}.txt`);
-    const w = new LineWriter(path);
-    const sorted = buffer.sort(byKey);
-    if (job.combiner) {
-      const combiner = job.combiner(contextFor({}, side, (k, v) => w.write(encodeRecord(k, v))));
-      forEachGroup(sorted, combiner);
-      combiner.close?.();
-    } else {
-      for (const [k, v] of sorted) w.write(encodeRecord(k, v));
-    }
-    w.close();
+    writeSortedRun(path, buffer, job, side);
     runs.push(path);
     buffer = [];
     bytes = 0;
@@ -127,6 +118,20 @@ function runJob(job: JobSpec, datasets: Map<string, string>, counters: Counters,
   out.close();
   datasets.set(job.output, outPath);
   return runs.length;
+}
+
+/** Sorts a map task's buffered output by key and writes it as one run, through the job's combiner if it has one. */
+export function writeSortedRun(path: string, buffer: Pair[], job: JobSpec, side: ReadonlyMap<string, readonly SideRecord[]>): void {
+  const w = new LineWriter(path);
+  const sorted = buffer.sort(byKey);
+  if (job.combiner) {
+    const combiner = job.combiner(contextFor({}, side, (k, v) => w.write(encodeRecord(k, v))));
+    forEachGroup(sorted, combiner);
+    combiner.close?.();
+  } else {
+    for (const [k, v] of sorted) w.write(encodeRecord(k, v));
+  }
+  w.close();
 }
 
 export function byKey(x: Pair, y: Pair): number {

@@ -9,7 +9,7 @@ import type { JobSpec, SideRecord } from '../job.ts';
 import { LineWriter, readLines } from '../lines.ts';
 import { hadoopPartition } from '../partition.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
-import { byKey, contextFor, forEachGroup, mergeRuns, type Pair } from './engine.ts';
+import { contextFor, forEachGroup, mergeRuns, writeSortedRun, type Pair } from './engine.ts';
 
 /** Where a task finds its plan: a module exporting `findPlan(name)` (algorithms/plans.ts). */
 export interface PlanSource {
@@ -78,16 +78,7 @@ export async function mapTask(t: MapTaskInput): Promise<MapTaskOutput> {
     buffers.forEach((buffer, p) => {
       if (buffer.length === 0) return;
       const path = `${t.outPrefix}-p${p}-s${(runs[p] as string[]).length}`;
-      const w = new LineWriter(path);
-      const sorted = buffer.sort(byKey);
-      if (job.combiner) {
-        const combiner = job.combiner(contextFor({}, side, (k, v) => w.write(encodeRecord(k, v))));
-        forEachGroup(sorted, combiner);
-        combiner.close?.();
-      } else {
-        for (const [k, v] of sorted) w.write(encodeRecord(k, v));
-      }
-      w.close();
+      writeSortedRun(path, buffer, job, side);
       (runs[p] as string[]).push(path);
       buffers[p] = [];
     });

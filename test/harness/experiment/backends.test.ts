@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
 import { TIMING_COLUMNS } from '../../../harness/results/types.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
+import { runOptions } from '../../support/run-options.ts';
 
-const quiet = { update() {}, log() {}, done() {} };
 let root: string;
 let config: string;
 
@@ -40,7 +40,7 @@ backends:
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function options(over: Partial<RunOptions> = {}): RunOptions {
-  return { configFile: config, outRoot: join(root, 'results'), only: [], force: false, env: {}, progress: quiet, signal: new AbortController().signal, ...over };
+  return runOptions(config, join(root, 'results'), over);
 }
 
 function withoutTimings(csv: string): string {

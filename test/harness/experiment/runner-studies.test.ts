@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
+import { runOptions } from '../../support/run-options.ts';
 
 let root: string;
 beforeAll(() => {
@@ -34,15 +35,7 @@ studies:
   run_topics: { runs: [run.txt], n: [3], shares: [0.5] }
 `,
     );
-    const r = await runExperiment({
-      configFile: config,
-      outRoot: join(root, 'results'),
-      only: [],
-      force: false,
-      env: {},
-      progress: { update() {}, log() {}, done() {} },
-      signal: new AbortController().signal,
-    });
+    const r = await runExperiment(runOptions(config, join(root, 'results')));
     if (r.kind !== 'completed') throw new Error('not completed');
     const files = readdirSync(r.dir).filter((f) => f.endsWith('.csv')).sort();
     expect(files).toEqual(['distribution.csv', 'metrics.csv', 'run-topic-prevalence.csv', 'run-topic-shares.csv', 'topic-collections.csv']);

@@ -15,8 +15,8 @@ import { fingerprintHex, fingerprintOf } from '../../../algorithms/text/fingerpr
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
 import { TIMING_COLUMNS } from '../../../harness/results/types.ts';
 import { SMALL_JSONL, smallCorpus } from '../../support/corpus.ts';
+import { quiet, runOptions } from '../../support/run-options.ts';
 
-const quiet = { update() {}, log() {}, done() {} };
 let root: string;
 let config: string;
 
@@ -39,16 +39,7 @@ backend: { kind: local, workers: 1 }
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function options(over: Partial<RunOptions> = {}): RunOptions {
-  return {
-    configFile: config,
-    outRoot: join(root, 'results'),
-    only: [],
-    force: false,
-    env: {},
-    progress: quiet,
-    signal: new AbortController().signal,
-    ...over,
-  };
+  return runOptions(config, join(root, 'results'), over);
 }
 
 /** metrics.csv without the measured columns. */
