@@ -1,0 +1,70 @@
+/**
+ * The algorithm adapter (DESIGN.md "Algorithm adapter"): a detector as the harness knows it.
+ * Each folder of `algorithms/` exports one from its `index.ts` and its plan function, without
+ * the parameter schema, from `plan.ts` (the job script Hadoop starts for every task loads only
+ * that). `algorithms/detectors.ts` lists the folders: adding a detector is its folder and one
+ * line there.
+ */
+import type { z } from 'zod';
+import type { Counters } from './counters.ts';
+import type { Plan, PlanContext } from './plan.ts';
+
+/** The general measures an adapter may show under a name of its own (`AdapterMeasure.shows`). */
+export type GeneralCandidateMeasure = 'candidate_pairs' | 'candidate_reduction_pct';
+
+/** What an adapter's measure is computed from. */
+export interface MeasuredVariant {
+  readonly groundTruth: boolean;
+  readonly counters: Counters;
+  /** the plan's `candidates` counter, null when it is missing */
+  readonly candidates: number | null;
+}
+
+interface MeasureBase {
+  /** Column of metrics.csv, key in run.json and in baselines. */
+  readonly key: string;
+  /** How the report and the leaderboard name it. */
+  readonly label: string;
+  /** Which direction is worse, for `bench check` notes and chart frontiers; null: neither. */
+  readonly worse: 'lower' | 'higher' | null;
+  /** A column of the table `bench run` prints. */
+  readonly summary?: { readonly header: string; readonly digits: number };
+}
+
+/**
+ * A measure an adapter adds to metrics.csv after the general ones: either a general measure
+ * under the detector's own name (Broder shows `candidate_pairs` as Figure 3.9's
+ * `mr1_output_pairs`; where every variant of a run shows it so, the general column is left
+ * out), or a value of its own computed from the run's counters.
+ */
+export type AdapterMeasure =
+  | (MeasureBase & { readonly shows: GeneralCandidateMeasure })
+  | (MeasureBase & { readonly value: (self: MeasuredVariant, truth: MeasuredVariant) => number | null });
+
+/**
+ * A figure an adapter adds to the run report, drawn over the variants of that adapter:
+ * `bars-per-variant` is one bar per variant (the ground truth left out) of one of its measures.
+ */
+export interface AdapterFigure {
+  readonly id: string;
+  readonly title: string;
+  readonly note: string;
+  readonly chart: { readonly kind: 'bars-per-variant'; readonly measure: string; readonly axis: string; readonly legend: string };
+}
+
+export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
+  /** The name configs use (`algorithm: broder`); equal to the folder's name. */
+  readonly name: string;
+  /** One line for `bench list`. */
+  readonly description: string;
+  /** The paper(s) it implements, for the README and reports. */
+  readonly citation: string;
+  /** Parameters with defaults and `.describe()` texts (what `bench list` prints). */
+  readonly params: S;
+  plan(params: z.output<S>, ctx: PlanContext): Plan;
+  readonly measures?: readonly AdapterMeasure[];
+  readonly figures?: readonly AdapterFigure[];
+}
+
+/** What the job script needs of a detector: its plan function, without the schema. */
+export type PlanFunction = (params: never, ctx: PlanContext) => Plan;

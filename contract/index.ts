@@ -1,0 +1,19 @@
+/**
+ * The contract between the harness and the detectors: the types both `harness/` and
+ * `algorithms/` import, so that neither reaches into the other's internals.
+ *
+ *   documents.ts  Document, DocumentSet
+ *   jobs.ts       the MapReduce job model (JobSpec, TaskContext, DOCUMENTS)
+ *   pairs.ts      PairList and the pair record encoding
+ *   spans.ts      Span and the span record encoding
+ *   counters.ts   Counters and CounterRef
+ *   plan.ts       Plan: jobs, what their output means, the local kernel and its cost model
+ *   adapter.ts    AlgorithmAdapter: name, parameters, plan, own measures and figures
+ */
+export * from './adapter.ts';
+export * from './counters.ts';
+export * from './documents.ts';
+export * from './jobs.ts';
+export * from './pairs.ts';
+export * from './plan.ts';
+export * from './spans.ts';

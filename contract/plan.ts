@@ -1,0 +1,126 @@
+/**
+ * A plan: what an adapter turns validated parameters into. A pipeline of MapReduce jobs that
+ * every backend can run, what its output means to the evaluation, and optionally a local
+ * kernel: the same computation over typed arrays in process, which the local backend prefers.
+ * A kernel must give exactly the pairs, spans, tables and counters of the jobs; a test of each
+ * detector runs both and compares.
+ */
+import type { CounterRef, Counters } from './counters.ts';
+import type { DocumentSet } from './documents.ts';
+import type { JobSpec, SideRecord } from './jobs.ts';
+import type { PairList } from './pairs.ts';
+import type { Span } from './spans.ts';
+
+export interface PlanContext {
+  /**
+   * The lowest score a pair must have to be reported. The runner passes the smallest positive
+   * double (report every pair the detector scores) so that the evaluation sees exact scores
+   * near `evaluate.min_score`.
+   */
+  readonly minScore: number;
+  /** The experiment's `seed`: every random choice of a plan (permutations, lexicons) derives from it. */
+  readonly seed: number;
+}
+
+/**
+ * What the scores of the pairs mean, which decides the measures the evaluation computes.
+ * - `resemblance`: the score estimates the ground truth's resemblance (Broder sampling, exact
+ *   joins, MinHash), so average error and correlation are defined. Every pair scoring at least
+ *   `floor` is reported; the evaluation compares scores only from `max(floor, min_score)` up (a
+ *   join at t = 0.8 says nothing of pairs at 0.3).
+ * - `other`: a score on another scale (simhash's 1 − d/64) or a yes/no with a strength
+ *   (I-Match's share of signatures shared); `why` is written to run.json beside the empty
+ *   avg_error and correlation cells.
+ */
+export type ScoreMeaning =
+  | { readonly kind: 'resemblance'; readonly floor: number }
+  | { readonly kind: 'other'; readonly why: string };
+
+/**
+ * Which pairs the detector calls near-duplicates (Res in precision and recall).
+ * - `score-at-threshold`: those scoring at least `evaluate.threshold` (an estimator of the RR
+ *   with no threshold of its own, such as Broder's).
+ * - `every-reported-pair`: every pair it reports (simhash within distance k, I-Match signature
+ *   collisions, a join at its own threshold).
+ */
+export type DecisionRule = { readonly kind: 'score-at-threshold' } | { readonly kind: 'every-reported-pair' };
+
+/**
+ * A per-document table a plan writes beside its pairs (simhash signatures, LSH clusters): the
+ * dataset's records have a document index as key and `columns.length - 1` space-separated
+ * fields as value; the run folder gets `<folder>/<variant>.csv.gz` with the document id first.
+ */
+export interface TableOutput {
+  readonly dataset: string;
+  readonly folder: string;
+  readonly columns: readonly string[];
+  /** One line for the README of the results and the report. */
+  readonly description: string;
+}
+
+export interface PlanOutput {
+  /** The dataset of pair records (`pairs.ts`). */
+  readonly pairs: string;
+  /** The dataset of span records (`spans.ts`), for detectors that locate shared text. */
+  readonly spans?: string;
+  readonly tables?: readonly TableOutput[];
+  readonly score: ScoreMeaning;
+  readonly decisions: DecisionRule;
+  /**
+   * The counter of the pairs the detector generated or compared before deciding (Broder's MR#1
+   * output pairs, simhash's Hamming candidates, PPJoin's candidates before verification); the
+   * evaluation reports it as `candidate_pairs` and compares it with the ground truth's.
+   */
+  readonly candidates?: CounterRef;
+}
+
+export interface Plan {
+  readonly jobs: readonly JobSpec[];
+  readonly output: PlanOutput;
+  readonly local?: LocalKernel;
+}
+
+/** The size of a document set, which is all a cost model needs. */
+export interface CorpusShape {
+  readonly documents: number;
+  /** total UTF-16 code units of the texts */
+  readonly chars: number;
+}
+
+export interface LocalKernel {
+  run(ctx: KernelContext): Promise<KernelResult>;
+  /**
+   * The plan's cost model: about how many bytes the kernel holds at its peak for a corpus of
+   * this shape. The local backend runs the kernel only when this fits `memory_mb`.
+   */
+  memoryBytes(shape: CorpusShape): number;
+  /** Modules the kernel runs on worker threads (`runInWorker`); a backend may load them early. */
+  readonly workerModules?: readonly string[];
+}
+
+export interface KernelResult {
+  readonly pairs: PairList;
+  readonly spans?: readonly Span[];
+  /** dataset → records, for each of the plan's `output.tables` */
+  readonly tables?: Readonly<Record<string, readonly SideRecord[]>>;
+}
+
+export interface KernelContext {
+  readonly docs: DocumentSet;
+  /**
+   * Runs `exportName` of `moduleUrl` in a worker thread with `payload`; the function may be async.
+   * Typed arrays on SharedArrayBuffers are shared, others are copied in and transferred back.
+   */
+  runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
+  /** Number of worker threads the backend may use (the cores it was given). */
+  readonly parallelism: number;
+  /** Memoizes work that several variants of one run share (e.g. fingerprints of the same shingling). */
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  count(group: string, name: string, amount?: number): void;
+  progress(phase: string, done?: number, total?: number): void;
+  readonly memoryBudgetBytes: number;
+  readonly signal: AbortSignal;
+}
+
+/** Counters by group and name, as kernels and jobs report them. */
+export type { Counters };
