@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { broder } from '../algorithms/broder/index.ts';
-import { mergeSlices, fingerprintSlice } from '../algorithms/broder/features.ts';
+import { mergeSlices, fingerprintSlice } from '../algorithms/text/features.ts';
 import { sampleFeatures, scanCount } from '../algorithms/broder/join.ts';
 import { shingleFingerprints } from '../algorithms/text/fingerprint.ts';
 import { normalize } from '../algorithms/text/normalize.ts';

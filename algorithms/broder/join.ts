@@ -5,8 +5,8 @@
  * pair counts, so the scores equal the text jobs' scores bit for bit.
  */
 import { fingerprintMod } from '../text/fingerprint.ts';
-import { sharedU32 } from './chunks.ts';
-import type { DocumentFeatures } from './features.ts';
+import { sharedU32 } from '../text/chunks.ts';
+import type { DocumentFeatures } from '../text/features.ts';
 import type { Sampling } from './params.ts';
 import { commonalityLimit, documentModulus, pairsOf, usesSampledSize } from './sampling.ts';
 

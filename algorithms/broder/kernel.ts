@@ -5,13 +5,13 @@
  * twenty samplings cost little more than one.
  */
 import type { KernelContext, LocalKernel, PairList } from '../types.ts';
-import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
-import { balancedRanges } from './chunks.ts';
+import { mergeSlices, type DocumentFeatures, type SortedSlice } from '../text/features.ts';
+import { balancedRanges } from '../text/chunks.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 
-export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
+export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {

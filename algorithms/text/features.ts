@@ -9,9 +9,9 @@
  * traffic, half of it on the worker threads.
  */
 import { sharedU32 } from './chunks.ts';
-import { normalize } from '../text/normalize.ts';
-import { shingleFingerprints } from '../text/fingerprint.ts';
-import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
+import { normalize } from './normalize.ts';
+import { shingleFingerprints } from './fingerprint.ts';
+import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 export interface FingerprintSlicePayload {
   readonly texts: readonly string[];
