@@ -25,7 +25,8 @@ export async function dryRunPlan(exp: Experiment, opts: DryRunOptions): Promise<
   const planned = opts.variants.map((v) => {
     const adapter = findAdapter(v.algorithm);
     if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-    return { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: opts.reportFloor, plan: adapter.plan(v.params, { minScore: opts.reportFloor }) };
+    const ctx = { minScore: opts.reportFloor, seed: exp.seed };
+    return { variant: v.name, algorithm: v.algorithm, params: v.params, ...ctx, plan: adapter.plan(v.params, ctx) };
   });
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };

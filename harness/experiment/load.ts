@@ -14,7 +14,7 @@ import { ConfigError, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
 import { addZodIssues, formatPath, IssueList, yamlLocator, type Locator } from './issues.ts';
 import { experimentSchema, type ExperimentInput } from './schema.ts';
-import { expandSweeps, findSweeps, type Sweep } from './sweep.ts';
+import { distinguishingName, expandSweeps, findSweeps, type Sweep } from './sweep.ts';
 import type { BackendConfig, CorpusConfig, Experiment, Variant } from './types.ts';
 import type { Path } from './zod-walk.ts';
 
@@ -173,6 +173,7 @@ function expandEntry(
   const namePath: Path = [...path, !groundTruth && typeof entry.name === 'string' ? 'name' : 'algorithm'];
   const built: Built[] = [];
   let first: unknown;
+  const named = typeof entry.name === 'string';
   for (const point of expandSweeps(name, params, scan.sweeps)) {
     const parsed = adapter.params.safeParse(point.params, { reportInput: true });
     if (!parsed.success) {
@@ -181,8 +182,13 @@ function expandEntry(
       continue;
     }
     first ??= parsed.data;
+    // A run without sweeps or a name of its own is named by what sets it apart from the defaults.
+    const variantName =
+      groundTruth || named || scan.sweeps.length > 0
+        ? point.name
+        : distinguishingName(name, parsed.data, adapter.params);
     built.push({
-      variant: { name: point.name, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
+      variant: { name: variantName, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
       origin: path,
       namePath,
     });

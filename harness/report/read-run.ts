@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError, UserError } from '../errors.ts';
+import { GENERAL_MEASURES, type MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
 
@@ -41,7 +42,8 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   const r = value as Partial<Record<keyof RunRecord, unknown>> | null;
   expect(file, typeof r === 'object' && r !== null && !Array.isArray(r), '(top level)', 'expected an object');
   const rec = r as Record<string, unknown>;
-  expect(file, rec['schema_version'] === RUN_SCHEMA_VERSION, 'schema_version', `expected ${RUN_SCHEMA_VERSION}, got ${JSON.stringify(rec['schema_version'])}`);
+  const version = rec['schema_version'];
+  expect(file, version === RUN_SCHEMA_VERSION || version === 1, 'schema_version', `expected 1 or ${RUN_SCHEMA_VERSION}, got ${JSON.stringify(version)}`);
   expect(file, rec['status'] === 'completed', 'status', `expected "completed", got ${JSON.stringify(rec['status'])}`);
   expect(file, typeof rec['experiment'] === 'string', 'experiment', 'expected a string');
   expect(file, typeof rec['run_id'] === 'string', 'run_id', 'expected a string');
@@ -49,13 +51,56 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   for (const key of ['corpus', 'evaluate', 'environment', 'git', 'backend', 'totals'] as const) {
     expect(file, typeof rec[key] === 'object' && rec[key] !== null, key, 'expected an object');
   }
+  if (version === 1) return fromVersion1(file, rec);
+  expect(file, Array.isArray(rec['measures']), 'measures', 'expected an array');
+  expect(file, Array.isArray(rec['figures']), 'figures', 'expected an array');
   (rec['variants'] as unknown[]).forEach((v, i) => {
     const o = v as Record<string, unknown> | null;
     expect(file, typeof o === 'object' && o !== null && typeof o['name'] === 'string', `variants[${i}].name`, 'expected a string');
-    expect(file, typeof o?.['metrics'] === 'object' && o['metrics'] !== null, `variants[${i}].metrics`, 'expected an object');
-    expect(file, typeof o?.['runtime_s'] === 'number', `variants[${i}].runtime_s`, 'expected a number');
+    expect(file, typeof o?.['measures'] === 'object' && o['measures'] !== null, `variants[${i}].measures`, 'expected an object');
   });
   return value as RunRecord;
+}
+
+/**
+ * A run written before the measure registry (schema 1): its fixed columns become measures, Broder's
+ * MR#1 columns its own. Only what the reports and `bench check` read is carried over.
+ */
+function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
+  const variants = (rec['variants'] as Record<string, unknown>[]).map((o, i) => {
+    expect(file, typeof o === 'object' && o !== null && typeof o['name'] === 'string', `variants[${i}].name`, 'expected a string');
+    expect(file, typeof o['metrics'] === 'object' && o['metrics'] !== null, `variants[${i}].metrics`, 'expected an object');
+    const metrics = o['metrics'] as Record<string, number | null>;
+    const num = (k: string): number | null => (typeof o[k] === 'number' ? (o[k] as number) : null);
+    const measures: Record<string, number | null> = {
+      docs: (rec['corpus'] as { documents?: number }).documents ?? null,
+      pairs: num('pairs'),
+      ...Object.fromEntries(['avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs'].map((k) => [k, metrics[k] ?? null])),
+      runtime_s: num('runtime_s'),
+      cpu_s: num('cpu_s'),
+      peak_rss_mb: num('peak_rss_mb'),
+      cost_usd: num('cost_usd'),
+      ...('mr1_output_pairs' in o ? { mr1_output_pairs: num('mr1_output_pairs'), mr1_reduction_pct: num('mr1_reduction_pct') } : {}),
+    };
+    return {
+      ...o,
+      score: { kind: 'resemblance', floor: 0 },
+      decisions: { kind: 'score-at-threshold' },
+      measures,
+      not_applicable: {},
+      pairs_compared: typeof metrics['pairs_compared'] === 'number' ? metrics['pairs_compared'] : 0,
+      files: [],
+    };
+  });
+  const hasMr1 = variants.some((v) => 'mr1_output_pairs' in v.measures);
+  const mr1: MeasureInfo[] = hasMr1
+    ? [
+        { key: 'mr1_output_pairs', label: 'MR#1 output pairs', kind: 'count', worse: 'higher', shows: 'candidate_pairs' },
+        { key: 'mr1_reduction_pct', label: 'Reduction of MR#1 output pairs against the ground truth, %', kind: 'quality', worse: 'lower', shows: 'candidate_reduction_pct', summary: { header: 'mr1_red%', digits: 1 } },
+      ]
+    : [];
+  const general = GENERAL_MEASURES.filter((m) => !m.key.startsWith('candidate_'));
+  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...mr1], figures: [], variants } as unknown as RunRecord;
 }
 
 /** run.json, metrics.csv, distribution.csv and the extra tables run.json lists. */

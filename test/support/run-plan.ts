@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findAdapter } from '../../algorithms/registry.ts';
-import type { Counters, DocumentSet, PairList } from '../../algorithms/types.ts';
+import type { Counters, DocumentSet, PairList } from '../../contract/index.ts';
 import { createLocalBackend } from '../../harness/mapreduce/local/backend.ts';
 
 export interface PlanRun {

@@ -15,7 +15,7 @@ import {
 import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
+import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { DescribeClusterCommand, EMRClient, ListStepsCommand } from '@aws-sdk/client-emr';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
+import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';

@@ -1,7 +1,7 @@
 import type { StepConfig } from '@aws-sdk/client-emr';
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
-import type { JobSpec } from '../../../../harness/mapreduce/job.ts';
+import type { Plan } from '../../../../contract/index.ts';
+import type { JobSpec } from '../../../../contract/index.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrDryRunPlan, type PlannedVariant } from '../../../../harness/mapreduce/emr/plan.ts';
 import { describeDocuments } from '../../../../harness/mapreduce/emr/splits.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { broder } from '../../../../algorithms/broder/index.ts';
-import type { DocumentSet } from '../../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../../contract/index.ts';
 import { createLocalBackend } from '../../../../harness/mapreduce/local/backend.ts';
 import { docSet } from '../../../support/corpus.ts';
 import { rowsOf } from '../../../support/run-plan.ts';

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAdapter } from '../../../../algorithms/registry.ts';
-import type { DocumentSet } from '../../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../../contract/index.ts';
 import { createStreamingBackend } from '../../../../harness/mapreduce/streaming/backend.ts';
 import { streamingBackendSchema } from '../../../../harness/mapreduce/streaming/config.ts';
 import { rowsOf, runPlan } from '../../../support/run-plan.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DocumentSet } from '../../../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../../../contract/index.ts';
 import type { BackendContext, VariantJob } from '../../../../../harness/mapreduce/backend.ts';
 import { bundleJobScript } from '../../../../../harness/mapreduce/streaming/bundle.ts';
 import { cleanText, toyWords, type ToyParams } from './toy-algorithms.ts';

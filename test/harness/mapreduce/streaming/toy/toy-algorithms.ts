@@ -9,8 +9,8 @@
  *   scores  sum the shared words of each pair (with a combiner) → ("a:b", shared / (shared + 1))
  */
 import { z } from 'zod';
-import { DOCUMENTS, type JobSpec } from '../../../../../harness/mapreduce/job.ts';
-import { formatScore, type AlgorithmAdapter } from '../../../../../algorithms/types.ts';
+import { DOCUMENTS, type JobSpec } from '../../../../../contract/index.ts';
+import { formatScore, type AlgorithmAdapter } from '../../../../../contract/index.ts';
 
 export const toyParams = z
   .object({
