@@ -32,7 +32,11 @@ function expect(file: string, ok: boolean, field: string, problem: string): void
  */
 export async function readRunRecord(dir: string): Promise<RunRecord> {
   const file = join(dir, 'run.json');
-  const text = await readText(file);
+  return parseRunRecord(await readText(file), file);
+}
+
+/** run.json's text, checked, a schema-1 record brought to the current schema; `file` names it in errors. */
+export function parseRunRecord(text: string, file: string): RunRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);

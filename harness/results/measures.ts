@@ -120,3 +120,6 @@ export function summaryMeasures(measures: readonly MeasureInfo[]): MeasureInfo[]
 export function exactMeasures(measures: readonly MeasureInfo[]): MeasureInfo[] {
   return measures.filter((m) => m.kind === 'count' || m.kind === 'quality');
 }
+
+/** Columns whose values may differ between two runs of the same config and seed. */
+export const VARYING_COLUMNS: readonly string[] = GENERAL_MEASURES.filter((m) => m.kind === 'timing' || m.kind === 'memory' || m.kind === 'cost').map((m) => m.key);

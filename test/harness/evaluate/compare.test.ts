@@ -92,6 +92,7 @@ describe('compareWithTruth', () => {
       truthPairs: 5,
       runPairs: 5,
       warnings: [],
+      notApplicable: {},
     });
   });
 

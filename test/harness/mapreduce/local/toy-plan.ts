@@ -42,8 +42,11 @@ export const byCount: JobSpec = {
   },
   reducer: (ctx) => ({ reduce: (c, ws) => ctx.emit(c, [...ws].sort().join(',')) }),
 };
-export const plan: Plan = { jobs: [wordCount, stop, byCount], output: { pairs: 'groups' } };
+export const plan: Plan = {
+  jobs: [wordCount, stop, byCount],
+  output: { pairs: 'groups', score: { kind: 'other', why: 'a toy' }, decisions: { kind: 'every-reported-pair' } },
+};
 
-export function findPlan(name: string): { plan: () => Plan } | undefined {
-  return name === 'toy' ? { plan: () => plan } : undefined;
+export async function findPlan(name: string): Promise<(() => Plan) | undefined> {
+  return name === 'toy' ? () => plan : undefined;
 }

@@ -52,7 +52,7 @@ export const TOY_DOCS: DocumentSet = {
 
 export function toyVariant(params: Partial<ToyParams> = {}): VariantJob {
   const p = toyWords.params.parse(params);
-  return { variant: 'toy', algorithm: toyWords.name, params: p, minScore: 0, plan: toyWords.plan(p, { minScore: 0 }) };
+  return { variant: 'toy', algorithm: toyWords.name, params: p, minScore: 0, seed: 0, plan: toyWords.plan(p, { minScore: 0, seed: 0 }) };
 }
 
 export interface ExpectedPair {

@@ -109,7 +109,10 @@ export const toyWords: AlgorithmAdapter<typeof toyParams> = {
   description: 'toy: documents sharing rare words',
   citation: 'none',
   params: toyParams,
-  plan: (params) => ({ jobs: toyJobs(params), output: { pairs: 'scores' } }),
+  plan: (params) => ({
+    jobs: toyJobs(params),
+    output: { pairs: 'scores', score: { kind: 'other', why: 'a toy score' }, decisions: { kind: 'every-reported-pair' } },
+  }),
 };
 
 const echoParams = z.object({}).strict();
@@ -135,7 +138,7 @@ export const toyEcho: AlgorithmAdapter<typeof echoParams> = {
         }),
       },
     ],
-    output: { pairs: 'echo' },
+    output: { pairs: 'echo', score: { kind: 'other', why: 'an echo' }, decisions: { kind: 'every-reported-pair' } },
   }),
 };
 
