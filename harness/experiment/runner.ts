@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { findAdapter } from '../../algorithms/registry.ts';
+import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { describeSkip } from '../corpus/read.ts';
 import type { ReadContext } from '../corpus/types.ts';
@@ -53,6 +53,8 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** `--backend KIND`: run on another backend than the config's `backend` */
   readonly backendKind?: string;
+  /** the detectors variants come from (default: algorithms/); tests bring their own */
+  readonly detectors?: DetectorCatalog;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -70,13 +72,14 @@ export type RunOutcome =
 const REPORT_FLOOR = Number.MIN_VALUE;
 
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
-  const loaded = await loadExperiment(opts.configFile, opts.env);
+  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
+  const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
   const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);
   if (opts.dryRun) {
-    const plan = await dryRunPlan(exp, {
+    const plan = await dryRunPlan(exp, detectors, {
       backend: backendConfig,
       variants: [exp.groundTruth, ...variants],
       runId,
@@ -101,10 +104,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules(exp, [exp.groundTruth, ...variants]) });
+    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, [exp.groundTruth, ...variants]), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
     const all = [exp.groundTruth, ...variants];
-    const planned = all.map((v) => planVariant(exp, v));
+    const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
     let truth: (TruthSummary & { measured: MeasuredVariant }) | undefined;
     for (const [i, p] of planned.entries()) {
@@ -154,15 +157,15 @@ interface PlannedVariant {
   readonly plan: Plan;
 }
 
-function planVariant(exp: Experiment, v: Variant): PlannedVariant {
-  const adapter = findAdapter(v.algorithm);
+function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
+  const adapter = findDetector(detectors, v.algorithm);
   if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
   return { variant: v, adapter, plan: adapter.plan(v.params, { minScore: REPORT_FLOOR, seed: exp.seed }) };
 }
 
-function workerModules(exp: Experiment, variants: readonly Variant[]): string[] {
+function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
   const urls = new Set<string>();
-  for (const v of variants) for (const u of planVariant(exp, v).plan.local?.workerModules ?? []) urls.add(u);
+  for (const v of variants) for (const u of planVariant(exp, detectors, v).plan.local?.workerModules ?? []) urls.add(u);
   return [...urls];
 }
 

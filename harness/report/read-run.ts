@@ -66,16 +66,23 @@ export function parseRunRecord(text: string, file: string): RunRecord {
   return value as RunRecord;
 }
 
+/** The fields of a schema-1 variant; any other numeric field was a detector's own column. */
+const V1_FIELDS = new Set(['name', 'algorithm', 'ground_truth', 'params', 'swept', 'pairs', 'metrics', 'distribution', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd', 'counters', 'warnings', 'backend_extra']);
+
 /**
- * A run written before the measure registry (schema 1): its fixed columns become measures, Broder's
- * MR#1 columns its own. Only what the reports and `bench check` read is carried over.
+ * A run written before the measure registry (schema 1): its fixed columns become the general
+ * measures, any other numeric field of a variant a measure of its own (a count, not judged as
+ * better or worse). Only what the reports and `bench check` read is carried over.
  */
 function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
+  const own: string[] = [];
   const variants = (rec['variants'] as Record<string, unknown>[]).map((o, i) => {
     expect(file, typeof o === 'object' && o !== null && typeof o['name'] === 'string', `variants[${i}].name`, 'expected a string');
     expect(file, typeof o['metrics'] === 'object' && o['metrics'] !== null, `variants[${i}].metrics`, 'expected an object');
     const metrics = o['metrics'] as Record<string, number | null>;
     const num = (k: string): number | null => (typeof o[k] === 'number' ? (o[k] as number) : null);
+    const extra = Object.keys(o).filter((k) => !V1_FIELDS.has(k) && (typeof o[k] === 'number' || o[k] === null));
+    for (const k of extra) if (!own.includes(k)) own.push(k);
     const measures: Record<string, number | null> = {
       docs: (rec['corpus'] as { documents?: number }).documents ?? null,
       pairs: num('pairs'),
@@ -84,7 +91,7 @@ function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
       cpu_s: num('cpu_s'),
       peak_rss_mb: num('peak_rss_mb'),
       cost_usd: num('cost_usd'),
-      ...('mr1_output_pairs' in o ? { mr1_output_pairs: num('mr1_output_pairs'), mr1_reduction_pct: num('mr1_reduction_pct') } : {}),
+      ...Object.fromEntries(extra.map((k) => [k, num(k)])),
     };
     return {
       ...o,
@@ -96,15 +103,9 @@ function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
       files: [],
     };
   });
-  const hasMr1 = variants.some((v) => 'mr1_output_pairs' in v.measures);
-  const mr1: MeasureInfo[] = hasMr1
-    ? [
-        { key: 'mr1_output_pairs', label: 'MR#1 output pairs', kind: 'count', worse: 'higher', shows: 'candidate_pairs' },
-        { key: 'mr1_reduction_pct', label: 'Reduction of MR#1 output pairs against the ground truth, %', kind: 'quality', worse: 'lower', shows: 'candidate_reduction_pct', summary: { header: 'mr1_red%', digits: 1 } },
-      ]
-    : [];
   const general = GENERAL_MEASURES.filter((m) => !m.key.startsWith('candidate_'));
-  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...mr1], figures: [], variants } as unknown as RunRecord;
+  const extra: MeasureInfo[] = own.map((key) => ({ key, label: key, kind: 'count', worse: null }));
+  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...extra], figures: [], variants } as unknown as RunRecord;
 }
 
 /** run.json, metrics.csv, distribution.csv and the extra tables run.json lists. */

@@ -22,6 +22,8 @@ export interface LocalBackendOptions {
   readonly engine: 'auto' | 'jobs';
   /** modules the worker threads load as soon as they start (the kernels' worker modules) */
   readonly preload?: readonly string[];
+  /** where worker threads rebuild a plan: a module exporting `findPlan(name)` (default algorithms/plans.ts) */
+  readonly planModule?: string;
 }
 
 /** The shape of a document set, for a plan's cost model. */
@@ -89,6 +91,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
                 memoryBudgetBytes: budget,
                 parallelism: opts.workers,
                 runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+                ...(opts.planModule ? { planModule: opts.planModule } : {}),
                 signal: ctx.signal,
                 progress,
               })
