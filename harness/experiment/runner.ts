@@ -78,7 +78,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const detectors = opts.detectors ?? BUILTIN_DETECTORS;
-  const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
+  const loaded = await loadExperiment(opts.configFile, opts.env, detectors, { withoutCollection: opts.dryRun !== undefined });
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
