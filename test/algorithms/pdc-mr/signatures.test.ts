@@ -37,7 +37,8 @@ describe('sentence signatures', () => {
     ]);
     expect(spotChains(['the', 'end'], antecedents, 1, 2)).toEqual([]);
     // repeated spots are one signature
-    expect(spotSignatures(sentence, antecedents, 1, 2)).toHaveLength(6);
+    expect(spotSignatures(sentence, antecedents, 1, 2)).toHaveLength(7);
+    expect(spotSignatures('the cat sat the cat sat'.split(' '), antecedents, 1, 2)).toEqual([hex('the:cat:sat')]);
   });
 
   it('antecedents are the k terms of highest document frequency, ties by term', () => {
