@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkIdfRange, idfMax, idfMin } from '../text/params.ts';
 
 const shingles = z
   .object({
@@ -22,8 +23,17 @@ const spotsigs = z
   })
   .strict();
 
+const imatch = z
+  .object({
+    method: z.literal('imatch').describe('I-Match: one SHA-1 over the sentence’s words whose idf lies in [idf_min, idf_max] (Chowdhury et al. 2002; §4.1.2)'),
+    idf_min: idfMin,
+    idf_max: idfMax,
+  })
+  .strict()
+  .superRefine(checkIdfRange);
+
 export const sentenceSignature = z
-  .discriminatedUnion('method', [shingles, spotsigs])
+  .discriminatedUnion('method', [shingles, imatch, spotsigs])
   .default({ method: 'shingles', n: 4 })
   .describe('how a sentence becomes a set of signatures');
 

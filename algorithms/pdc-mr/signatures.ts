@@ -1,11 +1,17 @@
 /**
  * Sentence signatures (Zhang et al. 2010 §4.1): each sentence of a document becomes a set of
- * signatures, the terms of PDC-MR's inverted index. Signatures are 64-bit Rabin fingerprints
- * (`algorithms/text/rabin64.ts`) written as 16 hex digits, so index keys have one size whatever
- * the sentence.
+ * signatures, the terms of PDC-MR's inverted index. Shingles and spot signatures are 64-bit
+ * Rabin fingerprints (`algorithms/text/rabin64.ts`) written as 16 hex digits, so index keys have
+ * one size whatever the sentence.
  *
  * - shingles: every n consecutive words of the normalized sentence; a sentence of fewer than n
  *   words is one shingle, all its words (as `wordShingles` cuts documents).
+ * - imatch (Chowdhury et al. 2002): the SHA-1 of the sentence's distinct words that lie in the
+ *   lexicon, the words whose normalized idf log(N/df)/log(N) is in [idf_min, idf_max]
+ *   (`algorithms/text/lexicon.ts`). N and df count documents, as the paper's §5.3 says ("N is
+ *   the corpus size, df_j is the document frequency"). One signature a sentence, so the Jaccard
+ *   of two sentences is 0 or 1; a sentence with no lexicon word has none. The 40 hex digits
+ *   of SHA-1 are the index key as they are.
  * - spotsigs (Theobald et al. 2008): at every occurrence of an antecedent word, the antecedent
  *   and a chain of `chain` content words (words that are not antecedents) taken every
  *   `distance` content words after it, within the sentence: with d = 1, c = 2, "a rally to kick
@@ -14,6 +20,7 @@
  */
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { fingerprintHex, fingerprintOf, shingleFingerprints } from '../text/fingerprint.ts';
+import { Lexicons, lexiconTerms, sortedUnique } from '../text/lexicon.ts';
 import { normalize } from '../text/normalize.ts';
 import { splitSentences } from '../text/sentences.ts';
 import { words } from '../text/tokens.ts';
@@ -24,7 +31,7 @@ export type Signer = (normalizedSentence: string) => string[];
 
 /** Whether the signature needs the corpus' document frequencies (a job before the index). */
 export function needsDocumentFrequencies(spec: SentenceSignature): boolean {
-  return spec.method === 'spotsigs';
+  return spec.method !== 'shingles';
 }
 
 /** The terms whose document frequencies the signatures use: the words of the normalized document. */
@@ -35,18 +42,32 @@ export function documentTerms(text: string): string[] {
 /** What a signer needs of the corpus: the antecedents (SpotSigs), computed once per run. */
 export interface CorpusTables {
   readonly antecedents?: readonly string[];
+  /** I-Match: the lexicon's terms */
+  readonly lexicon?: readonly string[];
 }
 
 export function corpusTables(spec: SentenceSignature, df: DocumentFrequencies | null): CorpusTables {
-  if (!needsDocumentFrequencies(spec)) return {};
+  if (spec.method === 'shingles') return {};
   if (!df) throw new Error(`${spec.method} signatures need the document frequencies`);
-  return spec.method === 'spotsigs' ? { antecedents: mostFrequent(df, spec.antecedents) } : {};
+  switch (spec.method) {
+    case 'spotsigs':
+      return { antecedents: mostFrequent(df, spec.antecedents) };
+    case 'imatch':
+      return { lexicon: lexiconTerms(df, { min: spec.idf_min, max: spec.idf_max }) };
+  }
 }
 
 export function makeSigner(spec: SentenceSignature, tables: CorpusTables): Signer {
   switch (spec.method) {
     case 'shingles':
       return (sentence) => shingleSignatures(sentence, spec.n);
+    case 'imatch': {
+      const lexicon = new Lexicons(tables.lexicon ?? []);
+      return (sentence) => {
+        const signature = lexicon.signatures(sortedUnique(words(sentence)))[0];
+        return signature ? [signature] : [];
+      };
+    }
     case 'spotsigs': {
       const antecedents = new Set(tables.antecedents);
       return (sentence) => spotSignatures(words(sentence), antecedents, spec.distance, spec.chain);

@@ -95,6 +95,8 @@ const cases = [
   { signature: { method: 'shingles', n: 2 }, tau: 0.5, gamma: 1 },
   { signature: { method: 'shingles', n: 3 }, tau: 0.9, gamma: 2 },
   { signature: { method: 'shingles', n: 4 }, tau: 0.6, gamma: 3 },
+  { signature: { method: 'imatch', idf_min: 0.1, idf_max: 1 }, tau: 0.9, gamma: 2 },
+  { signature: { method: 'imatch', idf_min: 0.3, idf_max: 0.9 }, tau: 0.5, gamma: 1 },
   { signature: { method: 'spotsigs', antecedents: 6, distance: 1, chain: 2 }, tau: 0.5, gamma: 2 },
   { signature: { method: 'spotsigs', antecedents: 10, distance: 2, chain: 1 }, tau: 0.9, gamma: 1 },
 ] as const;
@@ -107,6 +109,19 @@ describe('PDC-MR against brute force', () => {
     if (params.signature.method === 'shingles') {
       const n = params.signature.n;
       signatures = (s) => new Set(wordShingles(s, n));
+    } else if (params.signature.method === 'imatch') {
+      // the lexicon from the idf formula, and a sentence's signature as its kept words themselves
+      const { idf_min: lo, idf_max: hi } = params.signature;
+      const df = documentFrequencies(texts.map((t) => words(normalize(t))));
+      const N = texts.length;
+      const kept = (w: string): boolean => {
+        const idf = Math.log(N / (df.df.get(w) as number)) / Math.log(N);
+        return idf >= lo && idf <= hi;
+      };
+      signatures = (s) => {
+        const terms = [...new Set(words(s).filter(kept))].sort();
+        return new Set(terms.length === 0 ? [] : [terms.join(' ')]);
+      };
     } else {
       const sp = params.signature;
       const antecedents = new Set(mostFrequent(documentFrequencies(texts.map((t) => words(normalize(t)))), sp.antecedents));
