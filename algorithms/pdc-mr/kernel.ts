@@ -5,15 +5,15 @@
  * same `diagonalRuns` and `coverageScore` as MR#3's reducer. Counters are the jobs' counters.
  */
 import type { KernelContext, LocalKernel, PairList, Span } from '../../contract/index.ts';
-import { balancedRanges, sharedU32 } from '../text/chunks.ts';
+import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { coverageScore, diagonalRuns } from './matching.ts';
 import { DF, MR1, MR2, MR3, runSpan, type MatchedSentences } from './jobs.ts';
 import type { PdcMrParams } from './params.ts';
 import { corpusTables, needsDocumentFrequencies } from './signatures.ts';
-import type { JoinResult, SignedSlice, TermSlice } from './tasks.ts';
+import { buildIndex, joinUnits, TASKS_MODULE } from './sentence-index.ts';
+import type { SignedSlice, TermSlice } from './tasks.ts';
 
-export const TASKS_MODULE = new URL('./tasks.ts', import.meta.url).href;
 
 export function pdcMrKernel(params: PdcMrParams, minScore: number): LocalKernel {
   return {
@@ -32,7 +32,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
 
   let df: DocumentFrequencies | null = null;
   if (needsDocumentFrequencies(params.signature)) {
-    df = await k.cached('pdc-mr:document-frequencies', () => documentFrequencies(k, slices));
+    df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
     if (df.df.size > 0) k.count(DF, 'terms', df.df.size);
   }
   const tables = corpusTables(params.signature, df);
@@ -50,109 +50,18 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
     ),
   );
 
-  // Global sentence index g in (document, sentence) order; signatures as global ids.
-  let sentences = 0;
-  let entries = 0;
-  for (const s of signed) {
-    sentences += s.start.length;
-    entries += s.sigs.length;
-  }
-  const sentDoc = sharedU32(sentences);
-  const sentId = new Uint32Array(sentences);
-  const start = new Uint32Array(sentences);
-  const end = new Uint32Array(sentences);
-  const size = sharedU32(sentences);
-  const docN = new Uint32Array(docs);
-  const sigStart = sharedU32(sentences + 1);
-  const sigs = sharedU32(entries);
-  const globalId = new Map<string, number>();
-  let g = 0;
-  let e = 0;
-  let withoutSentences = 0;
-  let withoutSignatures = 0;
-  slices.forEach(([from], i) => {
-    const s = signed[i] as SignedSlice;
-    const remap = s.keys.map((key) => {
-      let id = globalId.get(key);
-      if (id === undefined) globalId.set(key, (id = globalId.size));
-      return id;
-    });
-    let local = 0;
-    for (let d = 0; d < s.docSentences.length; d++) {
-      const n = s.docSentences[d] as number;
-      docN[from + d] = n;
-      if (n === 0) withoutSentences++;
-      for (let j = 0; j < n; j++, local++, g++) {
-        sentDoc[g] = from + d;
-        sentId[g] = j;
-        start[g] = s.start[local] as number;
-        end[g] = s.end[local] as number;
-        const a = s.sigStart[local] as number;
-        const b = s.sigStart[local + 1] as number;
-        size[g] = b - a;
-        if (b === a) withoutSignatures++;
-        for (let q = a; q < b; q++) sigs[e++] = remap[s.sigs[q] as number] as number;
-        sigStart[g + 1] = e;
-      }
-    }
-  });
-  k.count(MR1, 'documents', docs);
-  k.count(MR1, 'documents_without_sentences', withoutSentences);
-  k.count(MR1, 'sentences', sentences);
-  k.count(MR1, 'sentences_without_signatures', withoutSignatures);
-  k.count(MR1, 'signatures', entries);
-
-  // Postings: sentences by signature id, ascending (filled in sentence order).
   k.progress('indexing');
-  const terms = globalId.size;
-  const postStart = sharedU32(terms + 1);
-  for (let q = 0; q < entries; q++) {
-    const t = (sigs[q] as number) + 1;
-    postStart[t] = (postStart[t] as number) + 1;
-  }
-  for (let t = 0; t < terms; t++) postStart[t + 1] = (postStart[t + 1] as number) + (postStart[t] as number);
-  const fill = postStart.slice(0, terms);
-  const postSent = sharedU32(entries);
-  const entryPos = sharedU32(entries);
-  for (let x = 0; x < sentences; x++) {
-    for (let q = sigStart[x] as number; q < (sigStart[x + 1] as number); q++) {
-      const t = sigs[q] as number;
-      const to = fill[t] as number;
-      fill[t] = to + 1;
-      postSent[to] = x;
-      entryPos[q] = to - (postStart[t] as number);
-    }
-  }
-  let shared = 0;
-  for (let t = 0; t < terms; t++) {
-    const a = postStart[t] as number;
-    const b = postStart[t + 1] as number;
-    if (b - a > 1 && sentDoc[postSent[a] as number] !== sentDoc[postSent[b - 1] as number]) shared++;
-  }
-  k.count(MR1, 'index_terms', terms);
-  k.count(MR1, 'shared_index_terms', shared);
+  const index = buildIndex(slices, signed, docs);
+  const { unitDoc: sentDoc, unitId: sentId, start, end, docUnits: docN } = index;
+  k.count(MR1, 'documents', docs);
+  k.count(MR1, 'documents_without_sentences', index.documentsWithoutUnits);
+  k.count(MR1, 'sentences', index.units);
+  k.count(MR1, 'sentences_without_signatures', index.unitsWithoutSignatures);
+  k.count(MR1, 'signatures', index.sigStart[index.units] as number);
+  k.count(MR1, 'index_terms', index.terms);
+  k.count(MR1, 'shared_index_terms', index.sharedTerms);
 
-  // Algorithm 1 on worker threads, ranges of sentences of about equal posting work.
-  const work = (x: number): number => {
-    let w = 0;
-    for (let q = sigStart[x] as number; q < (sigStart[x + 1] as number); q++) {
-      const t = sigs[q] as number;
-      w += (postStart[t + 1] as number) - (postStart[t] as number) - (entryPos[q] as number) - 1;
-    }
-    return w;
-  };
-  const ranges = balancedRanges(sentences, work, Math.max(1, k.parallelism * 4));
-  let joined = 0;
-  k.progress('sentence pairs', 0, ranges.length);
-  const parts = await Promise.all(
-    ranges.map(async ([from, to]) => {
-      const r = await k.runInWorker<JoinResult>(TASKS_MODULE, 'joinSentences', {
-        sentDoc, size, sigStart, sigs, entryPos, postStart, postSent, sentences, tau: params.tau, from, to,
-      });
-      k.progress('sentence pairs', ++joined, ranges.length);
-      return r;
-    }),
-  );
+  const parts = await joinUnits(k, index, params.tau);
   let nearDuplicates = 0;
   for (const p of parts) {
     k.count(MR2, 'candidate_sentence_pairs', p.candidates);
@@ -213,7 +122,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   return { pairs: { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) }, spans };
 }
 
-async function documentFrequencies(k: KernelContext, slices: readonly [number, number][]): Promise<DocumentFrequencies> {
+export async function documentFrequencies(k: KernelContext, slices: readonly [number, number][]): Promise<DocumentFrequencies> {
   const parts = await Promise.all(
     slices.map(([from, to]) => k.runInWorker<TermSlice>(TASKS_MODULE, 'termSlice', { texts: k.docs.texts.slice(from, to) })),
   );

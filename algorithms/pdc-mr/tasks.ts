@@ -3,6 +3,7 @@
  * call: counting terms, signing sentences, and the sentence join (Algorithm 1 as ScanCount).
  */
 import { documentTerms, makeSigner, signDocument, type CorpusTables } from './signatures.ts';
+import { normalize } from '../text/normalize.ts';
 import { lengthCompatible, nearDuplicate } from './matching.ts';
 import type { SentenceSignature } from './params.ts';
 
@@ -17,6 +18,31 @@ export function termSlice(p: { texts: readonly string[] }): TermSlice {
   const df = new Map<string, number>();
   for (const text of p.texts) for (const t of new Set(documentTerms(text))) df.set(t, (df.get(t) ?? 0) + 1);
   return { terms: [...df.keys()], df: Uint32Array.from(df.values()) };
+}
+
+/** Document-level SpotSigs (`algorithms/spotsigs/`): each document one unit, signed whole. */
+export function signDocumentsSlice(p: SignPayload): SignedSlice {
+  const signer = makeSigner(p.signature, p.tables);
+  const sigStart: number[] = [0];
+  const sigs: number[] = [];
+  const ids = new Map<string, number>();
+  for (const text of p.texts) {
+    for (const sig of signer(normalize(text))) {
+      let id = ids.get(sig);
+      if (id === undefined) ids.set(sig, (id = ids.size));
+      sigs.push(id);
+    }
+    sigStart.push(sigs.length);
+  }
+  const n = p.texts.length;
+  return {
+    docSentences: new Uint32Array(n).fill(1),
+    start: new Uint32Array(n),
+    end: Uint32Array.from(p.texts, (t) => t.length),
+    sigStart: Uint32Array.from(sigStart),
+    sigs: Uint32Array.from(sigs),
+    keys: [...ids.keys()],
+  };
 }
 
 export interface SignPayload {
@@ -93,6 +119,8 @@ export interface JoinResult {
   /** near-duplicate sentence pairs (x, y), x < y, sentences of different documents */
   readonly x: Uint32Array;
   readonly y: Uint32Array;
+  /** signatures each pair shares */
+  readonly common: Uint32Array;
   /** records MR#2's mapper emits (pairs passing the length filter, once per shared signature) */
   readonly candidates: number;
   /** distinct sentence pairs among them (MR#2's reduce calls) */
@@ -105,6 +133,7 @@ export function joinSentences(p: JoinPayload): JoinResult {
   const touched = new Uint32Array(p.sentences);
   const outX: number[] = [];
   const outY: number[] = [];
+  const outC: number[] = [];
   let candidates = 0;
   let distinct = 0;
   for (let x = p.from; x < p.to; x++) {
@@ -132,7 +161,8 @@ export function joinSentences(p: JoinPayload): JoinResult {
       if (!nearDuplicate(c, sx, p.size[y] as number, p.tau)) continue;
       outX.push(x);
       outY.push(y);
+      outC.push(c);
     }
   }
-  return { x: Uint32Array.from(outX), y: Uint32Array.from(outY), candidates, distinct };
+  return { x: Uint32Array.from(outX), y: Uint32Array.from(outY), common: Uint32Array.from(outC), candidates, distinct };
 }
