@@ -5,4 +5,6 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'pdc-mr',
+  'spotsigs',
 ];

@@ -16,6 +16,7 @@ import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detect
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { describeSkip } from '../corpus/read.ts';
 import type { ReadContext } from '../corpus/types.ts';
+import { loadSpanOracle, type SpanOracle } from '../evaluate/oracle.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
@@ -106,6 +107,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, [exp.groundTruth, ...variants]), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
+    const oracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const all = [exp.groundTruth, ...variants];
     const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
@@ -113,7 +115,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
       const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
-      const r = await runVariant(p, exp, docs, backend, workDir, opts, label, truth);
+      const r = await runVariant(p, exp, docs, backend, workDir, opts, label, truth, oracle);
       if (p.variant.groundTruth) {
         // Sorted once here, every comparison takes the merge's fast path.
         truth = { pairs: sortPairs(r.pairs, docs.ids.length, 'ground truth'), candidates: r.measured.candidates, measured: r.measured };
@@ -225,6 +227,7 @@ async function runVariant(
   opts: RunOptions,
   label: string,
   truth: (TruthSummary & { measured: MeasuredVariant }) | undefined,
+  oracle: SpanOracle | undefined,
 ): Promise<{ pairs: PairList; record: VariantRecord; measured: MeasuredVariant; files: { file: string; bytes: Buffer }[] }> {
   const { variant: v, adapter, plan } = p;
   const result = await backend.run(
@@ -246,6 +249,7 @@ async function runVariant(
     cpu_s: result.cpuS,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     cost_usd: result.costUsd,
+    ...(oracle && plan.output.spans ? oracle.measures(result.outputs.spans ?? []) : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
