@@ -5,6 +5,7 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'imatch',
   'pdc-mr',
   'spotsigs',
 ];
