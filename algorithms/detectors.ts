@@ -5,4 +5,7 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'imatch',
+  'pdc-mr',
+  'spotsigs',
 ];

@@ -74,9 +74,11 @@ interface FileRef {
 }
 
 function fileRefs(raw: unknown): FileRef[] {
+  const evaluate = isRecord(raw) ? raw.evaluate : undefined;
+  const oracle: FileRef[] = isRecord(evaluate) && typeof evaluate.oracle === 'string' ? [{ path: ['evaluate', 'oracle'], value: evaluate.oracle, mustBeFile: true }] : [];
   const corpus = isRecord(raw) ? raw.corpus : undefined;
-  if (!isRecord(corpus)) return [];
-  const refs: FileRef[] = [];
+  if (!isRecord(corpus)) return oracle;
+  const refs: FileRef[] = [...oracle];
   if (typeof corpus.path === 'string') refs.push({ path: ['corpus', 'path'], value: corpus.path, mustBeFile: false });
   const subset = corpus.subset;
   if (isRecord(subset)) {
@@ -330,7 +332,7 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
     corpus,
     groundTruth,
     variants: runs.flatMap((r) => r?.built.map((b) => b.variant) ?? []),
-    evaluate: cfg.evaluate,
+    evaluate: cfg.evaluate.oracle === undefined ? cfg.evaluate : { ...cfg.evaluate, oracle: resolve(dir, cfg.evaluate.oracle) },
     backend,
     alternativeBackends,
     ...(studies === undefined ? {} : { studies }),

@@ -41,7 +41,7 @@ interface Exit {
 /** Runs `bench run`; `interruptWhen` is polled and SIGINT sent once it holds. */
 function bench(args: string[], interruptWhen?: () => boolean): Promise<Exit> {
   return new Promise((resolve) => {
-    const env = { ...process.env, CI: 'true' };
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
     delete env.NODE_OPTIONS;
     const child = spawn(process.execPath, [BENCH, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
