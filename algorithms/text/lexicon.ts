@@ -17,7 +17,7 @@
  *
  * This module has no zod: the Hadoop job script bundles it (algorithms/<name>/plan.ts imports it).
  */
-import { hash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { normalizedIdf, type DocumentFrequencies } from './document-frequencies.ts';
 
 export const TERM_SEPARATOR = '\n';
@@ -48,8 +48,17 @@ export function sortedUnique(terms: Iterable<string>): string[] {
 
 /** SHA-1 (hex) of sorted unique terms; the caller sorts and de-duplicates (`sortedUnique`). */
 export function termSignature(sortedUniqueTerms: readonly string[]): string {
-  return hash('sha1', sortedUniqueTerms.join(TERM_SEPARATOR), 'hex');
+  return sha1Hex(sortedUniqueTerms.join(TERM_SEPARATOR));
 }
+
+/**
+ * One-shot `crypto.hash` (Node >= 20.12) is twice as fast as a Hash object on short inputs; an
+ * older Node on a cluster node falls back to the Hash object (same bytes).
+ */
+const sha1Hex: (s: string) => string =
+  typeof crypto.hash === 'function'
+    ? (s) => crypto.hash('sha1', s, 'hex')
+    : (s) => crypto.createHash('sha1').update(s, 'utf8').digest('hex');
 
 /** Kołcz et al.'s randomization: `extra` lexicons (K), each dropping a fraction `drop` (p) of the terms. */
 export interface LexiconRandomization {
