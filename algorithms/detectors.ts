@@ -6,4 +6,6 @@
 export const DETECTORS: readonly string[] = [
   'broder',
   'imatch',
+  'pdc-mr',
+  'spotsigs',
 ];
