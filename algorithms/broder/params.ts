@@ -16,7 +16,8 @@ const mod = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    if (s.residue >= s.m) ctx.addIssue({ code: 'custom', path: ['residue'], message: `must be below m (${s.m}): fp mod ${s.m} is never ${s.residue}, so nothing would be kept` });
+    // An m that failed its own checks has been reported; the residue is measured against a valid one.
+    if (Number.isInteger(s.m) && s.m >= 1 && s.residue >= s.m) ctx.addIssue({ code: 'custom', path: ['residue'], message: `must be below m (${s.m}): fp mod ${s.m} is never ${s.residue}, so nothing would be kept` });
     if (s.residues !== undefined && s.residue !== 0) {
       ctx.addIssue({ code: 'custom', path: ['residues'], message: `residues: all runs every residue; leave residue out (it is ${s.residue})` });
     }

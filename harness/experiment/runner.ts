@@ -30,6 +30,7 @@ import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../resu
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
+import { sliceTables } from '../results/slices-csv.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
@@ -179,6 +180,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const figures = adapterFigures(planned.map((p) => p.adapter));
     folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
     folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
+    for (const t of sliceTables(exp.name, exp.evaluate, records)) {
+      folder.write(t.file, t.csv);
+      tables[t.file] = t.description;
+    }
     const files: FileEntry[] = listRunFiles(folder.tempDir);
     const cpuAfter = process.cpuUsage(cpuVariants);
     const phases: PhaseTimes = {

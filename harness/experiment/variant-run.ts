@@ -5,6 +5,7 @@
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
+import { documentSizes } from '../evaluate/size-groups.ts';
 import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
@@ -65,7 +66,8 @@ export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: 
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;
-  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth });
+  const sizes = documentSizes(docs, exp.evaluate.size_groups);
+  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth, sizes });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
@@ -97,6 +99,7 @@ export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: 
       distribution: ev.distribution,
       counters: result.counters,
       files: files.map((f) => f.record),
+      ...(ev.slices ? { slices: ev.slices } : {}),
       warnings: ev.warnings,
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),

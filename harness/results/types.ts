@@ -22,6 +22,8 @@ import type { Skip } from '../corpus/types.ts';
 import type { InputsFingerprint } from './inputs.ts';
 import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
+import type { SizeGroup } from '../evaluate/size-groups.ts';
+import type { VariantSlices } from '../evaluate/slices.ts';
 
 export const RUN_SCHEMA_VERSION = 2;
 
@@ -61,6 +63,8 @@ export interface VariantRecord {
   readonly counters: Counters;
   /** pairs, spans and tables written for this variant */
   readonly files: readonly OutputFileRecord[];
+  /** precision and recall over the whole collection and per size group, at each threshold (size-groups.csv, thresholds.csv) */
+  readonly slices?: VariantSlices;
   readonly warnings: readonly string[];
   /** how `peak_rss_mb` was measured: from the variant's start (Linux), or the process's running maximum */
   readonly memory: 'per-variant' | 'process-maximum';
@@ -102,7 +106,13 @@ export interface RunRecord {
     /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
     readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
   };
-  readonly evaluate: { readonly threshold: number; readonly min_score: number; readonly distribution: readonly number[] };
+  readonly evaluate: {
+    readonly threshold: number;
+    readonly min_score: number;
+    readonly distribution: readonly number[];
+    readonly thresholds?: readonly number[];
+    readonly size_groups?: readonly SizeGroup[];
+  };
   /** the columns of metrics.csv after the swept parameters, before the counters (results/measures.ts) */
   readonly measures: readonly MeasureInfo[];
   /** figures the run's adapters add to its report */
