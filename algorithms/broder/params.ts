@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { fingerprintKind, shingleSpec } from '../text/params.ts';
 import { checkAdaptiveGroups, checkChain, DEFAULT_TARGET_MODULI, DEFAULT_TARGETS } from './sampling-checks.ts';
 
+/** Trials one `residues: all` variant may run. */
+const MAX_TRIALS = 256;
+
 const none = z.object({ method: z.literal('none').describe('keep every fingerprint (the ground truth)') }).strict();
 
 const mod = z
@@ -18,6 +21,9 @@ const mod = z
   .superRefine((s, ctx) => {
     // An m that failed its own checks has been reported; the residue is measured against a valid one.
     if (Number.isInteger(s.m) && s.m >= 1 && s.residue >= s.m) ctx.addIssue({ code: 'custom', path: ['residue'], message: `must be below m (${s.m}): fp mod ${s.m} is never ${s.residue}, so nothing would be kept` });
+    if (s.residues !== undefined && s.m > MAX_TRIALS) {
+      ctx.addIssue({ code: 'custom', path: ['residues'], message: `residues: all runs one trial per residue: at most m = ${MAX_TRIALS}, got ${s.m}` });
+    }
     if (s.residues !== undefined && s.residue !== 0) {
       ctx.addIssue({ code: 'custom', path: ['residues'], message: `residues: all runs every residue; leave residue out (it is ${s.residue})` });
     }

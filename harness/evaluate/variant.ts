@@ -47,6 +47,8 @@ export function evaluateVariant(args: {
   readonly truth: TruthSummary | undefined;
   /** the documents' words and size groups (evaluate.size_groups) */
   readonly sizes?: DocumentSizes;
+  /** thresholds the slices are computed at after evaluate's own */
+  readonly extraThresholds?: readonly number[];
 }): VariantEvaluation {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
@@ -84,7 +86,7 @@ export function evaluateVariant(args: {
         run: sortPairs(pairs, documents, 'run'),
         sizes: args.sizes,
         groups: args.sizes.docs.length,
-        thresholds: [evaluate.threshold, ...(evaluate.thresholds ?? [])],
+        thresholds: [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])],
         decisions: output.decisions.kind,
       })
     : undefined;

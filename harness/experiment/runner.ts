@@ -30,7 +30,7 @@ import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../resu
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
-import { sliceTables } from '../results/slices-csv.ts';
+import { evaluationTables } from '../results/evaluation-tables.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
@@ -38,6 +38,7 @@ import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
 import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
+import { runExpandedVariant } from './expanded-variant.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
@@ -132,6 +133,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
       const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
+      if (p.expansion) {
+        // Trials averaged or calibration runs, each a row of its own (expanded-variant.ts).
+        const progress = (phase: string, done?: number, total?: number): void => opts.progress.update(`${label} ${phase}`, done, total);
+        const vctx = { exp, docs, backend, workDir, signal: opts.signal, progress, ...(spanOracle ? { spanOracle } : {}) };
+        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
+        if (out.resumed) resumed.push(p.variant.name);
+        records.push(...out.records);
+        opts.progress.log(`${label}: ${out.resumed ? 'resumed from the checkpoint' : `${out.records.length - 1} runs`}`);
+        continue;
+      }
       const identity = variantIdentity(p.variant.algorithm, p.variant.params);
       const saved = checkpoint.restore(p.variant.name, identity);
       if (saved && (!p.variant.groundTruth || saved.truth)) {
@@ -167,7 +178,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
     const tVariants = performance.now();
     const cpuVariants = process.cpuUsage();
-    const measures = runMeasures(planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })));
+    const adapterOf = new Map(planned.map((p) => [p.variant.name, p.adapter]));
+    const measures = runMeasures(records.map((r) => ({ adapter: adapterOf.get(r.part_of?.variant ?? r.name) as AlgorithmAdapter, has: (key: string) => key in r.measures })));
     const tables: Record<string, string> = {};
     if (exp.studies && truth) {
       opts.progress.update('TREC studies');
@@ -180,7 +192,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const figures = adapterFigures(planned.map((p) => p.adapter));
     folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
     folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
-    for (const t of sliceTables(exp.name, exp.evaluate, records)) {
+    for (const t of evaluationTables(exp.name, exp.evaluate, records)) {
       folder.write(t.file, t.csv);
       tables[t.file] = t.description;
     }

@@ -1,0 +1,40 @@
+/**
+ * The tables a run writes beside metrics.csv from its variants' records, each with the one-line
+ * description run.json's `tables` gives it:
+ *
+ *   size-groups.csv, thresholds.csv, size-group-thresholds.csv   slices-csv.ts
+ *   trials.csv                 one row a variant averaged over trials × measure: the trials'
+ *                              count, mean, standard deviation, minimum and maximum
+ *   <folder>/<variant>.csv     a calibration's table (contract/derived.ts), e.g. adaptive-plans/
+ */
+import type { SizeGroup } from '../evaluate/size-groups.ts';
+import { toCsv, type Cell } from './csv.ts';
+import { sliceTables, type SliceTable } from './slices-csv.ts';
+import type { VariantRecord } from './types.ts';
+
+export function evaluationTables(
+  experiment: string,
+  evaluate: { readonly threshold: number; readonly thresholds?: readonly number[]; readonly size_groups: readonly SizeGroup[] },
+  records: readonly VariantRecord[],
+): SliceTable[] {
+  const tables = sliceTables(experiment, evaluate, records);
+  const averaged = records.filter((r) => r.trials !== undefined);
+  if (averaged.length > 0) {
+    tables.push({
+      file: 'trials.csv',
+      description: 'variants averaged over trials (mod sampling over all residues, Ye et al. 4.4): per measure, the trials that define it, their mean, standard deviation, minimum and maximum',
+      csv: toCsv(
+        ['experiment', 'variant', 'algorithm', 'measure', 'trials', 'mean', 'sd', 'min', 'max'],
+        averaged.flatMap((r) =>
+          Object.entries(r.trials?.spread ?? {}).map(([measure, s]): Cell[] => [experiment, r.name, r.algorithm, measure, s.n, s.mean, s.sd, s.min, s.max]),
+        ),
+      ),
+    });
+  }
+  for (const r of records) {
+    const t = r.calibration?.table;
+    if (!t) continue;
+    tables.push({ file: `${t.folder}/${r.name}.csv`, description: `${r.name}: ${t.description}`, csv: toCsv(t.header, t.rows) });
+  }
+  return tables;
+}
