@@ -30,7 +30,8 @@ import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../resu
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
-import { evaluationTables } from '../results/evaluation-tables.ts';
+import { evaluationTables, exactDuplicatesTable } from '../results/evaluation-tables.ts';
+import type { SliceTable } from '../results/slices-csv.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
@@ -121,7 +122,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors });
-    const { docs, corpus } = await readDocuments(exp, opts);
+    const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
@@ -192,7 +193,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const figures = adapterFigures(planned.map((p) => p.adapter));
     folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
     folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
-    for (const t of evaluationTables(exp.name, exp.evaluate, records)) {
+    for (const t of [...(exactDuplicates ? [exactDuplicates] : []), ...evaluationTables(exp.name, exp.evaluate, records)]) {
       folder.write(t.file, t.csv);
       tables[t.file] = t.description;
     }
@@ -301,7 +302,7 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
+async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; exactDuplicates?: SliceTable }> {
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
     onDocument: (n) => {
@@ -320,6 +321,8 @@ async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs:
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
       ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
+      ...(r.exactDuplicates ? { exact_duplicates: { groups: r.exactDuplicates.groups.length, removed: r.exactDuplicates.removed } } : {}),
     },
+    ...(r.exactDuplicates ? { exactDuplicates: exactDuplicatesTable(r.exactDuplicates.groups) } : {}),
   };
 }

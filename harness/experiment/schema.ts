@@ -50,6 +50,10 @@ const corpusCommon = {
   limit: z.number().int().min(1).optional().describe('read only the first N documents'),
   strict: z.boolean().default(false).describe('every skipped record becomes an error'),
   subset: subsetSchema.optional(),
+  exact_duplicates: z
+    .enum(['keep', 'remove'])
+    .optional()
+    .describe('remove: find documents with the same text (MD5 of the text with white space collapsed) and keep the first of each group before any detector runs (Ye et al. 4.2); default keep'),
 };
 
 const spamassassinCorpus = z

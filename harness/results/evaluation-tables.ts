@@ -6,6 +6,7 @@
  *   trials.csv                 one row a variant averaged over trials × measure: the trials'
  *                              count, mean, standard deviation, minimum and maximum
  *   <folder>/<variant>.csv     a calibration's table (contract/derived.ts), e.g. adaptive-plans/
+ *   exact-duplicates.csv       with corpus.exact_duplicates: remove, one row a document removed
  */
 import type { SizeGroup } from '../evaluate/size-groups.ts';
 import { toCsv, type Cell } from './csv.ts';
@@ -37,4 +38,16 @@ export function evaluationTables(
     tables.push({ file: `${t.folder}/${r.name}.csv`, description: `${r.name}: ${t.description}`, csv: toCsv(t.header, t.rows) });
   }
   return tables;
+}
+
+/** exact-duplicates.csv: one row a document removed, with its group and the document kept. */
+export function exactDuplicatesTable(groups: readonly { readonly kept: string; readonly removed: readonly string[] }[]): SliceTable {
+  return {
+    file: 'exact-duplicates.csv',
+    description: 'documents removed before the detectors ran because their text (white space collapsed) has the MD5 of an earlier document, the one kept (Ye et al. 4.2)',
+    csv: toCsv(
+      ['group', 'kept', 'removed'],
+      groups.flatMap((g, i) => g.removed.map((r): Cell[] => [i, g.kept, r])),
+    ),
+  };
 }

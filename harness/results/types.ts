@@ -129,6 +129,8 @@ export interface RunRecord {
     readonly read_s: number;
     /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
     readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
+    /** with `corpus.exact_duplicates: remove`: groups of identical texts and the documents removed (exact-duplicates.csv) */
+    readonly exact_duplicates?: { readonly groups: number; readonly removed: number };
   };
   readonly evaluate: {
     readonly threshold: number;
