@@ -131,7 +131,8 @@ export const evaluateSchema = z
       ctx.addIssue({ code: 'custom', path: ['threshold'], message: `must be at least evaluate.min_score (${e.min_score})` });
     }
     e.thresholds?.forEach((t, i) => {
-      if (t < e.min_score) ctx.addIssue({ code: 'custom', path: ['thresholds', i], message: `must be at least evaluate.min_score (${e.min_score})` });
+      // A threshold out of (0, 1] has its own error.
+      if (t > 0 && t < e.min_score) ctx.addIssue({ code: 'custom', path: ['thresholds', i], message: `must be at least evaluate.min_score (${e.min_score})` });
     });
   })
   .prefault({})
