@@ -7,6 +7,9 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   residue trials:      mod 16 over all 16 residues (Ye et al. 4.4) as `bench run` runs them, on
+ *                        one backend sharing the fingerprints, against 16 separate runs
+ *                        (scripts/bench-trials.ts)
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -28,6 +31,7 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
+import { benchTrials } from './bench-trials.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -122,6 +126,12 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+process.stdout.write('residue trials (mod 16, all 16 residues, 2 threads, from documents in memory):\n');
+const trials = await benchTrials(docs, 16);
+record('residue_trials.16_trials_s', trials.trialsS, 's');
+record('residue_trials.16_separate_runs_s', trials.separateS, 's');
+record('residue_trials.speedup', trials.separateS / trials.trialsS, '×', 'higher');
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {
