@@ -275,7 +275,8 @@ function extraSection(extra: readonly ExtraTable[], ids: Ids): FigureSection | u
       y: { title: header[0] ?? '', scale: 'category' },
     });
   }
-  if (extra.length === 0) return undefined;
+  // Tables that are not bar-shaped are shown under Tables only.
+  if (charts.length === 0) return undefined;
   return {
     id: 'trec',
     title: 'Experiment tables',

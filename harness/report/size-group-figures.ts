@@ -61,7 +61,7 @@ export function sizeGroupSection(run: RunRecord, variants: readonly VariantRecor
   return {
     id: 'size-groups',
     title: 'Precision and recall by document size',
-    note: 'Documents are grouped by their words (evaluate.size_groups); a pair counts in the group of its smaller document (size-groups.csv, size-group-thresholds.csv). Ye et al. find precision under sampling lowest for the smallest documents.',
+    note: 'Documents are grouped by their words (evaluate.size_groups); a pair counts in the group of its smaller document (size-groups.csv, size-group-thresholds.csv). Ye et al. find the precision of sampled shingles lowest for the smallest documents.',
     charts,
   };
 }

@@ -23,7 +23,7 @@ export function evaluationTables(
   if (averaged.length > 0) {
     tables.push({
       file: 'trials.csv',
-      description: 'variants averaged over trials (mod sampling over all residues, Ye et al. 4.4): per measure, the trials that define it, their mean, standard deviation, minimum and maximum',
+      description: 'variants averaged over trials (e.g. hash sampled at every residue, Ye et al. 4.4): per measure, the trials that define it, their mean, standard deviation, minimum and maximum',
       csv: toCsv(
         ['experiment', 'variant', 'algorithm', 'measure', 'trials', 'mean', 'sd', 'min', 'max'],
         averaged.flatMap((r) =>
