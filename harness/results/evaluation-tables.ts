@@ -3,13 +3,15 @@
  * description run.json's `tables` gives it:
  *
  *   size-groups.csv, thresholds.csv, size-group-thresholds.csv   slices-csv.ts
- *   trials.csv                 one row a variant averaged over trials × measure: the trials'
- *                              count, mean, standard deviation, minimum and maximum
+ *   trials.csv                 one row a variant averaged over trials × measure (not the timings,
+ *                              memory and cost, which differ from run to run): the trials' count,
+ *                              mean, standard deviation, minimum and maximum
  *   <folder>/<variant>.csv     a calibration's table (contract/derived.ts), e.g. adaptive-plans/
  *   exact-duplicates.csv       with corpus.exact_duplicates: remove, one row a document removed
  */
 import type { SizeGroup } from '../evaluate/size-groups.ts';
 import { toCsv, type Cell } from './csv.ts';
+import { VARYING_COLUMNS } from './measures.ts';
 import { sliceTables, type SliceTable } from './slices-csv.ts';
 import type { VariantRecord } from './types.ts';
 
@@ -27,7 +29,10 @@ export function evaluationTables(
       csv: toCsv(
         ['experiment', 'variant', 'algorithm', 'measure', 'trials', 'mean', 'sd', 'min', 'max'],
         averaged.flatMap((r) =>
-          Object.entries(r.trials?.spread ?? {}).map(([measure, s]): Cell[] => [experiment, r.name, r.algorithm, measure, s.n, s.mean, s.sd, s.min, s.max]),
+          Object.entries(r.trials?.spread ?? {})
+            // Timings, memory and cost are each trial's row of metrics.csv; this table stays the same from run to run.
+            .filter(([measure]) => !VARYING_COLUMNS.includes(measure))
+            .map(([measure, s]): Cell[] => [experiment, r.name, r.algorithm, measure, s.n, s.mean, s.sd, s.min, s.max]),
         ),
       ),
     });

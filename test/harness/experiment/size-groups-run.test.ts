@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
+import { runFigures } from '../../../harness/report/run-figures.ts';
 import type { RunRecord } from '../../../harness/results/types.ts';
 import { TEST_DETECTORS } from '../../contract/detectors/catalog.ts';
 import { runOptions } from '../../support/run-options.ts';
@@ -116,6 +117,26 @@ describe('thresholds from one run’s scores', () => {
       '1@0.9 1 1 1',
       '2@0.6 1 0 0',
       '2@0.9 0 0 ',
+    ]);
+  });
+});
+
+describe('the report by document size', () => {
+  it('draws per-group precision and recall, and each variant against the threshold (Figures 2 and 3)', () => {
+    const section = runFigures(run, []).find((s) => s.id === 'size-groups');
+    expect(section?.charts.map((c) => c.title)).toEqual([
+      'Precision (pairs) per document-size group at RR ≥ 0.5',
+      'Recall (pairs) per document-size group at RR ≥ 0.5',
+      'exact-duplicates: precision against the similarity threshold per size group (Figure 2)',
+      'exact-duplicates: recall against the similarity threshold per size group (Figure 3)',
+    ]);
+    const recall = section?.charts[3];
+    if (recall?.type !== 'xy') throw new Error('expected an xy chart');
+    // recall per group at 0.6 and 0.9, as in size-group-thresholds.csv; g2 has no Dup at 0.9
+    expect(recall.series.map((s) => (s.kind === 'points' ? [s.label, s.points.map((p) => [p.x, p.y])] : []))).toEqual([
+      ['0-3 words', [[0.6, 1], [0.9, 1]]],
+      ['4-7 words', [[0.6, 1 / 3], [0.9, 1]]],
+      ['8+ words', [[0.6, 0]]],
     ]);
   });
 });
