@@ -10,6 +10,9 @@
  *   I-Match:             its word sets and signing (one thread), and the whole detector on the local
  *                        backend, both cores, from documents in memory, K = 0 and K = 10 (issue 10's
  *                        "under 1 s after reading" target)
+ *   residue trials:      mod 16 over all 16 residues (Ye et al. 4.4) as `bench run` runs them, on
+ *                        one backend sharing the fingerprints, against 16 separate runs
+ *                        (scripts/bench-trials.ts)
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -34,6 +37,7 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
+import { benchTrials } from './bench-trials.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -171,6 +175,11 @@ for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as cons
   }
   record(`imatch.${label}.local_2_threads_s`, Math.min(...times), 's');
 }
+process.stdout.write('residue trials (mod 16, all 16 residues, 2 threads, from documents in memory):\n');
+const trials = await benchTrials(docs, 16);
+record('residue_trials.16_trials_s', trials.trialsS, 's');
+record('residue_trials.16_separate_runs_s', trials.separateS, 's');
+record('residue_trials.speedup', trials.separateS / trials.trialsS, '×', 'higher');
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {

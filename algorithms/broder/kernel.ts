@@ -10,6 +10,8 @@ import { balancedRanges } from '../text/chunks.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
+import { usesWords } from './sampling.ts';
+import { documentWords } from '../text/word-count.ts';
 
 export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
@@ -30,8 +32,9 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
   const features = await k.cached(key, () => computeFeatures(k, params));
+  const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   k.progress('sampling');
-  const sampled = sampleFeatures(features, params.sampling);
+  const sampled = sampleFeatures(features, params.sampling, words);
   for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
 
   const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
@@ -46,6 +49,8 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
         postStart: sampled.postStart,
         postDocs: sampled.postDocs,
         sizes: sampled.sizes,
+        levels: sampled.levels,
+        docLevel: sampled.docLevel,
         docs: sampled.docs,
         from,
         to,

@@ -6,6 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
+import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
@@ -23,6 +24,8 @@ export interface CorpusRead {
     readonly missing: number;
   };
   readonly seconds: number;
+  /** with `corpus.exact_duplicates: remove`: the groups of identical texts, by document id, and how many documents were removed */
+  readonly exactDuplicates?: { readonly groups: readonly { readonly kept: string; readonly removed: readonly string[] }[]; readonly removed: number };
 }
 
 export interface CorpusReadOptions {
@@ -72,8 +75,11 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       `${c.path ?? c.format}: none of the ${subset.ids.size} documents the subset selects is in the collection (${stats.kept} documents read)`,
     );
   }
+  // Exact duplicates first (Ye et al. 4.2): every later step sees each text once.
+  const dedup = c.exact_duplicates === 'remove' ? removeExactDuplicates({ ids, texts }) : undefined;
   return {
-    docs: { ids, texts },
+    docs: dedup ? dedup.docs : { ids, texts },
+    ...(dedup ? { exactDuplicates: { groups: dedup.groups.map((g) => ({ kept: ids[g.kept] as string, removed: g.removed.map((i) => ids[i] as string) })), removed: dedup.removed } } : {}),
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
     seconds: (performance.now() - t0) / 1000,

@@ -10,6 +10,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export const envHints: Readonly<Record<string, string>> = {
   GOV2_ROOT:
     'set it to the folder of the GOV2 collection (licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',
+  GOV_ROOT:
+    'set it to the folder of the TREC .GOV collection (or of GOV2; both licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',
   TREC_QRELS:
     'set it to the TREC 2004 Terabyte track qrels file 04.qrels.12-Nov-04 (NIST: trec.nist.gov)',
   CLUEWEB09_ROOT:

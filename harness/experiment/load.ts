@@ -12,6 +12,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type
 import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { ConfigError, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
+import { expansionOf } from './expansion.ts';
 import { addZodIssues, formatPath, IssueList, yamlLocator, type Locator } from './issues.ts';
 import { experimentSchema, type ExperimentInput } from './schema.ts';
 import { distinguishingName, expandSweeps, findSweeps, type Sweep } from './sweep.ts';
@@ -207,9 +208,12 @@ function expandEntry(
  * A ground truth must score pairs by their resemblance, and report every pair from the lowest
  * score the evaluation looks at: the measures compare every variant with its scores.
  */
-function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: { min_score: number; threshold: number }, seed: number): string | undefined {
+function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: Experiment['evaluate'], seed: number): string | undefined {
   const adapter = findDetector(detectors, gt.algorithm);
   if (!adapter) return undefined;
+  if (expansionOf(adapter, { ...gt, groundTruth: false }, { evaluate })) {
+    return `${gt.algorithm} as configured is several runs (trials averaged or calibration runs): the ground truth must be one run`;
+  }
   const { score } = adapter.plan(gt.params, { minScore: Number.MIN_VALUE, seed }).output;
   if (score.kind !== 'resemblance') return `${gt.algorithm} cannot be the ground truth: its scores are not resemblances (${score.why})`;
   const lowest = Math.min(evaluate.min_score, evaluate.threshold);

@@ -1,3 +1,4 @@
+import { DEFAULT_SIZE_GROUPS } from '../../../harness/evaluate/size-groups.ts';
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ describe('loadExperiment: valid configs', () => {
       groundTruth: true,
     });
     expect(exp.variants).toEqual([]);
-    expect(exp.evaluate).toEqual({ threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] });
+    expect(exp.evaluate).toEqual({ threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1], size_groups: DEFAULT_SIZE_GROUPS });
     expect(exp.backend).toEqual({
       kind: 'local',
       engine: 'auto',
@@ -84,7 +85,7 @@ describe('loadExperiment: valid configs', () => {
       // unswept and unnamed: named by what sets it apart from the defaults (word shingles of 3, MD5)
       { name: 'broder/unit=word,size=3,fingerprint=md5', algorithm: 'broder', params: { shingle: word3, fingerprint: 'md5', sampling: { method: 'none' } }, swept: {}, groundTruth: false },
     ]);
-    expect(exp.evaluate).toEqual({ threshold: 0.6, min_score: 0.2, distribution: [0.8, 0.6] });
+    expect(exp.evaluate).toEqual({ threshold: 0.6, min_score: 0.2, distribution: [0.8, 0.6], size_groups: DEFAULT_SIZE_GROUPS });
     expect(exp.backend).toEqual({ kind: 'local', engine: 'auto', workers: 3, memory_mb: 512, price_per_vcpu_hour: 0.1 });
   });
 
@@ -129,7 +130,7 @@ describe('loadExperiment: valid configs', () => {
           params: { ...broderDefaults, sampling: { method: 'mod', m: [2, 4, 8, 16, 32, 64, 128, 256, 512], residue: 0 } },
         },
       ],
-      evaluate: { threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] },
+      evaluate: { threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1], size_groups: DEFAULT_SIZE_GROUPS },
       // No `workers`: the number of CPUs of this machine must not change the hash.
       backend: { kind: 'local', engine: 'auto', memory_mb: 2048, price_per_vcpu_hour: 0.0504 },
     });
