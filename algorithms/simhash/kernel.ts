@@ -14,7 +14,7 @@
  */
 import type { KernelContext, KernelResult, LocalKernel } from '../../contract/plan.ts';
 import type { SideRecord } from '../../contract/jobs.ts';
-import { balancedRanges } from '../text/chunks.ts';
+import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { fingerprintToHex } from './fingerprint.ts';
 import { HashCounts, type HashCountArrays } from './hash-counts.ts';
 import { DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, readDfFile, SIGNATURES } from './jobs.ts';
@@ -127,6 +127,12 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
   const groups = groupFingerprints(fps.hi, fps.lo, fps.docs);
   const parts: SearchResult[] = [identicalPairs(groups)];
   const tables = layout.tables.length;
+  // On shared memory: the pool transfers (detaches) plain typed arrays of a payload, and every
+  // task gets the same masks.
+  const maskHi = sharedU32(tables);
+  const maskLo = sharedU32(tables);
+  maskHi.set(layout.maskHi);
+  maskLo.set(layout.maskLo);
   let done = 0;
   ctx.progress('hamming search', 0, tables);
   parts.push(
@@ -134,8 +140,8 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
       Array.from({ length: tables }, async (_, t) => {
         const r = await ctx.runInWorker<SearchResult>(SEARCH_MODULE, 'searchTables', {
           groups,
-          maskHi: layout.maskHi,
-          maskLo: layout.maskLo,
+          maskHi,
+          maskLo,
           k,
           tables: [t],
         });

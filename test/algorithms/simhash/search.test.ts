@@ -146,8 +146,8 @@ describe('Manku table layouts', () => {
     const l = layoutFor(2, 'auto');
     for (let i = 0; i < 64; i++) {
       for (let j = i; j < 64; j++) {
-        const x = [0, 0];
-        for (const b of [i, j]) x[b < 32 ? 0 : 1] ^= 1 << (31 - (b % 32));
+        const x = new Uint32Array(2);
+        for (const b of [i, j]) x[b < 32 ? 0 : 1] = (x[b < 32 ? 0 : 1] as number) ^ (1 << (31 - (b % 32)));
         expect(firstTable(l.maskHi, l.maskLo, x[0] as number, x[1] as number)).toBeGreaterThanOrEqual(0);
       }
     }

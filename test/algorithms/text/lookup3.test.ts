@@ -86,7 +86,10 @@ describe('lookup3 bits are balanced (simhash thesis Figure 3-2)', () => {
     // Figure 3-2's histogram: the top 8 bits as the bin. Chi-square with 255 degrees of
     // freedom: mean 255, sd sqrt(510) = 22.6; 255 + 5 sd = 368.
     const bins = new Float64Array(256);
-    for (let i = 0; i < n; i++) bins[(hi[i] as number) >>> 24]++;
+    for (let i = 0; i < n; i++) {
+      const bin = (hi[i] as number) >>> 24;
+      bins[bin] = (bins[bin] as number) + 1;
+    }
     const e = n / 256;
     const chi2 = bins.reduce((s, o) => s + ((o - e) * (o - e)) / e, 0);
     expect(chi2).toBeLessThan(368);
