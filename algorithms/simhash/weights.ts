@@ -33,6 +33,8 @@ export const THESIS_TAG_BOOST = 1.5;
 /** The meta field carrying a document's tagged text, one tagged element per line. */
 export const TAGGED_META = 'tagged';
 
+const SPACE = 0x20;
+
 /** Everything that decides a document's weighted features: plain data, sent to worker threads. */
 export interface WeightingOptions {
   readonly features: FeatureSpec;
@@ -124,8 +126,13 @@ export class FeatureWeigher {
 
   /** The weighted features of a document. */
   weigh(text: string, meta?: Readonly<Record<string, string>>): WeightedFeatures {
+    return this.weighClean(cleanText(text, this.o.strip), meta);
+  }
+
+  /** The weighted features of a document already through `cleanText`. */
+  weighClean(clean: string, meta?: Readonly<Record<string, string>>): WeightedFeatures {
     const o = this.o;
-    this.collect(cleanText(text, o.strip));
+    this.collect(clean);
     const n = this.count;
     const df = this.df;
     if (!df) throw new Error('FeatureWeigher.weigh needs document frequencies');
@@ -169,41 +176,81 @@ export class FeatureWeigher {
 
   /** Fills hi, lo and raw (position-weighted tf) with the distinct features of `clean`. */
   private collect(clean: string): void {
-    const { starts, ends } = shingleRanges(clean, this.o.features);
-    const L = starts.length;
     this.count = 0;
-    this.ensure(L);
-    let cap = 2048;
-    while (cap < L * 2) cap *= 2;
-    if (this.slots.length < cap) this.slots = new Int32Array(cap);
-    const slots = this.slots;
-    slots.fill(-1, 0, cap);
-    const mask = cap - 1;
-    const h = this.h;
-    const seeds = this.o.seeds;
-    const position = this.o.position;
+    const f = this.o.features;
+    if (f.unit === 'word' && f.size === 1) {
+      this.collectWords(clean);
+      return;
+    }
+    const { starts, ends } = shingleRanges(clean, f);
+    const L = starts.length;
+    const mask = this.reset(L);
     for (let x = 0; x < L; x++) {
-      hashFeature(clean, starts[x] as number, ends[x] as number, seeds, h, 0);
-      const hi = h[0] as number;
-      const lo = h[1] as number;
-      const f = position === 'none' ? 1 : positionFactor(position, x, L);
-      let slot = (hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
-      for (;;) {
-        const at = slots[slot] as number;
-        if (at < 0) {
-          const i = this.count++;
-          slots[slot] = i;
-          this.hi[i] = hi;
-          this.lo[i] = lo;
-          this.raw[i] = f;
-          break;
-        }
-        if (this.hi[at] === hi && this.lo[at] === lo) {
-          this.raw[at] = (this.raw[at] as number) + f;
-          break;
-        }
-        slot = (slot + 1) & mask;
+      const weight = this.o.position === 'none' ? 1 : positionFactor(this.o.position, x, L);
+      this.addOccurrence(clean, starts[x] as number, ends[x] as number, weight, mask);
+    }
+  }
+
+  /**
+   * Single words, the default and the hot path: one pass over the text finds each word and
+   * hashes it in place (no arrays of word offsets). Same features, in the same order, as the
+   * ranges of `shingleRanges` with w = 1: normalized text has single spaces between words.
+   */
+  private collectWords(clean: string): void {
+    const len = clean.length;
+    let L = 0;
+    if (this.o.position === 'cosine') {
+      // cos(2πx/L) needs L first: the words are the spaces plus one
+      if (len > 0) L = 1;
+      for (let i = 0; i < len; i++) if (clean.charCodeAt(i) === SPACE) L++;
+    }
+    const mask = this.reset(Math.ceil(len / 2) + 1);
+    const position = this.o.position;
+    let x = 0;
+    let start = 0;
+    for (let i = 0; i <= len; i++) {
+      if (i < len && clean.charCodeAt(i) !== SPACE) continue;
+      if (i > start) {
+        this.addOccurrence(clean, start, i, position === 'none' ? 1 : positionFactor(position, x, L), mask);
+        x++;
       }
+      start = i + 1;
+    }
+  }
+
+  /** Readies the per-document table for at most `occurrences` features; returns its mask. */
+  private reset(occurrences: number): number {
+    this.ensure(occurrences);
+    let cap = 2048;
+    while (cap < occurrences * 2) cap *= 2;
+    if (this.slots.length < cap) this.slots = new Int32Array(cap);
+    this.slots.fill(-1, 0, cap);
+    return cap - 1;
+  }
+
+  /** Adds one occurrence of the feature `clean[start, end)` with position factor f. */
+  private addOccurrence(clean: string, start: number, end: number, f: number, mask: number): void {
+    const h = this.h;
+    hashFeature(clean, start, end, this.o.seeds, h, 0);
+    const hi = h[0] as number;
+    const lo = h[1] as number;
+    const slots = this.slots;
+    let slot = (hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
+    for (;;) {
+      const at = slots[slot] as number;
+      if (at < 0) {
+        const i = this.count++;
+        slots[slot] = i;
+        this.hi[i] = hi;
+        this.lo[i] = lo;
+        this.raw[i] = f;
+        return;
+      }
+      if (this.hi[at] === hi && this.lo[at] === lo) {
+        this.raw[at] = (this.raw[at] as number) + f;
+        return;
+      }
+      slot = (slot + 1) & mask;
     }
   }
 
