@@ -14,6 +14,9 @@
  *                       emitted when t is the first table the two share (`tables.ts`); table
  *                       0's reducers also emit the pairs of documents with identical
  *                       fingerprints. Output: `a:b` → 1 − d/64.
+ * simhash-clusters      the thesis' clusters (§6.3): map each pair to both its documents;
+ *                       reduce: a document's cluster size, 1 + its near-duplicates (a table;
+ *                       documents in no pair lead clusters of size 1 and are not listed)
  *
  * Counters are named so that the kernel (`kernel.ts`) reports the very same ones.
  */
@@ -36,6 +39,8 @@ export const HAMMING_JOB = 'simhash-hamming';
 export const DF_OUTPUT = 'simhash-df';
 export const SIGNATURES = 'simhash-signatures';
 export const PAIRS = 'simhash-pairs';
+export const CLUSTERS_JOB = 'simhash-clusters';
+export const CLUSTERS = 'simhash-clusters';
 
 /**
  * The dataset of each document's meta: key the document index, value its meta as a JSON
@@ -223,4 +228,29 @@ function reduceBucket(layout: TableLayout, k: number, key: string, values: reado
   ctx.count(HAMMING_JOB, 'fingerprint_comparisons', comparisons);
   ctx.count(HAMMING_JOB, 'candidate_pairs', candidates);
   ctx.count(HAMMING_JOB, 'output_pairs', outputs);
+}
+
+/** Cluster sizes (thesis §6.3): each document in a pair leads a cluster of itself and its partners. */
+export function clustersJob(): JobSpec {
+  const sum = (values: readonly string[]): number => values.reduce((s, v) => s + Number(v), 0);
+  return {
+    name: CLUSTERS_JOB,
+    description: 'the size of the cluster each document leads: itself and its near-duplicates (thesis §6.3)',
+    inputs: [PAIRS],
+    output: CLUSTERS,
+    mapper: (ctx) => ({
+      map(key) {
+        const colon = key.indexOf(':');
+        ctx.emit(key.slice(0, colon), '1');
+        ctx.emit(key.slice(colon + 1), '1');
+      },
+    }),
+    combiner: (ctx) => ({ reduce: (k, values) => ctx.emit(k, String(sum(values))) }),
+    reducer: (ctx) => ({
+      reduce(doc, values) {
+        ctx.count(CLUSTERS_JOB, 'documents_with_duplicates');
+        ctx.emit(doc, String(1 + sum(values)));
+      },
+    }),
+  };
 }

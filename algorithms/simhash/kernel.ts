@@ -5,7 +5,8 @@
  *   1. document frequencies: each worker counts a slice's distinct feature hashes; the main
  *      thread adds the slices up into one table on SharedArrayBuffers (or reads the df file);
  *   2. fingerprints: each worker weighs and sums a slice's documents against that table;
- *   3. Hamming search: documents grouped by fingerprint, then one task per Manku table.
+ *   3. Hamming search: documents grouped by fingerprint, then one task per Manku table;
+ *   4. cluster sizes from the pairs.
  *
  * Steps 1 and 2 are cached per run (`ctx.cached`), so a sweep over k fingerprints once.
  *
@@ -17,7 +18,8 @@ import type { SideRecord } from '../../contract/jobs.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { fingerprintToHex } from './fingerprint.ts';
 import { HashCounts, type HashCountArrays } from './hash-counts.ts';
-import { DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, readDfFile, SIGNATURES } from './jobs.ts';
+import { clusterSizes } from './clusters.ts';
+import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, readDfFile, SIGNATURES } from './jobs.ts';
 import type { SliceFingerprints } from './kernel-tasks.ts';
 import { groupFingerprints, identicalPairs, radixOrder, type SearchResult } from './search.ts';
 import type { TableLayout } from './tables.ts';
@@ -57,7 +59,11 @@ export function simhashKernel(o: WeightingOptions, dfFile: string | null, k: num
       const signatures: SideRecord[] = [];
       for (let i = 0; i < fps.docs.length; i++) signatures.push([String(fps.docs[i]), fingerprintToHex(fps.hi[i] as number, fps.lo[i] as number)]);
       const pairs = await search(ctx, fps, k, layout);
-      return { pairs, tables: { [SIGNATURES]: signatures } };
+      const sizes = clusterSizes(ctx.docs.texts.length, pairs);
+      const clusters: SideRecord[] = [];
+      for (let d = 0; d < sizes.length; d++) if ((sizes[d] as number) > 1) clusters.push([String(d), String(sizes[d])]);
+      if (clusters.length > 0) ctx.count(CLUSTERS_JOB, 'documents_with_duplicates', clusters.length);
+      return { pairs, tables: { [SIGNATURES]: signatures, [CLUSTERS]: clusters } };
     },
   };
 }

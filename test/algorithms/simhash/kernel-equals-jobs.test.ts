@@ -80,7 +80,7 @@ describe('simhash kernel and jobs', () => {
     const size = cache.size;
     const r1 = await runKernel(planFor({ k: 1 }), docs, 1, cache);
     expect(cache.size).toBe(size);
-    expect(r1.tables).toEqual(r3.tables);
+    expect(r1.tables['simhash-signatures']).toEqual(r3.tables['simhash-signatures']);
     expect(r1.rows.every((r) => r3.rows.includes(r))).toBe(true);
     expect(r1.rows.length).toBeLessThan(r3.rows.length);
   });
@@ -91,6 +91,30 @@ describe('simhash kernel and jobs', () => {
     expect(sig.length + (r.counters['simhash-fingerprints']?.documents_without_features ?? 0)).toBe(docs.texts.length);
     expect(sig.every(([, hex]) => /^[0-9a-f]{16}$/.test(hex))).toBe(true);
     expect(r.rows.every((row) => [1, 63 / 64, 62 / 64].includes(Number(row.split(' ')[2])))).toBe(true);
+  });
+});
+
+describe('cluster sizes (thesis §6.3)', () => {
+  it("list each paired document's cluster size, and the adapter's measures follow from the counters", async () => {
+    const { clusterSizes, clusterStats } = await import('../../../algorithms/simhash/clusters.ts');
+    const { adapter } = await import('../../../algorithms/simhash/index.ts');
+    const r = runJobs(planFor({ k: 3 }), docs);
+    const a = r.rows.map((row) => Number(row.split(' ')[0]));
+    const b = r.rows.map((row) => Number(row.split(' ')[1]));
+    const sizes = clusterSizes(docs.texts.length, { a, b });
+    expect(r.tables['simhash-clusters']).toEqual(
+      [...sizes].flatMap((s, d) => (s > 1 ? [[String(d), String(s)] as const] : [])),
+    );
+    const signed = new Set((r.tables['simhash-signatures'] ?? []).map(([d]) => Number(d)));
+    const stats = clusterStats(sizes, (d) => signed.has(d));
+    const measured = { groundTruth: false, counters: r.counters, candidates: null };
+    const value = (key: string): number | null => {
+      const m = adapter.measures?.find((x) => x.key === key);
+      return m && 'value' in m ? m.value(measured, measured) : null;
+    };
+    expect(stats.withDuplicates).toBeGreaterThan(10);
+    expect(value('mean_cluster_size')).toBeCloseTo(stats.mean as number, 12);
+    expect(value('mean_dup_cluster_size')).toBeCloseTo(stats.meanWithDuplicates as number, 12);
   });
 });
 
@@ -111,7 +135,7 @@ describe('document frequencies from a file', () => {
     const expected = runJobs(fromCorpus, docs);
     for (const path of [join(dir, 'df.tsv'), join(dir, 'df.tsv.gz')]) {
       const p = planFor({ document_frequencies: { from: 'file', path } });
-      expect(p.jobs.map((j) => j.name)).toEqual(['simhash-fingerprints', 'simhash-hamming']);
+      expect(p.jobs.map((j) => j.name)).toEqual(['simhash-fingerprints', 'simhash-hamming', 'simhash-clusters']);
       const jobs = runJobs(p, docs);
       expect(jobs.rows).toEqual(expected.rows);
       expect(jobs.tables).toEqual(expected.tables);
