@@ -2,6 +2,7 @@ import { readCounter, type AlgorithmAdapter, type MeasuredVariant } from '../../
 import { CLUSTERS_JOB, FINGERPRINT_JOB, HAMMING_JOB } from './jobs.ts';
 import { simhashParams } from './params.ts';
 import { plan } from './plan.ts';
+import { metaFieldsUsed, weightingOptions } from './weights.ts';
 
 const pairsOf = (v: MeasuredVariant): number | null => readCounter(v.counters, { group: HAMMING_JOB, name: 'output_pairs' });
 
@@ -11,6 +12,7 @@ export const adapter: AlgorithmAdapter<typeof simhashParams> = {
   citation: 'Charikar 2002; Manku, Jain and Das Sarma 2007, Detecting near-duplicates for web crawling; Seshasai 2009, chapters 3-6',
   params: simhashParams,
   plan,
+  metaFields: (params) => metaFieldsUsed(weightingOptions(params, 0)),
   // Table 6.2 of the thesis: the mean size of the clusters documents lead (§6.3). Every pair
   // adds one to the cluster of each of its documents, so the sums come from the counters.
   measures: [

@@ -41,5 +41,10 @@ export interface CorpusReader<Options = Record<string, unknown>> {
   readonly format: string;
   /** One line for `bench list` and `--help`. */
   readonly description: string;
+  /**
+   * The fields its documents may carry in `meta` (a detector that needs one the format never
+   * carries is a config error); `any` when the data decides (jsonl).
+   */
+  readonly meta: readonly string[] | 'any';
   read(path: string, options: Options, ctx: ReadContext): AsyncIterable<Document>;
 }

@@ -25,7 +25,7 @@ import {
   type StepSummary,
 } from '@aws-sdk/client-emr';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { Counters, DocumentSet } from '../../../contract/index.ts';
+import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
@@ -42,7 +42,7 @@ import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './pri
 import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
 import { parseS3Uri } from './s3uri.ts';
 import { describeDocuments } from './splits.ts';
-import { stageDocuments, uploadFile, uploadObject } from './staging.ts';
+import { stageDocumentMeta, stageDocuments, uploadFile, uploadObject } from './staging.ts';
 
 export interface EmrDeps {
   readonly emr?: EMRClient;
@@ -124,6 +124,8 @@ class EmrBackend implements Backend {
   private readonly bundle: (outDir: string) => Promise<string>;
   private prepared?: Promise<void>;
   private stagedDocs?: DocumentSet;
+  /** the documents-meta upload, made once, for the first variant whose jobs read it */
+  private stagedMeta?: Promise<number>;
   private cluster?: ClusterRun;
   private variants = 0;
 
@@ -150,6 +152,10 @@ class EmrBackend implements Backend {
     try {
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
       await this.prepare(ctx);
+      if (readsDataset(job.plan.jobs, DOCUMENTS_META)) {
+        this.stagedMeta ??= stageDocumentMeta(this.s3, this.layout, ctx.docs, ctx.signal);
+        await this.stagedMeta;
+      }
       const { slug, steps } = variantSteps(this.config, this.runId, index, job, this.prices);
       const spec = specJson(job);
       await uploadObject(this.s3, this.layout.bucket, specKey(this.layout, slug), spec, 'application/json', ctx.signal);
