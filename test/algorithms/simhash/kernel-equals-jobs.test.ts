@@ -94,6 +94,22 @@ describe('simhash kernel and jobs', () => {
   });
 });
 
+describe('simhash on the local backend', () => {
+  it.each([1, 2])('gives the kernel’s pairs, tables and counters with its text jobs on %i thread(s), meta read from documents-meta', async (workers) => {
+    const { runPlan } = await import('../../support/run-plan.ts');
+    const params = { k: 3, metadata: { fields: ['subject', 'from'] }, tag_boost: true };
+    const kernel = await runPlan('simhash', params, docs, { engine: 'auto', workers, seed });
+    const jobs = await runPlan('simhash', params, docs, { engine: 'jobs', workers, seed, memoryMb: 4 });
+    expect(jobs.rows).toEqual(kernel.rows);
+    // the harness sorts table rows when it writes them; the engines' record order is their own
+    const sorted = (t: typeof jobs.outputs.tables) => Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, [...v].sort((x, y) => Number(x[0]) - Number(y[0]))]));
+    expect(sorted(jobs.outputs.tables)).toEqual(sorted(kernel.outputs.tables));
+    expect(jobs.counters).toEqual(kernel.counters);
+    // and the same as this file's own runner of the plan's jobs
+    expect(kernel.rows).toEqual(runJobs(planFor(params), docs).rows);
+  });
+});
+
 describe('cluster sizes (thesis §6.3)', () => {
   it("list each paired document's cluster size, and the adapter's measures follow from the counters", async () => {
     const { clusterSizes, clusterStats } = await import('../../../algorithms/simhash/clusters.ts');
