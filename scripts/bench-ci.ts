@@ -7,6 +7,10 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   simhash:             fingerprints of the normalized corpus, one thread (MB/s per wall and CPU
+ *                        second, target 50); the Hamming search over 1,000,000 fingerprints for
+ *                        k = 0..3, one thread in a process of its own (target < 10 s, < 1 GB);
+ *                        simhash k = 3 on the local backend, both cores, documents in memory
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -28,6 +32,8 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
+import { benchFingerprints, benchSearch } from './bench-simhash.ts';
+import { adapter as simhash } from '../algorithms/simhash/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -122,6 +128,35 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+process.stdout.write('simhash (fingerprints and search on one thread; k = 3 on the local backend, 2 threads):\n');
+const fpFigures = benchFingerprints(normalized);
+record('simhash.fingerprint.MBps', fpFigures.mbPerSecond, 'MB/s', 'higher');
+record('simhash.fingerprint.MB_per_cpu_s', fpFigures.mbPerCpuSecond, 'MB/s', 'higher');
+for (const s of benchSearch()) {
+  record(`simhash.search_1m.k${s.k}_s`, s.seconds, 's');
+  record(`simhash.search_1m.k${s.k}_peak_rss_mb`, s.peakRssMb, 'MB');
+}
+const simTimes: number[] = [];
+for (let rep = 0; rep < 3; rep++) {
+  const backend = createLocalBackend({ workers: 2, memoryMb: 1024, pricePerVcpuHour: 0.0504, engine: 'auto' });
+  const params = simhash.params.parse({});
+  const ctx = { minScore: Number.MIN_VALUE, seed: 0 };
+  const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+  await backend.run(
+    { variant: 'warm', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs: { ids: ['a'], texts: ['warm up'] }, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  t0 = performance.now();
+  await backend.run(
+    { variant: 'simhash', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  simTimes.push((performance.now() - t0) / 1000);
+  await backend.close();
+  rmSync(work, { recursive: true, force: true });
+}
+record('simhash.local_2_threads_s', Math.min(...simTimes), 's');
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {

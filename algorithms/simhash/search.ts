@@ -37,28 +37,30 @@ export function groupFingerprints(hi: Uint32Array, lo: Uint32Array, docs: Uint32
   const n = docs.length;
   // Sorting by (hi, lo, doc) with a stable LSD radix sort: doc order first, then lo, then hi.
   const order = radixOrder([lo, hi], identityOrder(n, docs));
-  const gHi: number[] = [];
-  const gLo: number[] = [];
-  const start: number[] = [];
+  const gHi = new Uint32Array(n);
+  const gLo = new Uint32Array(n);
+  const start = new Uint32Array(n + 1);
   const out = sharedU32(n);
+  let groups = 0;
   for (let r = 0; r < n; r++) {
     const e = order[r] as number;
     const h = hi[e] as number;
     const l = lo[e] as number;
-    if (r === 0 || h !== gHi[gHi.length - 1] || l !== gLo[gLo.length - 1]) {
-      gHi.push(h);
-      gLo.push(l);
-      start.push(r);
+    if (groups === 0 || h !== gHi[groups - 1] || l !== gLo[groups - 1]) {
+      gHi[groups] = h;
+      gLo[groups] = l;
+      start[groups] = r;
+      groups++;
     }
     out[r] = docs[e] as number;
   }
-  start.push(n);
-  const shared = (xs: number[]): Uint32Array => {
-    const a = sharedU32(xs.length);
-    a.set(xs);
+  start[groups] = n;
+  const shared = (xs: Uint32Array, length: number): Uint32Array => {
+    const a = sharedU32(length);
+    a.set(xs.subarray(0, length));
     return a;
   };
-  return { hi: shared(gHi), lo: shared(gLo), start: shared(start), docs: out };
+  return { hi: shared(gHi, groups), lo: shared(gLo, groups), start: shared(start, groups + 1), docs: out };
 }
 
 /** Entries 0..n-1 in ascending document order. */
@@ -175,6 +177,12 @@ export function searchTables(p: TableSearchPayload): SearchResult {
   const F = g.hi.length;
   const keyHi = new Uint32Array(F);
   const keyLo = new Uint32Array(F);
+  // The fingerprints in key order, gathered once per table so that comparing the members of a
+  // bucket reads consecutive memory (a gather per comparison would miss the cache each time).
+  const sHi = new Uint32Array(F);
+  const sLo = new Uint32Array(F);
+  const sSize = new Uint32Array(F);
+  const identity = new Uint32Array(F);
   const sink = new PairSink();
   let comparisons = 0;
   let candidates = 0;
@@ -184,26 +192,34 @@ export function searchTables(p: TableSearchPayload): SearchResult {
     for (let f = 0; f < F; f++) {
       keyHi[f] = (g.hi[f] as number) & mh;
       keyLo[f] = (g.lo[f] as number) & ml;
+      identity[f] = f;
     }
-    const order = radixOrder([keyLo, keyHi], Uint32Array.from({ length: F }, (_, i) => i));
+    const order = radixOrder([keyLo, keyHi], identity.slice());
+    for (let r = 0; r < F; r++) {
+      const f = order[r] as number;
+      sHi[r] = g.hi[f] as number;
+      sLo[r] = g.lo[f] as number;
+      sSize[r] = (g.start[f + 1] as number) - (g.start[f] as number);
+    }
     for (let r = 0; r < F; ) {
-      const first = order[r] as number;
+      const kh = (sHi[r] as number) & mh;
+      const kl = (sLo[r] as number) & ml;
       let end = r + 1;
-      while (end < F && keyHi[order[end] as number] === keyHi[first] && keyLo[order[end] as number] === keyLo[first]) end++;
+      while (end < F && ((sHi[end] as number) & mh) === kh && ((sLo[end] as number) & ml) === kl) end++;
       for (let i = r; i < end; i++) {
-        const x = order[i] as number;
-        const xh = g.hi[x] as number;
-        const xl = g.lo[x] as number;
-        const xs = (g.start[x + 1] as number) - (g.start[x] as number);
+        const xh = sHi[i] as number;
+        const xl = sLo[i] as number;
+        const xs = sSize[i] as number;
         for (let j = i + 1; j < end; j++) {
-          const y = order[j] as number;
-          const yh = g.hi[y] as number;
-          const yl = g.lo[y] as number;
+          const yh = sHi[j] as number;
+          const yl = sLo[j] as number;
           comparisons++;
-          candidates += xs * ((g.start[y + 1] as number) - (g.start[y] as number));
+          candidates += xs * (sSize[j] as number);
           const d = hamming(xh, xl, yh, yl);
           if (d > k || firstTable(maskHi, maskLo, xh ^ yh, xl ^ yl) !== t) continue;
           const score = simhashScore(d);
+          const x = order[i] as number;
+          const y = order[j] as number;
           for (let u = g.start[x] as number; u < (g.start[x + 1] as number); u++) {
             for (let v = g.start[y] as number; v < (g.start[y + 1] as number); v++) sink.push(g.docs[u] as number, g.docs[v] as number, score);
           }

@@ -198,23 +198,26 @@ export class FeatureWeigher {
    */
   private collectWords(clean: string): void {
     const len = clean.length;
-    let L = 0;
-    if (this.o.position === 'cosine') {
-      // cos(2πx/L) needs L first: the words are the spaces plus one
-      if (len > 0) L = 1;
-      for (let i = 0; i < len; i++) if (clean.charCodeAt(i) === SPACE) L++;
+    if (len === 0) {
+      this.reset(0);
+      return;
     }
-    const mask = this.reset(Math.ceil(len / 2) + 1);
+    // Normalized text: words separated by single spaces, so the words are the spaces plus one
+    // (`indexOf` scans natively, several times faster than a charCodeAt loop).
+    let L = 1;
+    for (let i = clean.indexOf(' '); i >= 0; i = clean.indexOf(' ', i + 1)) L++;
+    const mask = this.reset(L);
     const position = this.o.position;
     let x = 0;
     let start = 0;
-    for (let i = 0; i <= len; i++) {
-      if (i < len && clean.charCodeAt(i) !== SPACE) continue;
-      if (i > start) {
-        this.addOccurrence(clean, start, i, position === 'none' ? 1 : positionFactor(position, x, L), mask);
+    while (start < len) {
+      let end = clean.indexOf(' ', start);
+      if (end < 0) end = len;
+      if (end > start) {
+        this.addOccurrence(clean, start, end, position === 'none' ? 1 : positionFactor(position, x, L), mask);
         x++;
       }
-      start = i + 1;
+      start = end + 1;
     }
   }
 
