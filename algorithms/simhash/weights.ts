@@ -33,8 +33,6 @@ export const THESIS_TAG_BOOST = 1.5;
 /** The meta field carrying a document's tagged text, one tagged element per line. */
 export const TAGGED_META = 'tagged';
 
-const SPACE = 0x20;
-
 /** Everything that decides a document's weighted features: plain data, sent to worker threads. */
 export interface WeightingOptions {
   readonly features: FeatureSpec;
