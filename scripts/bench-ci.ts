@@ -135,6 +135,7 @@ record('simhash.fingerprint.MBps', fpFigures.mbPerSecond, 'MB/s', 'higher');
 record('simhash.fingerprint.MB_per_cpu_s', fpFigures.mbPerCpuSecond, 'MB/s', 'higher');
 for (const s of benchSearch()) {
   record(`simhash.search_1m.k${s.k}_s`, s.seconds, 's');
+  record(`simhash.search_1m.k${s.k}_cpu_s`, s.cpuSeconds, 's');
   record(`simhash.search_1m.k${s.k}_peak_rss_mb`, s.peakRssMb, 'MB');
 }
 const simTimes: number[] = [];
@@ -184,12 +185,16 @@ record('quickstart.wall_s', Math.min(...walls), 's');
 const run = JSON.parse(readFileSync(join(reps[0] as string, 'run.json'), 'utf8')) as {
   corpus: { read_s: number };
   totals: { runtime_s: number; peak_rss_mb: number };
-  variants: { name: string; runtime_s: number }[];
+  // run.json v2 keeps a variant's runtime among its measures (v1 had it at the top)
+  variants: { name: string; runtime_s?: number; measures?: { runtime_s?: number | null } }[];
 };
 record('quickstart.read_s', run.corpus.read_s, 's');
 record('quickstart.variants_s', run.totals.runtime_s, 's');
 record('quickstart.peak_rss_mb', run.totals.peak_rss_mb, 'MB');
-const v = (name: string): number => run.variants.find((x) => x.name === name)?.runtime_s ?? NaN;
+const v = (name: string): number => {
+  const x = run.variants.find((y) => y.name === name);
+  return x?.measures?.runtime_s ?? x?.runtime_s ?? NaN;
+};
 record('quickstart.ground_truth_s', v('ground-truth'), 's');
 record('quickstart.mod64_s', v('broder/mod=64'), 's');
 record('quickstart.sct70_s', v('broder/sct=70'), 's');

@@ -6,8 +6,9 @@
  *                       `text/document-frequencies.ts`), frozen for the run (thesis §3.3);
  *                       absent when they come from a file
  * simhash-fingerprints  map only: document → (index, 16-hex fingerprint), weights from the df
- *                       table (a side dataset, or the file) and the document's meta (a side
- *                       dataset) when metadata features or tag boosting ask for it
+ *                       table (a side dataset, or the file) and the document's meta (the
+ *                       `documents-meta` side dataset, read only when metadata features or tag
+ *                       boosting ask for it)
  * simhash-hamming       map: signature → one record per Manku table, key `t:<the table's key
  *                       bits in hex>`, value `fingerprint doc`; reduce: within one key, every two
  *                       distinct fingerprints are compared and a pair within distance k is
@@ -23,7 +24,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { JobSpec, SideRecord } from '../../contract/jobs.ts';
-import { DOCUMENTS } from '../../contract/jobs.ts';
+import { decodeDocumentMeta, DOCUMENTS, DOCUMENTS_META } from '../../contract/jobs.ts';
 import { formatScore, pairKey } from '../../contract/pairs.ts';
 import { documentFrequencyJob } from '../text/document-frequencies.ts';
 import { charShingles, wordShingles } from '../text/shingles.ts';
@@ -41,12 +42,6 @@ export const SIGNATURES = 'simhash-signatures';
 export const PAIRS = 'simhash-pairs';
 export const CLUSTERS_JOB = 'simhash-clusters';
 export const CLUSTERS = 'simhash-clusters';
-
-/**
- * The dataset of each document's meta: key the document index, value its meta as a JSON
- * object of strings. Read whole by the fingerprint job only when a variant uses meta fields.
- */
-export const DOCUMENTS_META = 'documents-meta';
 
 /** The feature strings of a document, repeats kept: what document frequencies count. */
 export function featureStrings(text: string, o: WeightingOptions): string[] {
@@ -153,7 +148,7 @@ export function fingerprintJob(o: WeightingOptions, opts: FingerprintJobOptions)
 /** The meta side dataset as document index → fields. */
 export function metaByDocument(records: readonly SideRecord[]): Map<string, Record<string, string>> {
   const m = new Map<string, Record<string, string>>();
-  for (const [doc, json] of records) m.set(doc, JSON.parse(json) as Record<string, string>);
+  for (const [doc, json] of records) m.set(doc, decodeDocumentMeta(json));
   return m;
 }
 

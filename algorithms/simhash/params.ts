@@ -4,6 +4,7 @@
  * within Hamming distance 3. Each Table 6.1 variant is one field; `true` switches it on with the
  * value the thesis used, a number sets it.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { charShingle, wordShingle } from '../text/params.ts';
 import { MAX_TABLES, tableCount } from './tables.ts';
@@ -25,7 +26,11 @@ const dfFromCorpus = z
 const dfFromFile = z
   .object({
     from: z.literal('file').describe('load document frequencies from a file'),
-    path: z.string().min(1).describe('TSV file of `feature<TAB>df` lines and one `<TAB>N` line (N = documents counted); .gz allowed'),
+    path: z
+      .string()
+      .min(1)
+      .refine((p) => existsSync(p), { error: (issue) => `no such file: ${String(issue.input)} (absolute, or relative to the directory bench runs in)` })
+      .describe('TSV file of `feature<TAB>df` lines and one `<TAB>N` line (N = documents counted), .gz allowed; read where the tasks run (local, streaming)'),
   })
   .strict();
 

@@ -37,6 +37,9 @@ describe('simhash parameters', () => {
     expect(problem({ position: 'sqrt' })).toMatch(/^position: /);
     expect(problem({ document_frequencies: { from: 'file' } })).toMatch(/^document_frequencies.path: /);
     expect(problem({ shingle: 3 })).toMatch(/Unrecognized key/);
+    expect(problem({ document_frequencies: { from: 'file', path: '/no/such/df.tsv' } })).toBe(
+      'document_frequencies.path: no such file: /no/such/df.tsv (absolute, or relative to the directory bench runs in)',
+    );
   });
 
   it('accept k up to 64 with the automatic layout', () => {

@@ -3,8 +3,7 @@
  * another in memory (`runJobInMemory`, as the engines run them), and its local kernel on real
  * worker threads (the local backend's pool).
  */
-import { addCounters, DOCUMENTS, type Counters, type DocumentSet, type Plan, type SideRecord } from '../../../contract/index.ts';
-import { DOCUMENTS_META } from '../../../algorithms/simhash/jobs.ts';
+import { addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, type Counters, type DocumentSet, type Plan, type SideRecord } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { runJobInMemory } from '../../support/run-job.ts';
 
@@ -20,9 +19,7 @@ function documentRecords(docs: DocumentSet): Map<string, SideRecord[]> {
   const datasets = new Map<string, SideRecord[]>();
   datasets.set(DOCUMENTS, docs.texts.map((t, i) => [String(i), t] as const));
   const meta: SideRecord[] = [];
-  docs.meta?.forEach((m, i) => {
-    if (m) meta.push([String(i), JSON.stringify(m)]);
-  });
+  docs.texts.forEach((_, i) => meta.push([String(i), encodeDocumentMeta(docs.meta?.[i])]));
   datasets.set(DOCUMENTS_META, meta);
   return datasets;
 }
