@@ -129,4 +129,5 @@ export const spamAssassinReader: CorpusReader = {
   meta: ['group', 'subject', 'from', 'tagged'],
   description: `SpamAssassin public mail corpus (npm ${SPAM_ASSASSIN_PACKAGE}, or a folder with its layout); id <group>/<NNNNN>`,
   read,
+  location: (path) => resolveRoot(path).root,
 };

@@ -159,11 +159,14 @@ describe('bench run on a small corpus', () => {
     expect(readFileSync(join(dir, 'pairs', 'broder', 'sct=2.csv.gz')).equals(before.pairs)).toBe(true);
   });
 
-  it('leaves no folder behind when the run is aborted', async () => {
+  it('leaves no run folder, temporary folder or lock behind when the run is aborted', async () => {
     const c = new AbortController();
     const outRoot = join(root, 'aborted');
-    const p = runExperiment(options({ outRoot, signal: c.signal, progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
+    const notices: string[] = [];
+    const p = runExperiment(options({ outRoot, signal: c.signal, notice: (l) => notices.push(l), progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
     await expect(p).rejects.toThrow('interrupted');
+    // The abort stops the ground truth itself: nothing was finished, so nothing is kept for --resume.
     expect(existsSync(join(outRoot, 'small')) ? readdirSync(join(outRoot, 'small')) : []).toEqual([]);
+    expect(notices).toEqual([]);
   });
 });
