@@ -148,7 +148,7 @@ describe('the original simhash end to end', () => {
     });
   };
 
-  // /tmp/simhash-ref/simhash_ref.py: words, tf-idf with df over these six documents, lookup3
+  // test/algorithms/simhash/reference/simhash_ref.py: words, tf-idf with df over these six documents, lookup3
   // hashlittle2 of each word's UTF-16LE bytes as (c << 32 | b), bit j of the simhash = sign of
   // the sum of ±weights over bit 63-j of the hashes; written without this project's code.
   it('equals the Python reference with idf = 1/df', () => {

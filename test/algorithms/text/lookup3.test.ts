@@ -27,7 +27,7 @@ describe('lookup3 hashlittle2', () => {
   });
 
   it('equals an independent Python implementation on UTF-16LE bytes', () => {
-    // /tmp/simhash-ref/lookup3.py (written from the algorithm, checked against the driver5
+    // test/algorithms/simhash/reference/lookup3.py and vectors.py (written from the algorithm, checked against the driver5
     // vectors above): hashlittle2(w.encode('utf-16-le'), pc, pb), printed as c then b.
     const vectors: [string, number, number, string][] = [
       ['', 0x12345678, 0x9abcdef0, '8b9ef457f0e21567'],
