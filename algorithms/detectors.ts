@@ -7,5 +7,6 @@ export const DETECTORS: readonly string[] = [
   'broder',
   'imatch',
   'pdc-mr',
+  'simhash',
   'spotsigs',
 ];

@@ -86,6 +86,12 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
   /** Parameters with defaults and `.describe()` texts (what `bench list` prints). */
   readonly params: S;
   plan(params: z.output<S>, ctx: PlanContext): Plan;
+  /**
+   * The `meta` fields the documents must carry for these parameters (simhash's metadata
+   * features and tagged text): a run that needs one its corpus format never carries is a
+   * config error. Absent: none.
+   */
+  metaFields?(params: z.output<S>): readonly string[];
   readonly measures?: readonly AdapterMeasure[];
   readonly figures?: readonly AdapterFigure[];
   /**

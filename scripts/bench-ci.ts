@@ -7,6 +7,10 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   simhash:             fingerprints of the normalized corpus, one thread (MB/s per wall and CPU
+ *                        second, target 50); the Hamming search over 1,000,000 fingerprints for
+ *                        k = 0..3, one thread in a process of its own (target < 10 s, < 1 GB);
+ *                        simhash k = 3 on the local backend, both cores, documents in memory
  *   I-Match:             its word sets and signing (one thread), and the whole detector on the local
  *                        backend, both cores, from documents in memory, K = 0 and K = 10 (issue 10's
  *                        "under 1 s after reading" target)
@@ -38,6 +42,8 @@ import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
 import { benchTrials } from './bench-trials.ts';
+import { benchFingerprints, benchSearch } from './bench-simhash.ts';
+import { adapter as simhash } from '../algorithms/simhash/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -151,6 +157,36 @@ for (let rep = 0; rep < 3; rep++) {
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
 
+process.stdout.write('simhash (fingerprints and search on one thread; k = 3 on the local backend, 2 threads):\n');
+const fpFigures = benchFingerprints(normalized);
+record('simhash.fingerprint.MBps', fpFigures.mbPerSecond, 'MB/s', 'higher');
+record('simhash.fingerprint.MB_per_cpu_s', fpFigures.mbPerCpuSecond, 'MB/s', 'higher');
+for (const s of benchSearch()) {
+  record(`simhash.search_1m.k${s.k}_s`, s.seconds, 's');
+  record(`simhash.search_1m.k${s.k}_cpu_s`, s.cpuSeconds, 's');
+  record(`simhash.search_1m.k${s.k}_peak_rss_mb`, s.peakRssMb, 'MB');
+}
+const simTimes: number[] = [];
+for (let rep = 0; rep < 3; rep++) {
+  const backend = createLocalBackend({ workers: 2, memoryMb: 1024, pricePerVcpuHour: 0.0504, engine: 'auto' });
+  const params = simhash.params.parse({});
+  const ctx = { minScore: Number.MIN_VALUE, seed: 0 };
+  const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+  await backend.run(
+    { variant: 'warm', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs: { ids: ['a'], texts: ['warm up'] }, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  t0 = performance.now();
+  await backend.run(
+    { variant: 'simhash', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  simTimes.push((performance.now() - t0) / 1000);
+  await backend.close();
+  rmSync(work, { recursive: true, force: true });
+}
+record('simhash.local_2_threads_s', Math.min(...simTimes), 's');
+
 process.stdout.write('I-Match on the local backend (2 threads, from documents in memory):\n');
 for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as const) {
   const times: number[] = [];
@@ -207,12 +243,16 @@ record('quickstart.wall_s', Math.min(...walls), 's');
 const run = JSON.parse(readFileSync(join(reps[0] as string, 'run.json'), 'utf8')) as {
   corpus: { read_s: number };
   totals: { runtime_s: number; peak_rss_mb: number };
-  variants: { name: string; runtime_s: number }[];
+  // run.json v2 keeps a variant's runtime among its measures (v1 had it at the top)
+  variants: { name: string; runtime_s?: number; measures?: { runtime_s?: number | null } }[];
 };
 record('quickstart.read_s', run.corpus.read_s, 's');
 record('quickstart.variants_s', run.totals.runtime_s, 's');
 record('quickstart.peak_rss_mb', run.totals.peak_rss_mb, 'MB');
-const v = (name: string): number => run.variants.find((x) => x.name === name)?.runtime_s ?? NaN;
+const v = (name: string): number => {
+  const x = run.variants.find((y) => y.name === name);
+  return x?.measures?.runtime_s ?? x?.runtime_s ?? NaN;
+};
 record('quickstart.ground_truth_s', v('ground-truth'), 's');
 record('quickstart.mod64_s', v('broder/mod=64'), 's');
 record('quickstart.sct70_s', v('broder/sct=70'), 's');

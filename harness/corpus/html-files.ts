@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, posix, relative } from 'node:path';
 import { DataError } from '../errors.ts';
 import { listInputFiles, readFileChunks } from './files.ts';
-import { htmlToText } from './html.ts';
+import { htmlMeta, htmlToDocument } from './html.ts';
 import { tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
 import { decodeRecord, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
@@ -27,7 +27,8 @@ function toDocument(raw: RawDoc, inner: string, ctx: ReadContext): Document {
   const id = htmlDocumentId(inner);
   const decoded = decodeRecord(raw);
   reportFallback(raw, id, decoded, ctx);
-  return { id, text: htmlToText(decoded.text), meta: { file: inner } };
+  const page = htmlToDocument(decoded.text);
+  return { id, text: page.text, meta: { file: inner, ...htmlMeta(page) } };
 }
 
 const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number): void =>
@@ -78,6 +79,7 @@ async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Docu
 
 export const htmlFilesReader: CorpusReader = {
   format: 'html',
+  meta: ['file', 'title', 'tagged'],
   description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

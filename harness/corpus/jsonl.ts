@@ -148,6 +148,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
 
 export const jsonlReader: CorpusReader = {
   format: 'jsonl',
+  meta: 'any',
   description: 'One JSON object a line: {"id": string, "text": string, "meta"?: {string: string}}; .gz gunzipped; a file or a folder',
   read,
 };

@@ -106,6 +106,8 @@ async function readEntry(root: string, shown: string, entry: string, wanted: Set
   }
   const meta: Record<string, string> = { group };
   if (mail.subject !== undefined) meta['subject'] = mail.subject;
+  if (mail.from !== undefined) meta['from'] = mail.from;
+  if (mail.tagged !== '') meta['tagged'] = mail.tagged;
   return { kind: 'document', doc: { id, text: mail.text, meta }, recovered };
 }
 
@@ -124,6 +126,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
 
 export const spamAssassinReader: CorpusReader = {
   format: 'spamassassin',
+  meta: ['group', 'subject', 'from', 'tagged'],
   description: `SpamAssassin public mail corpus (npm ${SPAM_ASSASSIN_PACKAGE}, or a folder with its layout); id <group>/<NNNNN>`,
   read,
   location: (path) => resolveRoot(path).root,

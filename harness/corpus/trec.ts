@@ -13,7 +13,7 @@
 import { isUtf8 } from 'node:buffer';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { DataError } from '../errors.ts';
-import { htmlToText } from './html.ts';
+import { htmlToDocument } from './html.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
@@ -119,6 +119,8 @@ export function elementText(s: string, tag: string): string | undefined {
 }
 
 const TEXT_ELEMENTS = /<(HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
+/** The elements whose first one gives `meta.title`: headlines and titles. */
+const TITLE_ELEMENTS = new Set(['HEADLINE', 'HEAD', 'HL', 'TITLE', 'TTL']);
 const DOC_ID_ATTR = /^<DOC\s[^>]*\bid\s*=\s*"([^"]*)"/;
 
 /** Parses one TREC disks record; undefined (and a counted skip) when it has no id. */
@@ -133,12 +135,19 @@ export function parseTrecDoc(doc: RawDoc, ctx: ReadContext): Document | undefine
   }
   reportFallback(doc, id, decoded, ctx);
   const parts: string[] = [];
-  for (const m of s.matchAll(TEXT_ELEMENTS)) parts.push(m[2] ?? '');
-  return { id, text: htmlToText(parts.join('\n')) };
+  let title: string | undefined;
+  for (const m of s.matchAll(TEXT_ELEMENTS)) {
+    parts.push(m[2] ?? '');
+    if (title === undefined && TITLE_ELEMENTS.has(m[1] as string)) title = htmlToDocument(m[2] ?? '').text.replace(/\s+/g, ' ').trim() || undefined;
+  }
+  const page = htmlToDocument(parts.join('\n'));
+  const meta = { ...(title ? { title } : {}), ...(page.tagged !== '' ? { tagged: page.tagged } : {}) };
+  return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
 export const trecReader: CorpusReader = {
   format: 'trec',
+  meta: ['title', 'tagged'],
   description: 'TREC disks SGML: <DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

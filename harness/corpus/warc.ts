@@ -31,7 +31,7 @@ import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSyn
 import { DataError } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
-import { htmlToText } from './html.ts';
+import { htmlMeta, htmlToDocument } from './html.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One framed WARC record. Header names are lower-cased; `block` is the Content-Length bytes. */
@@ -335,12 +335,14 @@ export function responseToDocument(record: WarcRecord, ctx: ReadContext): Docume
   const decoded = decodeBody(result.http.body, charset);
   if (decoded.kind === 'fallback') skip('undecodable-charset', decoded.problem, 'recovered');
   const url = record.headers.get('warc-target-uri')?.replace(/^<(.*)>$/, '$1');
-  const text = htmlToText(decoded.text);
-  return url ? { id, text, meta: { url } } : { id, text };
+  const page = htmlToDocument(decoded.text);
+  const meta = { ...(url ? { url } : {}), ...htmlMeta(page) };
+  return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
 export const warcReader: CorpusReader = {
   format: 'warc',
+  meta: ['url', 'title', 'tagged'],
   description: 'WARC/0.18 (ClueWeb09) and WARC/1.0 (ClueWeb12, Common Crawl): response records (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

@@ -40,6 +40,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
   const subset = c.subset ? await buildSubset(c.subset, { skip: (s: Skip) => recordSkip(stats, s, c.strict) }) : undefined;
   const ids: string[] = [];
   const texts: string[] = [];
+  const meta: (Readonly<Record<string, string>> | undefined)[] = [];
+  let withMeta = 0;
   let outside = 0;
   const source = readCorpus(
     {
@@ -67,6 +69,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     }
     ids.push(d.id);
     texts.push(d.text);
+    meta.push(d.meta);
+    if (d.meta) withMeta++;
     opts.onDocument?.(ids.length);
     if (subset && c.limit !== undefined && ids.length >= c.limit) break;
   }
@@ -75,10 +79,11 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       `${c.path ?? c.format}: none of the ${subset.ids.size} documents the subset selects is in the collection (${stats.kept} documents read)`,
     );
   }
+  const read: DocumentSet = withMeta > 0 ? { ids, texts, meta } : { ids, texts };
   // Exact duplicates first (Ye et al. 4.2): every later step sees each text once.
-  const dedup = c.exact_duplicates === 'remove' ? removeExactDuplicates({ ids, texts }) : undefined;
+  const dedup = c.exact_duplicates === 'remove' ? removeExactDuplicates(read) : undefined;
   return {
-    docs: dedup ? dedup.docs : { ids, texts },
+    docs: dedup ? dedup.docs : read,
     ...(dedup ? { exactDuplicates: { groups: dedup.groups.map((g) => ({ kept: ids[g.kept] as string, removed: g.removed.map((i) => ids[i] as string) })), removed: dedup.removed } } : {}),
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),

@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { findCorpusReader } from '../corpus/registry.ts';
 import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { ConfigError, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
@@ -223,6 +224,24 @@ function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: E
   return undefined;
 }
 
+/** A variant needing a `meta` field its corpus format never carries (adapter.metaFields) is a config error. */
+function checkMetaFields(detectors: DetectorCatalog, format: string | undefined, built: readonly Built[], locate: Locator, issues: IssueList): void {
+  const carried = format === undefined ? undefined : findCorpusReader(format)?.meta;
+  if (carried === undefined || carried === 'any') return;
+  const reported = new Set<string>();
+  for (const b of built) {
+    const needs = findDetector(detectors, b.variant.algorithm)?.metaFields?.(b.variant.params) ?? [];
+    for (const field of needs) {
+      const at: Path = [...b.origin, 'params'];
+      const key = `${formatPath(at)}:${field}`;
+      if (carried.includes(field) || reported.has(key)) continue;
+      reported.add(key);
+      const has = carried.length > 0 ? carried.join(', ') : 'none';
+      issues.add(locate.value(at), at, `${b.variant.name} needs the meta field '${field}', which ${format} documents do not carry (they carry: ${has})`);
+    }
+  }
+}
+
 function checkNames(built: readonly Built[], locate: Locator, issues: IssueList): void {
   const seen = new Map<string, Built>();
   for (const b of built) {
@@ -300,6 +319,8 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
   const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues));
   checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
+  const format = isRecord(raw) && isRecord(raw.corpus) && typeof raw.corpus.format === 'string' ? raw.corpus.format : undefined;
+  checkMetaFields(detectors, format, [...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
 
   if (!top.success || issues.size > 0 || gt === undefined || runs.some((r) => r === undefined)) {
     throw new ConfigError(issues.size > 0 ? issues.lines() : [`${file}: invalid config`]);

@@ -18,11 +18,11 @@ import { join } from 'node:path';
 import { addCounters, type Counters } from '../../../contract/index.ts';
 import { InterruptedError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { DOCUMENTS, type JobSpec } from '../../../contract/index.ts';
+import { DOCUMENTS, DOCUMENTS_META, readsDataset, type JobSpec } from '../../../contract/index.ts';
 import { bundleJobScript } from './bundle.ts';
 import type { StreamingConfig } from './config.ts';
 import { reapedChildrenCpuS } from './cpu.ts';
-import { readOutputs, writeDocuments } from './datasets.ts';
+import { readOutputs, writeDocumentMeta, writeDocuments } from './datasets.ts';
 import { ChildSet, describeFailure, rootFailure, startPipeline, type Command, type ProcessOutcome } from './processes.ts';
 import { addCounterLines } from './reporter.ts';
 import { partitionLines } from './shuffle.ts';
@@ -144,6 +144,13 @@ class StreamingRun {
       this.ctx.progress('streaming: writing documents');
       await writeDocuments(file, this.ctx.docs, this.ctx.signal);
       this.datasets.set(DOCUMENTS, [file]);
+    }
+    if (readsDataset(variant.plan.jobs, DOCUMENTS_META)) {
+      const dir = join(this.root, DOCUMENTS_META);
+      await mkdir(dir);
+      const file = join(dir, 'part-00000');
+      await writeDocumentMeta(file, this.ctx.docs);
+      this.datasets.set(DOCUMENTS_META, [file]);
     }
     const jobs: JobReport[] = [];
     for (const [j, job] of variant.plan.jobs.entries()) {

@@ -33,7 +33,7 @@ describe('spamassassin reader on the fixture corpus', () => {
     const { docs } = await readAll(FIXTURE);
     const doc = docs.find((d) => d.id === 'easy-ham-1/00001');
     expect(doc?.text).toBe("Café crème brûlée, s'il vous plaît. Une ligne.\n");
-    expect(doc?.meta).toEqual({ group: 'easy-ham-1', subject: 'Café menu' });
+    expect(doc?.meta).toEqual({ group: 'easy-ham-1', subject: 'Café menu', from: 'sender@example.org' });
   });
 
   it('decodes base64 UTF-8', async () => {
