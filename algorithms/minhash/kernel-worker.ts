@@ -1,0 +1,129 @@
+/**
+ * What the MinHash kernel runs on its worker threads: the signatures of a range of documents,
+ * and the LSH buckets of a range of bands. Pure functions of their payloads.
+ */
+import { HashKernel } from './hash-kernel.ts';
+import { reduceWords } from './mersenne.ts';
+import { signatures, type SketchSpec } from './sketch.ts';
+
+export interface SignatureSlicePayload {
+  /** `width` words per fingerprint id (DocumentFeatures.words) */
+  readonly words: Uint32Array;
+  readonly width: 2 | 4;
+  /** CSR over documents of their fingerprint ids (DocumentFeatures.docStart, .ids) */
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly from: number;
+  readonly to: number;
+  readonly sketch: SketchSpec;
+}
+
+export interface SignatureSlice {
+  /** 2 words a slot, k slots per document of [from, to) (a document without fingerprints: unused) */
+  readonly values: Uint32Array;
+  readonly densified: number;
+}
+
+let kernel: HashKernel | undefined;
+
+export function signatureSlice(p: SignatureSlicePayload): SignatureSlice {
+  const e0 = p.docStart[p.from] as number;
+  const e1 = p.docStart[p.to] as number;
+  const residues = new Uint32Array(2 * (e1 - e0));
+  for (let e = e0; e < e1; e++) reduceWords(p.words, (p.ids[e] as number) * p.width, p.width, residues, 2 * (e - e0));
+  const starts = new Uint32Array(p.to - p.from + 1);
+  for (let d = p.from; d <= p.to; d++) starts[d - p.from] = (p.docStart[d] as number) - e0;
+  return signatures({ residues, starts }, p.sketch, (kernel ??= new HashKernel()));
+}
+
+export interface BandSlicePayload {
+  /** 2 words a slot, k slots a document, every document */
+  readonly values: Uint32Array;
+  /** the documents that have a signature, ascending */
+  readonly signed: Uint32Array;
+  readonly k: number;
+  readonly rows: number;
+  readonly fromBand: number;
+  readonly toBand: number;
+}
+
+export interface BandSlice {
+  /** every pair (a < b) of every bucket of the bands, one entry per band it collided in */
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+  /** buckets holding two documents or more */
+  readonly buckets: number;
+}
+
+/**
+ * The buckets of bands [fromBand, toBand): documents sorted by a hash of their band's slots,
+ * ties by the slots themselves and then by index, so that each bucket is a run of equal slots
+ * with its documents ascending; each bucket gives its pairs as the bands job's reducer does.
+ */
+export function bandSlice(p: BandSlicePayload): BandSlice {
+  const { values, signed, k, rows } = p;
+  const n = signed.length;
+  const hash = new Float64Array(n);
+  const order = new Uint32Array(n);
+  let cap = 1024;
+  let outA = new Uint32Array(cap);
+  let outB = new Uint32Array(cap);
+  let m = 0;
+  let buckets = 0;
+  for (let band = p.fromBand; band < p.toBand; band++) {
+    const first = band * rows;
+    for (let i = 0; i < n; i++) {
+      const at = 2 * ((signed[i] as number) * k + first);
+      let h = 0x811c9dc5;
+      for (let w = at; w < at + 2 * rows; w++) h = Math.imul(h ^ (values[w] as number), 0x01000193);
+      hash[i] = h >>> 0;
+      order[i] = i;
+    }
+    const compare = (x: number, y: number): number => {
+      const d = (hash[x] as number) - (hash[y] as number);
+      if (d !== 0) return d;
+      const ax = 2 * ((signed[x] as number) * k + first);
+      const ay = 2 * ((signed[y] as number) * k + first);
+      for (let w = 0; w < 2 * rows; w++) {
+        const u = values[ax + w] as number;
+        const v = values[ay + w] as number;
+        if (u !== v) return u - v;
+      }
+      return x - y;
+    };
+    order.sort(compare);
+    let i = 0;
+    while (i < n) {
+      let j = i + 1;
+      while (j < n && sameBand(values, 2 * ((signed[order[i] as number] as number) * k + first), 2 * ((signed[order[j] as number] as number) * k + first), rows)) j++;
+      if (j - i >= 2) {
+        buckets++;
+        const pairs = ((j - i) * (j - i - 1)) / 2;
+        while (m + pairs > cap) {
+          cap *= 2;
+          const a2 = new Uint32Array(cap);
+          a2.set(outA.subarray(0, m));
+          outA = a2;
+          const b2 = new Uint32Array(cap);
+          b2.set(outB.subarray(0, m));
+          outB = b2;
+        }
+        for (let x = i; x < j; x++) {
+          const a = signed[order[x] as number] as number;
+          for (let y = x + 1; y < j; y++) {
+            outA[m] = a;
+            outB[m] = signed[order[y] as number] as number;
+            m++;
+          }
+        }
+      }
+      i = j;
+    }
+  }
+  return { a: outA.slice(0, m), b: outB.slice(0, m), buckets };
+}
+
+function sameBand(values: Uint32Array, x: number, y: number, rows: number): boolean {
+  for (let w = 0; w < 2 * rows; w++) if (values[x + w] !== values[y + w]) return false;
+  return true;
+}
