@@ -81,8 +81,13 @@ export function reduce64(hi: number, lo: number, out: Uint32Array, at: number): 
   let h = (hi & MASK_29) >>> 0;
   let l = (lo >>> 0) + (hi >>> 29);
   if (l >= TWO_32) {
+    // the carry can make the value 2^61 + l (l < 8) ≡ l + 1
     l -= TWO_32;
     h += 1;
+    if (h > P_HI) {
+      h = 0;
+      l += 1;
+    }
   }
   if (h === P_HI && l === P_LO) {
     h = 0;

@@ -42,8 +42,14 @@ export class SplitMix64 {
 const PERMUTATION_STREAM = 0x6d696e68617368n; // "minhash"
 const DENSIFY_STREAM = 0x64656e736966n; // "densif"
 
+/**
+ * The generator of one purpose for one seed. SplitMix64's states advance by a fixed step, so
+ * seeds used directly as states would give overlapping streams (seed s + 1 would draw what seed
+ * s draws one step later); the state is instead the mix of (seed, purpose), which puts the
+ * streams of different seeds at unrelated places of the sequence.
+ */
 function stream(seed: number, purpose: bigint): SplitMix64 {
-  return new SplitMix64(BigInt(seed) * 0x9e3779b97f4a7c15n + purpose);
+  return new SplitMix64(new SplitMix64((BigInt(seed) << 64n) ^ purpose).next() ^ BigInt(seed) ^ (purpose << 8n));
 }
 
 /**
