@@ -12,29 +12,25 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { findAdapter } from '../../algorithms/registry.ts';
-import type { DocumentSet, PairList } from '../../algorithms/types.ts';
+import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
+import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { describeSkip } from '../corpus/read.ts';
 import type { ReadContext } from '../corpus/types.ts';
-import { compareWithTruth } from '../evaluate/compare.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
-import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
+import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { DataError, UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
+import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
-import { toCsv, type Cell } from '../results/csv.ts';
 import { gitState, machine } from '../results/environment.ts';
+import { runMeasures, type MeasureInfo } from '../results/measures.ts';
+import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
+import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
 import { pairsCsvGz } from '../results/pairs-file.ts';
 import { RunFolder } from '../results/run-folder.ts';
-import {
-  METRICS_COLUMNS,
-  METRICS_LEAD,
-  RUN_SCHEMA_VERSION,
-  type RunRecord,
-  type VariantRecord,
-} from '../results/types.ts';
+import { RUN_SCHEMA_VERSION, type FigureRecord, type OutputFileRecord, type RunRecord, type VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
@@ -57,6 +53,8 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** `--backend KIND`: run on another backend than the config's `backend` */
   readonly backendKind?: string;
+  /** the detectors variants come from (default: algorithms/); tests bring their own */
+  readonly detectors?: DetectorCatalog;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -74,13 +72,14 @@ export type RunOutcome =
 const REPORT_FLOOR = Number.MIN_VALUE;
 
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
-  const loaded = await loadExperiment(opts.configFile, opts.env);
+  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
+  const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
   const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);
   if (opts.dryRun) {
-    const plan = await dryRunPlan(exp, {
+    const plan = await dryRunPlan(exp, detectors, {
       backend: backendConfig,
       variants: [exp.groundTruth, ...variants],
       runId,
@@ -105,39 +104,40 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules([exp.groundTruth, ...variants]) });
+    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, [exp.groundTruth, ...variants]), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
     const all = [exp.groundTruth, ...variants];
+    const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
-    let truth: PairList | undefined;
-    let truthMr1: number | null = null;
-    for (const [i, v] of all.entries()) {
+    let truth: (TruthSummary & { measured: MeasuredVariant }) | undefined;
+    for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
-      const label = `[${i + 1}/${all.length}] ${v.name}`;
-      const { pairs, record } = await runVariant(v, exp, docs, backend, workDir, opts, label, truth, truthMr1);
-      if (v.groundTruth) {
+      const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
+      const r = await runVariant(p, exp, docs, backend, workDir, opts, label, truth);
+      if (p.variant.groundTruth) {
         // Sorted once here, every comparison takes the merge's fast path.
-        truth = sortPairs(pairs, docs.ids.length, 'ground truth');
-        truthMr1 = record.mr1_output_pairs;
+        truth = { pairs: sortPairs(r.pairs, docs.ids.length, 'ground truth'), candidates: r.measured.candidates, measured: r.measured };
       }
-      folder.write(join('pairs', `${v.name}.csv.gz`), pairsCsvGz(pairs, docs.ids, exp.evaluate.min_score));
-      records.push(record);
-      opts.progress.log(
-        `${label}: ${record.pairs.toLocaleString('en-US')} pairs, ${record.runtime_s.toFixed(2)} s`,
-      );
+      for (const f of r.files) folder.write(f.file, f.bytes);
+      records.push(r.record);
+      opts.progress.log(`${label}: ${(r.record.measures.pairs ?? 0).toLocaleString('en-US')} pairs, ${(r.record.measures.runtime_s ?? 0).toFixed(2)} s`);
     }
+    const measures = runMeasures(
+      planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })),
+    );
     const tables: Record<string, string> = {};
     if (exp.studies && truth) {
       opts.progress.update('TREC studies');
-      for (const t of await runStudies({ ids: docs.ids, truth, studies: exp.studies, evaluate: exp.evaluate, ctx: studySkips })) {
+      for (const t of await runStudies({ ids: docs.ids, truth: truth.pairs, studies: exp.studies, evaluate: exp.evaluate, ctx: studySkips })) {
         folder.write(t.file, t.csv);
         tables[t.file] = t.description;
       }
     }
     const finishedAt = new Date();
-    const record = runRecord(exp, runId, backendConfig, records, corpus, startedAt, finishedAt, opts, tables, studyWarnings);
-    folder.write('metrics.csv', metricsCsv(exp, records, docs.ids.length));
-    folder.write('distribution.csv', distributionCsv(exp, records));
+    const figures = adapterFigures(planned.map((p) => p.adapter));
+    const record = runRecord(exp, runId, backendConfig, { measures, figures, variants: records }, corpus, startedAt, finishedAt, opts, tables, studyWarnings);
+    folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
+    folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
     if (opts.writeReport) await opts.writeReport(folder.tempDir);
     const dir = folder.commit();
@@ -150,12 +150,33 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   }
 }
 
-function workerModules(variants: readonly Variant[]): string[] {
+/** A variant with its adapter and plan. */
+interface PlannedVariant {
+  readonly variant: Variant;
+  readonly adapter: AlgorithmAdapter;
+  readonly plan: Plan;
+}
+
+function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
+  const adapter = findDetector(detectors, v.algorithm);
+  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
+  return { variant: v, adapter, plan: adapter.plan(v.params, { minScore: REPORT_FLOOR, seed: exp.seed }) };
+}
+
+function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
   const urls = new Set<string>();
-  for (const v of variants) {
-    for (const u of findAdapter(v.algorithm)?.plan(v.params, { minScore: REPORT_FLOOR }).localModules ?? []) urls.add(u);
-  }
+  for (const v of variants) for (const u of planVariant(exp, detectors, v).plan.local?.workerModules ?? []) urls.add(u);
   return [...urls];
+}
+
+/** Each adapter's figures once, in the order the adapters first appear. */
+function adapterFigures(adapters: readonly AlgorithmAdapter[]): FigureRecord[] {
+  const seen = new Set<string>();
+  return adapters.flatMap((a) => {
+    if (seen.has(a.name)) return [];
+    seen.add(a.name);
+    return (a.figures ?? []).map((f) => ({ ...f, algorithm: a.name }));
+  });
 }
 
 /** The run id is the cache key: the same config and variant selection give the same folder. */
@@ -196,21 +217,18 @@ async function readDocuments(
 }
 
 async function runVariant(
-  v: Variant,
+  p: PlannedVariant,
   exp: Experiment,
   docs: DocumentSet,
   backend: Backend,
   workDir: string,
   opts: RunOptions,
   label: string,
-  truth: PairList | undefined,
-  truthMr1: number | null,
-): Promise<{ pairs: PairList; record: VariantRecord }> {
-  const adapter = findAdapter(v.algorithm);
-  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-  const plan = adapter.plan(v.params, { minScore: REPORT_FLOOR });
+  truth: (TruthSummary & { measured: MeasuredVariant }) | undefined,
+): Promise<{ pairs: PairList; record: VariantRecord; measured: MeasuredVariant; files: { file: string; bytes: Buffer }[] }> {
+  const { variant: v, adapter, plan } = p;
   const result = await backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, plan },
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan },
     {
       docs,
       workDir,
@@ -218,56 +236,72 @@ async function runVariant(
       progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
     },
   );
-  const n = docs.ids.length;
-  const reference = truth ?? result.pairs;
-  const cmp = compareWithTruth(reference, result.pairs, n, {
-    minScore: exp.evaluate.min_score,
-    threshold: exp.evaluate.threshold,
-  });
-  const firstJob = plan.jobs[0]?.name;
-  const mr1 = firstJob ? (result.counters[firstJob]?.output_pairs ?? 0) : null;
-  const reduction =
-    v.groundTruth || truthMr1 === null || mr1 === null || truthMr1 === 0 ? (v.groundTruth ? 0 : null) : 100 * (1 - mr1 / truthMr1);
-  let reported = 0;
-  for (const s of result.pairs.score) if (s >= exp.evaluate.min_score) reported++;
+  const { pairs } = result.outputs;
+  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth });
+  const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
+  const measures: Record<string, number | null> = {
+    docs: docs.ids.length,
+    ...ev.measures,
+    runtime_s: result.runtimeS,
+    cpu_s: result.cpuS,
+    peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    cost_usd: result.costUsd,
+  };
+  for (const m of adapter.measures ?? []) {
+    measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
+  }
+  const files = outputFiles(v.name, plan, result.outputs, docs.ids, ev.pairsFileFloor);
   return {
-    pairs: result.pairs,
+    pairs,
+    measured,
+    files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     record: {
       name: v.name,
       algorithm: v.algorithm,
       ground_truth: v.groundTruth,
       params: v.params,
       swept: v.swept,
-      pairs: reported,
-      metrics: {
-        avg_error: cmp.avgError,
-        correlation: cmp.correlation,
-        precision_docs: cmp.precisionDocs,
-        recall_docs: cmp.recallDocs,
-        precision_pairs: cmp.precisionPairs,
-        recall_pairs: cmp.recallPairs,
-        f1_pairs: cmp.f1Pairs,
-        pairs_compared: cmp.pairsCompared,
-      },
-      mr1_output_pairs: mr1,
-      mr1_reduction_pct: reduction,
-      distribution: nearDuplicateDistribution(result.pairs, n, exp.evaluate.distribution),
-      runtime_s: result.runtimeS,
-      cpu_s: result.cpuS,
-      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
-      cost_usd: result.costUsd,
+      score: plan.output.score,
+      decisions: plan.output.decisions,
+      measures,
+      not_applicable: ev.notApplicable,
+      pairs_compared: ev.pairsCompared,
+      distribution: ev.distribution,
       counters: result.counters,
-      warnings: cmp.warnings,
+      files: files.map((f) => f.record),
+      warnings: ev.warnings,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },
   };
+}
+
+/** The pairs file, and the spans and tables files the plan declares. */
+function outputFiles(
+  variant: string,
+  plan: Plan,
+  outputs: PlanOutputs,
+  ids: readonly string[],
+  pairsFloor: number,
+): { record: OutputFileRecord; bytes: Buffer }[] {
+  const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
+  const pairs = pairsCsvGz(outputs.pairs, ids, pairsFloor);
+  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
+  if (plan.output.spans) {
+    const spans = outputs.spans ?? [];
+    files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });
+  }
+  for (const t of plan.output.tables ?? []) {
+    const records = outputs.tables?.[t.dataset] ?? [];
+    files.push({ record: { file: `${t.folder}/${variant}.csv.gz`, rows: records.length, description: t.description }, bytes: tableCsvGz(t, records, ids) });
+  }
+  return files;
 }
 
 function runRecord(
   exp: Experiment,
   runId: string,
   backendConfig: BackendConfig,
-  variants: VariantRecord[],
+  results: { measures: MeasureInfo[]; figures: FigureRecord[]; variants: VariantRecord[] },
   corpus: RunRecord['corpus'],
   startedAt: Date,
   finishedAt: Date,
@@ -275,6 +309,7 @@ function runRecord(
   tables: Record<string, string>,
   extraWarnings: readonly string[],
 ): RunRecord {
+  const { variants } = results;
   const warnings: string[] = [...extraWarnings];
   for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
   for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
@@ -298,63 +333,20 @@ function runRecord(
     backend: { ...backendConfig },
     corpus,
     evaluate: { ...exp.evaluate },
+    measures: results.measures,
+    figures: results.figures,
     variants,
     warnings,
     tables,
     totals: {
-      runtime_s: variants.reduce((s, v) => s + v.runtime_s, 0),
-      cpu_s: variants.reduce((s, v) => s + v.cpu_s, 0),
-      cost_usd: variants.reduce((s, v) => s + v.cost_usd, 0),
-      peak_rss_mb: Math.max(0, ...variants.map((v) => v.peak_rss_mb)),
+      runtime_s: sum(variants, 'runtime_s'),
+      cpu_s: sum(variants, 'cpu_s'),
+      cost_usd: sum(variants, 'cost_usd'),
+      peak_rss_mb: Math.max(0, ...variants.map((v) => v.measures.peak_rss_mb ?? 0)),
     },
   };
 }
 
-/** Union of keys in first-seen order, so columns are stable for a config. */
-function orderedKeys(objs: readonly Record<string, unknown>[]): string[] {
-  const seen = new Set<string>();
-  for (const o of objs) for (const k of Object.keys(o)) seen.add(k);
-  return [...seen];
-}
-
-function metricsCsv(exp: Experiment, records: readonly VariantRecord[], docs: number): string {
-  const swept = orderedKeys(records.map((r) => r.swept));
-  const counterCols = orderedKeys(
-    records.map((r) =>
-      Object.fromEntries(Object.entries(r.counters).flatMap(([g, names]) => Object.keys(names).map((n) => [`${g}.${n}`, 1]))),
-    ),
-  );
-  const header = [...METRICS_LEAD, ...swept, ...METRICS_COLUMNS, ...counterCols];
-  const rows = records.map((r): Cell[] => [
-    exp.name,
-    r.name,
-    r.algorithm,
-    ...swept.map((k) => r.swept[k] ?? null),
-    docs,
-    r.pairs,
-    r.metrics.avg_error,
-    r.metrics.correlation,
-    r.metrics.precision_docs,
-    r.metrics.recall_docs,
-    r.metrics.precision_pairs,
-    r.metrics.recall_pairs,
-    r.metrics.f1_pairs,
-    r.runtime_s.toFixed(3),
-    r.cpu_s.toFixed(3),
-    r.peak_rss_mb.toFixed(1),
-    r.cost_usd.toFixed(8),
-    r.mr1_output_pairs,
-    r.mr1_reduction_pct,
-    ...counterCols.map((c) => {
-      const dot = c.indexOf('.');
-      return r.counters[c.slice(0, dot)]?.[c.slice(dot + 1)] ?? 0;
-    }),
-  ]);
-  return toCsv(header, rows);
-}
-
-function distributionCsv(exp: Experiment, records: readonly VariantRecord[]): string {
-  const header = ['rr_threshold', ...records.map((r) => r.name)];
-  const rows = exp.evaluate.distribution.map((t, i): Cell[] => [t, ...records.map((r) => r.distribution[i] ?? null)]);
-  return toCsv(header, rows);
+function sum(variants: readonly VariantRecord[], key: string): number {
+  return variants.reduce((s, v) => s + (v.measures[key] ?? 0), 0);
 }

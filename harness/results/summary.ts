@@ -1,22 +1,14 @@
-/** The compact table `bench run` prints when it is done. */
+/** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
+import { summaryMeasures } from './measures.ts';
 import type { RunRecord } from './types.ts';
 
-const fmt = (v: number | null, digits = 4): string => (v === null ? '-' : v.toFixed(digits));
+const fmt = (v: number | null, digits: number): string =>
+  v === null ? '-' : digits === 0 ? v.toLocaleString('en-US') : v.toFixed(digits);
 
 export function summaryTable(run: RunRecord): string {
-  const header = ['variant', 'pairs', 'avg_err', 'corr', 'P_pairs', 'R_pairs', 'P_docs', 'R_docs', 'mr1_red%', 'time_s'];
-  const rows = run.variants.map((v) => [
-    v.name,
-    v.pairs.toLocaleString('en-US'),
-    fmt(v.metrics.avg_error),
-    fmt(v.metrics.correlation),
-    fmt(v.metrics.precision_pairs),
-    fmt(v.metrics.recall_pairs),
-    fmt(v.metrics.precision_docs),
-    fmt(v.metrics.recall_docs),
-    fmt(v.mr1_reduction_pct, 1),
-    v.runtime_s.toFixed(2),
-  ]);
+  const columns = summaryMeasures(run.measures);
+  const header = ['variant', ...columns.map((m) => m.summary?.header ?? m.key)];
+  const rows = run.variants.map((v) => [v.name, ...columns.map((m) => fmt(v.measures[m.key] ?? null, m.summary?.digits ?? 4))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
