@@ -1,37 +1,41 @@
 /**
  * `bench run`: read → plan → execute → evaluate → write, the whole experiment of one config.
  *
- *   1. load and validate the config, expand sweeps (load.ts, sweep.ts)
- *   2. read the corpus once (corpus/read.ts) into an indexed document set
- *   3. for the ground truth, then every variant: plan with its adapter, run on the backend,
- *      compare with the ground truth (evaluate/), keep the ground truth's pairs only
- *   4. write run.json, metrics.csv, distribution.csv, pairs/*.csv.gz, report.html into a temporary
- *      folder, renamed into place at the end (results/run-folder.ts)
+ *   1. load and validate the config, expand sweeps (load.ts, sweep.ts); check the run id and
+ *      what is at the results path (a run of other inputs, or not a run at all, is not replaced)
+ *   2. take the run id's lock, open the checkpoint (`--resume`), read the corpus once
+ *   3. for the ground truth, then every variant: plan, run on the backend, compare with the
+ *      ground truth (variant-run.ts), save to the checkpoint; or take it from the checkpoint
+ *   4. write metrics.csv, distribution.csv, pairs/, spans/, tables, then run.json listing every
+ *      file with its SHA-256, and report.html into a temporary folder renamed into place at the
+ *      end (results/run-folder.ts)
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
+import { join } from 'node:path';
+import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/index.ts';
+import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import type { ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
-import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { DataError, UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
-import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
-import { gitState, machine } from '../results/environment.ts';
-import { runMeasures, type MeasureInfo } from '../results/measures.ts';
+import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
+import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
+import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
+import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
-import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
-import { pairsCsvGz } from '../results/pairs-file.ts';
+import { checkRunId } from '../results/run-id.ts';
+import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
-import { RUN_SCHEMA_VERSION, type FigureRecord, type OutputFileRecord, type RunRecord, type VariantRecord } from '../results/types.ts';
-import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
+import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
+import { readExperimentCorpus } from './corpus.ts';
+import { runRecord, type PhaseTimes } from './run-record.ts';
+import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
@@ -55,6 +59,12 @@ export interface RunOptions {
   readonly backendKind?: string;
   /** the detectors variants come from (default: algorithms/); tests bring their own */
   readonly detectors?: DetectorCatalog;
+  /** `--resume`: take the variants an interrupted or failed run of the same inputs finished from its checkpoint */
+  readonly resume?: boolean;
+  /** `--hash-inputs`: fingerprint input files by their content (SHA-256), not by size and time */
+  readonly hashInputs?: boolean;
+  /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
+  readonly notice?: (line: string) => void;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -64,20 +74,15 @@ export type RunOutcome =
   | { readonly kind: 'dry-run'; readonly plan: unknown }
   | { readonly kind: 'already-complete'; readonly dir: string };
 
-/**
- * Pairs a plan reports: every pair it finds (score > 0). The measures need the exact score of
- * every pair above `min_score` in either the run or the ground truth, and a score cut at the
- * floor would turn a true 0.08 into 0 (DESIGN.md: an unreported pair scores 0).
- */
-const REPORT_FLOOR = Number.MIN_VALUE;
-
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const detectors = opts.detectors ?? BUILTIN_DETECTORS;
   const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
-  const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);
+  const runId = checkRunId(opts.runId ?? defaultRunId(exp, opts.only, backendConfig));
   if (opts.dryRun) {
     const plan = await dryRunPlan(exp, detectors, {
       backend: backendConfig,
@@ -88,13 +93,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     });
     return { kind: 'dry-run', plan };
   }
+  const notice = opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
   const finalDir = RunFolder.finalPath(opts.outRoot, exp.name, runId);
-  if (RunFolder.isComplete(finalDir) && !opts.force) return { kind: 'already-complete', dir: finalDir };
+  const inputs = await fingerprintInputs(exp, opts.hashInputs ? 'content' : 'stat');
+  if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
-  const folder = RunFolder.create(opts.outRoot, exp.name, runId);
-  const workDir = mkdtempSync(join(tmpdir(), 'ndd-bench-'));
+  const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
+  const all = [exp.groundTruth, ...variants];
+  const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
+  const checkpoint = opened.checkpoint;
+  if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
+  removeDeadWorkDirs(notice);
+  const workDir = mkdtempSync(join(tmpdir(), `ndd-bench-${process.pid}-`));
   let backend: Backend | undefined;
+  let completed = false;
   try {
     const studyWarnings: string[] = [];
     const studySkips: ReadContext = {
@@ -104,27 +117,46 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, [exp.groundTruth, ...variants]), detectors });
+    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
-    const all = [exp.groundTruth, ...variants];
+    const tRead = performance.now();
+    const cpuRead = process.cpuUsage(cpu0);
     const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
-    let truth: (TruthSummary & { measured: MeasuredVariant }) | undefined;
+    const resumed: string[] = [];
+    let truth: Truth | undefined;
+    const sortTruth = (p: PairList): PairList => sortPairs(p, docs.ids.length, 'ground truth');
     for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
       const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
-      const r = await runVariant(p, exp, docs, backend, workDir, opts, label, truth);
-      if (p.variant.groundTruth) {
-        // Sorted once here, every comparison takes the merge's fast path.
-        truth = { pairs: sortPairs(r.pairs, docs.ids.length, 'ground truth'), candidates: r.measured.candidates, measured: r.measured };
+      const identity = variantIdentity(p.variant.algorithm, p.variant.params);
+      const saved = checkpoint.restore(p.variant.name, identity);
+      if (saved && (!p.variant.groundTruth || saved.truth)) {
+        resumed.push(p.variant.name);
+        if (p.variant.groundTruth && saved.truth) {
+          const c = saved.record.measures.candidate_pairs;
+          truth = { pairs: saved.truth, candidates: c ?? null, measured: { groundTruth: true, counters: saved.record.counters, candidates: c ?? null } };
+        }
+        for (const f of saved.files) folder.write(f.file, f.bytes);
+        records.push(saved.record);
+        opts.progress.log(`${label}: resumed from the checkpoint`);
+        continue;
       }
+      const r = await runVariant(
+        p,
+        { exp, docs, backend, workDir, signal: opts.signal, progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total) },
+        truth,
+        sortTruth,
+      );
+      if (r.truth) truth = r.truth;
       for (const f of r.files) folder.write(f.file, f.bytes);
+      checkpoint.save(p.variant.name, identity, { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) });
       records.push(r.record);
       opts.progress.log(`${label}: ${(r.record.measures.pairs ?? 0).toLocaleString('en-US')} pairs, ${(r.record.measures.runtime_s ?? 0).toFixed(2)} s`);
     }
-    const measures = runMeasures(
-      planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })),
-    );
+    const tVariants = performance.now();
+    const cpuVariants = process.cpuUsage();
+    const measures = runMeasures(planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })));
     const tables: Record<string, string> = {};
     if (exp.studies && truth) {
       opts.progress.update('TREC studies');
@@ -133,34 +165,89 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         tables[t.file] = t.description;
       }
     }
-    const finishedAt = new Date();
+    const tStudies = performance.now();
     const figures = adapterFigures(planned.map((p) => p.adapter));
-    const record = runRecord(exp, runId, backendConfig, { measures, figures, variants: records }, corpus, startedAt, finishedAt, opts, tables, studyWarnings);
     folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
     folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
+    const files: FileEntry[] = listRunFiles(folder.tempDir);
+    const cpuAfter = process.cpuUsage(cpuVariants);
+    const phases: PhaseTimes = {
+      read_s: (tRead - t0) / 1000,
+      variants_s: (tVariants - tRead) / 1000,
+      studies_s: (tStudies - tVariants) / 1000,
+      write_s: (performance.now() - tStudies) / 1000,
+      total_s: (performance.now() - t0) / 1000,
+      outsideVariantsCpuS: (cpuRead.user + cpuRead.system + cpuAfter.user + cpuAfter.system) / 1e6,
+    };
+    const record = runRecord({
+      exp,
+      runId,
+      backend: backendConfig,
+      measures,
+      figures,
+      variants: records,
+      corpus,
+      startedAt,
+      finishedAt: new Date(),
+      configFile: opts.configFile,
+      tables,
+      extraWarnings: studyWarnings,
+      inputs,
+      files,
+      resumed,
+      phases,
+    });
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
     if (opts.writeReport) await opts.writeReport(folder.tempDir);
     const dir = folder.commit();
+    checkpoint.remove();
+    completed = true;
     return { kind: 'completed', dir, record };
   } finally {
     folder.discard();
     await backend?.close();
     rmSync(workDir, { recursive: true, force: true });
     opts.progress.done();
+    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
+    if (!completed && checkpoint.savedVariants > 0) {
+      notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+    }
   }
 }
 
-/** A variant with its adapter and plan. */
-interface PlannedVariant {
-  readonly variant: Variant;
-  readonly adapter: AlgorithmAdapter;
-  readonly plan: Plan;
+/**
+ * Whether the run at `finalDir` is complete, of these inputs, and may be kept; throws a one-line
+ * UserError when something else is there, or when replacing it needs `--force`.
+ */
+function existingRunIsCurrent(finalDir: string, experiment: string, runId: string, inputs: InputsFingerprint, force: boolean): boolean {
+  const at = RunFolder.inspect(finalDir, experiment, runId);
+  if (at.kind === 'absent') return false;
+  if (at.kind === 'foreign') throw new UserError(`${finalDir} exists and is not a run folder (${at.why}): refusing to replace it; give another --run-id or --out`);
+  if (force) return false;
+  const run = at.run as Partial<RunRecord>;
+  const missing = Array.isArray(run.files) ? verifyRunFiles(finalDir, run.files) : 'its run.json lists no files (written by an older version)';
+  if (missing !== undefined) throw new UserError(`${finalDir} is an incomplete run (${missing}): --force replaces it`);
+  const changes = run.inputs ? inputChanges(run.inputs, inputs) : ['its run.json records no inputs (written by an older version)'];
+  if (changes.length > 0) {
+    throw new UserError(`${finalDir} is a complete run of this config on other inputs (${changes.join('; ')}): --force replaces it, or give another --run-id`);
+  }
+  return true;
 }
 
-function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
-  const adapter = findDetector(detectors, v.algorithm);
-  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-  return { variant: v, adapter, plan: adapter.plan(v.params, { minScore: REPORT_FLOOR, seed: exp.seed }) };
+/** Work folders (`ndd-bench-<pid>-*` in the temp folder) of runs that were killed outright. */
+function removeDeadWorkDirs(notice: (line: string) => void): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^ndd-bench-(\d+)-/.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    notice(`note: removed ${join(tmpdir(), name)}, left by a run that was killed (pid ${m[1]})`);
+  }
 }
 
 function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
@@ -187,10 +274,7 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(
-  exp: Experiment,
-  opts: RunOptions,
-): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; subset: CorpusRead['subset'] }> {
+async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
     onDocument: (n) => {
@@ -199,7 +283,6 @@ async function readDocuments(
   });
   return {
     docs: r.docs,
-    subset: r.subset,
     corpus: {
       format: exp.corpus.format,
       path: exp.corpus.path ?? null,
@@ -209,144 +292,7 @@ async function readDocuments(
       recovered: r.stats.recovered,
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
-      ...(r.subset
-        ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } }
-        : {}),
+      ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
     },
   };
-}
-
-async function runVariant(
-  p: PlannedVariant,
-  exp: Experiment,
-  docs: DocumentSet,
-  backend: Backend,
-  workDir: string,
-  opts: RunOptions,
-  label: string,
-  truth: (TruthSummary & { measured: MeasuredVariant }) | undefined,
-): Promise<{ pairs: PairList; record: VariantRecord; measured: MeasuredVariant; files: { file: string; bytes: Buffer }[] }> {
-  const { variant: v, adapter, plan } = p;
-  const result = await backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan },
-    {
-      docs,
-      workDir,
-      signal: opts.signal,
-      progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
-    },
-  );
-  const { pairs } = result.outputs;
-  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth });
-  const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
-  const measures: Record<string, number | null> = {
-    docs: docs.ids.length,
-    ...ev.measures,
-    runtime_s: result.runtimeS,
-    cpu_s: result.cpuS,
-    peak_rss_mb: process.resourceUsage().maxRSS / 1024,
-    cost_usd: result.costUsd,
-  };
-  for (const m of adapter.measures ?? []) {
-    measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
-  }
-  const files = outputFiles(v.name, plan, result.outputs, docs.ids, ev.pairsFileFloor);
-  return {
-    pairs,
-    measured,
-    files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
-    record: {
-      name: v.name,
-      algorithm: v.algorithm,
-      ground_truth: v.groundTruth,
-      params: v.params,
-      swept: v.swept,
-      score: plan.output.score,
-      decisions: plan.output.decisions,
-      measures,
-      not_applicable: ev.notApplicable,
-      pairs_compared: ev.pairsCompared,
-      distribution: ev.distribution,
-      counters: result.counters,
-      files: files.map((f) => f.record),
-      warnings: ev.warnings,
-      ...(result.extra ? { backend_extra: result.extra } : {}),
-    },
-  };
-}
-
-/** The pairs file, and the spans and tables files the plan declares. */
-function outputFiles(
-  variant: string,
-  plan: Plan,
-  outputs: PlanOutputs,
-  ids: readonly string[],
-  pairsFloor: number,
-): { record: OutputFileRecord; bytes: Buffer }[] {
-  const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
-  const pairs = pairsCsvGz(outputs.pairs, ids, pairsFloor);
-  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
-  if (plan.output.spans) {
-    const spans = outputs.spans ?? [];
-    files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });
-  }
-  for (const t of plan.output.tables ?? []) {
-    const records = outputs.tables?.[t.dataset] ?? [];
-    files.push({ record: { file: `${t.folder}/${variant}.csv.gz`, rows: records.length, description: t.description }, bytes: tableCsvGz(t, records, ids) });
-  }
-  return files;
-}
-
-function runRecord(
-  exp: Experiment,
-  runId: string,
-  backendConfig: BackendConfig,
-  results: { measures: MeasureInfo[]; figures: FigureRecord[]; variants: VariantRecord[] },
-  corpus: RunRecord['corpus'],
-  startedAt: Date,
-  finishedAt: Date,
-  opts: RunOptions,
-  tables: Record<string, string>,
-  extraWarnings: readonly string[],
-): RunRecord {
-  const { variants } = results;
-  const warnings: string[] = [...extraWarnings];
-  for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
-  for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
-  for (const [reason, n] of Object.entries(corpus.recovered)) warnings.push(`corpus: ${n} records read with a fallback (${reason})`);
-  if (corpus.subset && corpus.subset.missing > 0) {
-    warnings.push(`corpus: ${corpus.subset.missing} of the ${corpus.subset.selected} subset documents are not in the collection`);
-  }
-  return {
-    schema_version: RUN_SCHEMA_VERSION,
-    status: 'completed',
-    experiment: exp.name,
-    ...(exp.description !== undefined ? { description: exp.description } : {}),
-    run_id: runId,
-    config_file: relative(process.cwd(), resolve(opts.configFile)) || opts.configFile,
-    config_hash: exp.hash,
-    config: exp.resolved,
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-    git: gitState(process.cwd()),
-    environment: machine(),
-    backend: { ...backendConfig },
-    corpus,
-    evaluate: { ...exp.evaluate },
-    measures: results.measures,
-    figures: results.figures,
-    variants,
-    warnings,
-    tables,
-    totals: {
-      runtime_s: sum(variants, 'runtime_s'),
-      cpu_s: sum(variants, 'cpu_s'),
-      cost_usd: sum(variants, 'cost_usd'),
-      peak_rss_mb: Math.max(0, ...variants.map((v) => v.measures.peak_rss_mb ?? 0)),
-    },
-  };
-}
-
-function sum(variants: readonly VariantRecord[], key: string): number {
-  return variants.reduce((s, v) => s + (v.measures[key] ?? 0), 0);
 }

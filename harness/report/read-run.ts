@@ -1,7 +1,9 @@
 /** Reading a results folder (harness/results/types.ts) for the reports and the regression check. */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError, UserError } from '../errors.ts';
+import { verifyRunFiles } from '../results/manifest.ts';
 import { GENERAL_MEASURES, type MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
@@ -101,16 +103,40 @@ function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
       not_applicable: {},
       pairs_compared: typeof metrics['pairs_compared'] === 'number' ? metrics['pairs_compared'] : 0,
       files: [],
+      memory: 'process-maximum',
     };
   });
   const general = GENERAL_MEASURES.filter((m) => !m.key.startsWith('candidate_'));
   const extra: MeasureInfo[] = own.map((key) => ({ key, label: key, kind: 'count', worse: null }));
-  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...extra], figures: [], variants } as unknown as RunRecord;
+  const old = rec['totals'] as Record<string, number | undefined>;
+  const readS = (rec['corpus'] as { read_s?: number }).read_s ?? 0;
+  const runtime = old.runtime_s ?? 0;
+  const totals = { read_s: readS, variants_s: runtime, studies_s: 0, write_s: 0, total_s: readS + runtime, runtime_s: runtime, cpu_s: old.cpu_s ?? 0, cost_usd: old.cost_usd ?? 0, peak_rss_mb: old.peak_rss_mb ?? 0 };
+  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...extra], figures: [], variants, totals, resumed: [] } as unknown as RunRecord;
+}
+
+/**
+ * Why a run folder is not complete, or undefined when it is: every file its run.json lists is
+ * there with the listed size and SHA-256 (a run written before run.json listed its files must at
+ * least have its two CSV files).
+ */
+export function runFolderProblem(dir: string, run: RunRecord): string | undefined {
+  if (Array.isArray(run.files)) return verifyRunFiles(dir, run.files);
+  for (const f of ['metrics.csv', 'distribution.csv']) if (!existsSync(join(dir, f))) return `${f} is missing`;
+  return undefined;
+}
+
+/** run.json, read and checked against the folder: a UserError when the run is not complete. */
+export async function readCompleteRunRecord(dir: string): Promise<RunRecord> {
+  const run = await readRunRecord(dir);
+  const problem = runFolderProblem(dir, run);
+  if (problem !== undefined) throw new DataError(`${join(dir, 'run.json')}: incomplete run: ${problem}`);
+  return run;
 }
 
 /** run.json, metrics.csv, distribution.csv and the extra tables run.json lists. */
 export async function readRunFolder(dir: string): Promise<RunFolder> {
-  const run = await readRunRecord(dir);
+  const run = await readCompleteRunRecord(dir);
   const [metricsCsv, distributionCsv] = await Promise.all([readText(join(dir, 'metrics.csv')), readText(join(dir, 'distribution.csv'))]);
   const extra: Record<string, string> = {};
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));

@@ -4,6 +4,7 @@
  * against the swept parameter (Figures 3.6, 3.8), the reduction of MR#1 output pairs (Figure
  * 3.9), runtime and cost, and bars for the extra TREC tables. Pure: a RunRecord in, chart specs out.
  */
+import { timeLine } from '../results/summary.ts';
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 import type { ChartSpec, Series } from './charts.ts';
 import { isNumericTable, type CsvTable } from './csv-table.ts';
@@ -219,8 +220,8 @@ function costSection(run: RunRecord, ids: Ids): FigureSection {
     id: 'cost',
     title: 'Runtime and cost',
     note: anyCost
-      ? `Total ${run.totals.runtime_s} s, ${run.totals.cost_usd} USD on the ${run.backend.kind} backend.`
-      : `Total ${run.totals.runtime_s} s on the ${run.backend.kind} backend; no variant had a cost (0 USD).`,
+      ? `${timeLine(run)} on the ${run.backend.kind} backend.`
+      : `${timeLine(run)} on the ${run.backend.kind} backend; no variant had a cost (0 USD).`,
     charts,
   };
 }

@@ -46,7 +46,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'f1_pairs', label: 'F1 on pairs', kind: 'quality', worse: 'lower', range: unit },
   { key: 'runtime_s', label: 'Runtime, s', kind: 'timing', worse: 'higher', summary: { header: 'time_s', digits: 2 }, range: { min: 0 } },
   { key: 'cpu_s', label: 'CPU, s', kind: 'timing', worse: 'higher', range: { min: 0 } },
-  { key: 'peak_rss_mb', label: 'Peak memory, MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
+  { key: 'peak_rss_mb', label: 'Peak memory of the process during the variant, MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'cost_usd', label: 'Cost, USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
   { key: 'candidate_pairs', label: 'Candidate pairs', kind: 'count', worse: 'higher', range: { min: 0 } },
   {

@@ -1,4 +1,5 @@
 /** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
+import { seconds, usd } from './format.ts';
 import { summaryMeasures } from './measures.ts';
 import type { RunRecord } from './types.ts';
 
@@ -17,7 +18,16 @@ export function summaryTable(run: RunRecord): string {
     line(header),
     line(header.map((_, i) => '-'.repeat(widths[i] as number))),
     ...rows.map(line),
-    `total ${run.totals.runtime_s.toFixed(2)} s, ${run.totals.cpu_s.toFixed(2)} CPU-s, $${run.totals.cost_usd.toFixed(6)}, peak ${run.totals.peak_rss_mb.toFixed(0)} MB`,
+    timeLine(run),
   ];
   return out.join('\n') + '\n';
+}
+
+/** `read 8.10 s · variants 4.60 s · total 15.0 s · 21.3 CPU-s · $0.0003 · variant peak 776 MB` */
+export function timeLine(run: RunRecord): string {
+  const t = run.totals;
+  const parts = [`read ${seconds(t.read_s)}`, `variants ${seconds(t.variants_s)}`];
+  if (t.studies_s >= 0.005) parts.push(`studies ${seconds(t.studies_s)}`);
+  parts.push(`total ${seconds(t.total_s)}`, `${t.cpu_s.toPrecision(3)} CPU-s`, usd(t.cost_usd), `largest variant peak ${t.peak_rss_mb.toFixed(0)} MB`);
+  return parts.join(' · ');
 }

@@ -19,6 +19,8 @@
  */
 import type { AdapterFigure, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
+import type { InputsFingerprint } from './inputs.ts';
+import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
 
 export const RUN_SCHEMA_VERSION = 2;
@@ -60,6 +62,8 @@ export interface VariantRecord {
   /** pairs, spans and tables written for this variant */
   readonly files: readonly OutputFileRecord[];
   readonly warnings: readonly string[];
+  /** how `peak_rss_mb` was measured: from the variant's start (Linux), or the process's running maximum */
+  readonly memory: 'per-variant' | 'process-maximum';
   /** backend facts (EMR cluster id, step timeline, …) */
   readonly backend_extra?: Record<string, unknown>;
 }
@@ -107,5 +111,27 @@ export interface RunRecord {
   readonly warnings: readonly string[];
   /** extra tables written beside metrics.csv (TREC studies), file name → one-line description */
   readonly tables: Record<string, string>;
-  readonly totals: { readonly runtime_s: number; readonly cpu_s: number; readonly cost_usd: number; readonly peak_rss_mb: number };
+  /** what the run read, fingerprinted (results/inputs.ts): a rerun is `already complete` only on the same inputs */
+  readonly inputs: InputsFingerprint;
+  /** every file of the run folder but run.json and report.html, with its size and SHA-256 */
+  readonly files: readonly FileEntry[];
+  /** variants taken from an interrupted run's checkpoint (`--resume`) */
+  readonly resumed: readonly string[];
+  /**
+   * Wall-clock seconds of each phase and of the whole run (reading the corpus, the variants, the
+   * TREC studies, writing), CPU seconds of the whole run (every thread and child process), its
+   * cost (the variants' cost plus the rest of the CPU at the local price), and the largest
+   * variant peak of memory.
+   */
+  readonly totals: {
+    readonly read_s: number;
+    readonly variants_s: number;
+    readonly studies_s: number;
+    readonly write_s: number;
+    readonly total_s: number;
+    readonly runtime_s: number;
+    readonly cpu_s: number;
+    readonly cost_usd: number;
+    readonly peak_rss_mb: number;
+  };
 }

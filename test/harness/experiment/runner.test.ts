@@ -159,11 +159,15 @@ describe('bench run on a small corpus', () => {
     expect(readFileSync(join(dir, 'pairs', 'broder', 'sct=2.csv.gz')).equals(before.pairs)).toBe(true);
   });
 
-  it('leaves no folder behind when the run is aborted', async () => {
+  it('leaves no run folder, temporary folder or lock behind when the run is aborted', async () => {
     const c = new AbortController();
     const outRoot = join(root, 'aborted');
-    const p = runExperiment(options({ outRoot, signal: c.signal, progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
+    const notices: string[] = [];
+    const p = runExperiment(options({ outRoot, signal: c.signal, notice: (l) => notices.push(l), progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
     await expect(p).rejects.toThrow('interrupted');
-    expect(existsSync(join(outRoot, 'small')) ? readdirSync(join(outRoot, 'small')) : []).toEqual([]);
+    // The abort is seen after the ground truth, which is kept for --resume, and the user is told.
+    const left = existsSync(join(outRoot, 'small')) ? readdirSync(join(outRoot, 'small')) : [];
+    expect(left).toEqual([expect.stringMatching(/^\.resume-/)]);
+    expect(notices).toEqual([expect.stringMatching(/^note: 1 of 3 variants are saved in .*\.resume-.*--resume/)]);
   });
 });
