@@ -100,12 +100,17 @@ async function computeSignatures(k: KernelContext, f: DocumentFeatures, s: Minha
   const kk = s.sketch.k;
   // Work per document: one hash per element and slot (k-permutation) or per element.
   const ranges = balancedRanges(f.docs, (d) => (f.docStart[d + 1] as number) - (f.docStart[d] as number), Math.max(1, k.parallelism * 2));
+  // The fingerprint values are not on shared memory, and a worker payload's own arrays are
+  // moved to the thread: the features belong to every detector of the run, so the workers get
+  // a shared copy.
+  const words = sharedU32(f.words.length);
+  words.set(f.words);
   let done = 0;
   k.progress('signatures', 0, ranges.length);
   const parts = await Promise.all(
     ranges.map(async ([from, to]) => {
       const r = await k.runInWorker<SignatureSlice>(WORKER_MODULE, 'signatureSlice', {
-        words: f.words,
+        words,
         width: f.width,
         docStart: f.docStart,
         ids: f.ids,

@@ -8,6 +8,7 @@ import type { Counters, DocumentSet, KernelContext, Plan, SideRecord } from '../
 import { addCounters, DOCUMENTS, PairCollector } from '../../../contract/index.ts';
 import { minhashParams } from '../../../algorithms/minhash/params.ts';
 import { plan as minhashPlan } from '../../../algorithms/minhash/plan.ts';
+import { transferables } from '../../../harness/mapreduce/local/transfer.ts';
 import { runJobInMemory } from '../../support/run-job.ts';
 
 export interface Outcome {
@@ -47,9 +48,12 @@ export async function runKernel(plan: Plan, docs: DocumentSet, parallelism = 2):
     parallelism,
     memoryBudgetBytes: 2 ** 30,
     signal: new AbortController().signal,
+    // As the worker pool does: the payload is cloned, its own typed arrays moved (detached
+    // here), shared ones shared; the result comes back the same way.
     async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
       const mod = (await import(moduleUrl)) as Record<string, (p: unknown) => T>;
-      return (mod[exportName] as (p: unknown) => T)(payload);
+      const result = (mod[exportName] as (p: unknown) => T)(structuredClone(payload, { transfer: transferables(payload) }));
+      return structuredClone(result, { transfer: transferables(result) });
     },
     cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
       let p = cache.get(key) as Promise<T> | undefined;
