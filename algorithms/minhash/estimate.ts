@@ -1,5 +1,5 @@
 /**
- * Resemblance estimates from two signatures, and the exact Jaccard of two sorted sets.
+ * Resemblance estimates from two signatures.
  *
  * Full values: each slot matches with probability J (Broder 1997), so R̂ = matches / k, with
  * variance J(1 − J)/k.
@@ -50,22 +50,4 @@ export function estimateResemblance(matches: number, k: number, bits: number | n
   if (bits === null) return p;
   const [c1, c2] = bBitC(sizeA, sizeB, bits);
   return Math.min(1, Math.max(0, (p - c1) / (1 - c2)));
-}
-
-/** |A ∩ B| / |A ∪ B| of two ascending lists of distinct ids. */
-export function exactJaccard(x: Uint32Array, xFrom: number, xTo: number, y: Uint32Array, yFrom: number, yTo: number): number {
-  let i = xFrom;
-  let j = yFrom;
-  let common = 0;
-  while (i < xTo && j < yTo) {
-    const u = x[i] as number;
-    const v = y[j] as number;
-    if (u === v) {
-      common++;
-      i++;
-      j++;
-    } else if (u < v) i++;
-    else j++;
-  }
-  return common / (xTo - xFrom + (yTo - yFrom) - common);
 }

@@ -18,6 +18,7 @@
  * it counts something, as the kernel's are.
  */
 import { DOCUMENTS, formatScore, type JobSpec, type TaskContext } from '../../contract/index.ts';
+import { distinctFingerprints, sortedFingerprints } from '../text/distinct.ts';
 import { fingerprintHex, shingleFingerprints } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import { bandKey, decodeSignature, encodeSignature, matchingSlotStrings } from './codec.ts';
@@ -48,13 +49,6 @@ function add(ctx: TaskContext, group: string, name: string, amount: number): voi
 
 let threadKernel: HashKernel | undefined;
 
-/** Distinct fingerprints of a document, as fixed-width hex (so sorting them sorts the numbers). */
-function distinctHex(data: Uint32Array, count: number, width: 2 | 4): string[] {
-  const seen = new Set<string>();
-  for (let i = 0; i < count; i++) seen.add(fingerprintHex(data, i, width));
-  return [...seen];
-}
-
 export function signaturesJob(s: MinhashSettings): JobSpec {
   const k = s.sketch.k;
   return {
@@ -66,18 +60,17 @@ export function signaturesJob(s: MinhashSettings): JobSpec {
     mapper: (ctx) => ({
       map(doc, text) {
         ctx.count(SIGNATURES_JOB, 'documents');
-        const fps = shingleFingerprints(normalize(text), s.shingle, s.fingerprint);
+        const fps = distinctFingerprints(shingleFingerprints(normalize(text), s.shingle, s.fingerprint));
         if (fps.count === 0) {
           ctx.count(SIGNATURES_JOB, 'documents_without_fingerprints');
           ctx.emit(doc, '0');
           return;
         }
-        const size = distinctHex(fps.data, fps.count, fps.width).length;
-        ctx.count(SIGNATURES_JOB, 'fingerprints', size);
+        ctx.count(SIGNATURES_JOB, 'fingerprints', fps.count);
         const residues = residuesOf(fps.data, fps.count, fps.width);
         const sig = signatures({ residues, starts: Uint32Array.of(0, fps.count) }, s.sketch, (threadKernel ??= new HashKernel()));
         add(ctx, SIGNATURES_JOB, 'densified_bins', sig.densified);
-        ctx.emit(doc, encodeSignature(size, sig.values, 0, k));
+        ctx.emit(doc, encodeSignature(fps.count, sig.values, 0, k));
       },
     }),
   };
@@ -92,8 +85,9 @@ export function fingerprintSetsJob(s: MinhashSettings): JobSpec {
     mapKey: JSON.stringify({ shingle: s.shingle, fingerprint: s.fingerprint }),
     mapper: (ctx) => ({
       map(doc, text) {
-        const fps = shingleFingerprints(normalize(text), s.shingle, s.fingerprint);
-        const hex = distinctHex(fps.data, fps.count, fps.width).sort();
+        const fps = sortedFingerprints(distinctFingerprints(shingleFingerprints(normalize(text), s.shingle, s.fingerprint)));
+        // fixed-width hex: the strings sort as the numbers do
+        const hex = Array.from({ length: fps.count }, (_, i) => fingerprintHex(fps.data, i, fps.width));
         ctx.emit(doc, hex.length === 0 ? '0' : `${hex.length} ${hex.join(' ')}`);
       },
     }),

@@ -1,39 +1,55 @@
 /**
- * What the MinHash kernel runs on its worker threads: the signatures of a range of documents,
+ * What the MinHash kernel runs on its worker threads: the signatures of a slice of the corpus,
  * and the LSH buckets of a range of bands. Pure functions of their payloads.
  */
+import { distinctFingerprints, sortedFingerprints } from '../text/distinct.ts';
+import { shingleFingerprints } from '../text/fingerprint.ts';
+import { normalize } from '../text/normalize.ts';
+import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
 import { HashKernel } from './hash-kernel.ts';
-import { reduceWords } from './mersenne.ts';
-import { signatures, type SketchSpec } from './sketch.ts';
+import { signatures, residuesOf, type SketchSpec } from './sketch.ts';
 
 export interface SignatureSlicePayload {
-  /** `width` words per fingerprint id (DocumentFeatures.words) */
-  readonly words: Uint32Array;
-  readonly width: 2 | 4;
-  /** CSR over documents of their fingerprint ids (DocumentFeatures.docStart, .ids) */
-  readonly docStart: Uint32Array;
-  readonly ids: Uint32Array;
-  readonly from: number;
-  readonly to: number;
+  /** the texts of documents firstDoc, firstDoc + 1, … */
+  readonly texts: readonly string[];
+  readonly shingle: ShingleSpec;
+  readonly fingerprint: FingerprintKind;
   readonly sketch: SketchSpec;
+  /** also return each document's fingerprint set, sorted (for exact verification) */
+  readonly keepSets: boolean;
 }
 
 export interface SignatureSlice {
-  /** 2 words a slot, k slots per document of [from, to) (a document without fingerprints: unused) */
+  /** 2 words a slot, k slots per document (a document without fingerprints: unused) */
   readonly values: Uint32Array;
+  /** distinct fingerprints per document */
+  readonly sizes: Uint32Array;
   readonly densified: number;
+  /** with keepSets: the distinct fingerprints of each document, ascending, `width` words each */
+  readonly setWords?: Uint32Array;
 }
 
 let kernel: HashKernel | undefined;
 
+/**
+ * The signatures of a slice of the corpus, one document at a time as the signatures job's
+ * mapper computes them: normalize, fingerprint the shingles, keep the distinct fingerprints,
+ * reduce them mod p, and hash the whole slice in one WebAssembly call.
+ */
 export function signatureSlice(p: SignatureSlicePayload): SignatureSlice {
-  const e0 = p.docStart[p.from] as number;
-  const e1 = p.docStart[p.to] as number;
-  const residues = new Uint32Array(2 * (e1 - e0));
-  for (let e = e0; e < e1; e++) reduceWords(p.words, (p.ids[e] as number) * p.width, p.width, residues, 2 * (e - e0));
-  const starts = new Uint32Array(p.to - p.from + 1);
-  for (let d = p.from; d <= p.to; d++) starts[d - p.from] = (p.docStart[d] as number) - e0;
-  return signatures({ residues, starts }, p.sketch, (kernel ??= new HashKernel()));
+  const sets = p.texts.map((t) => distinctFingerprints(shingleFingerprints(normalize(t), p.shingle, p.fingerprint)));
+  const sizes = Uint32Array.from(sets, (f) => f.count);
+  const starts = new Uint32Array(sets.length + 1);
+  sets.forEach((f, i) => (starts[i + 1] = (starts[i] as number) + f.count));
+  const total = starts[sets.length] as number;
+  const residues = new Uint32Array(2 * total);
+  sets.forEach((f, i) => residues.set(residuesOf(f.data, f.count, f.width), 2 * (starts[i] as number)));
+  const sig = signatures({ residues, starts }, p.sketch, (kernel ??= new HashKernel()));
+  if (!p.keepSets) return { values: sig.values, sizes, densified: sig.densified };
+  const width = sets[0]?.width ?? 2;
+  const setWords = new Uint32Array(total * width);
+  sets.forEach((f, i) => setWords.set(sortedFingerprints(f).data, (starts[i] as number) * width));
+  return { values: sig.values, sizes, densified: sig.densified, setWords };
 }
 
 export interface BandSlicePayload {

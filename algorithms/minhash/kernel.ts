@@ -1,19 +1,20 @@
 /**
  * The local backend's fast path for the MinHash plan: the jobs of `jobs.ts` over typed arrays.
- * Fingerprint features are shared with every detector of the run that uses the same shingling
- * (`corpus-features.ts`), signatures with every MinHash variant of the same sketch (a threshold
- * or bands sweep hashes once). Signatures and LSH buckets run on the worker threads.
+ * Worker threads compute the signatures of slices of the corpus straight from the texts (one
+ * pass: normalize, fingerprint, distinct, hash; no corpus-wide fingerprint table is needed) and
+ * the LSH buckets of ranges of bands. Signatures are kept for the run (`ctx.cached`), so the
+ * variants of one sketch (a sweep of thresholds, bands or verification) hash once.
  *
  * It reports exactly the jobs' pairs, scores, counters and clusters table: the slots are the
- * same (`sketch.ts`, one element set per document either way), a bucket is a run of equal
+ * same (`sketch.ts` over each document's fingerprints either way), a bucket is a run of equal
  * slots here where it is a key there, and the scores come from the same functions over the
  * same integers.
  */
 import { type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
-import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
-import type { DocumentFeatures } from '../text/features.ts';
-import { estimateResemblance, exactJaccard, matchingSlots } from './estimate.ts';
+import { compareWords } from '../text/distinct.ts';
+import { fingerprintWidth } from '../text/fingerprint.ts';
+import { estimateResemblance, matchingSlots } from './estimate.ts';
 import { BANDS_JOB, CANDIDATES_JOB, CLUSTERS, CLUSTERS_JOB, SIGNATURES_JOB, VERIFY_JOB } from './jobs.ts';
 import type { BandSlice, SignatureSlice } from './kernel-worker.ts';
 import { signatureKey, type MinhashSettings } from './settings.ts';
@@ -22,20 +23,20 @@ import { clustersOf } from './union-find.ts';
 export const WORKER_MODULE = new URL('./kernel-worker.ts', import.meta.url).href;
 
 /**
- * The kernel's cost model: the fingerprint features (Broder's 8 bytes per character of text),
- * the signatures (8 bytes a slot, twice while the slices are gathered) and the candidate pairs
- * (about 24 bytes each, counted as 16 per slot of a document: generous for a corpus without
- * very large groups of identical documents).
+ * The kernel's cost model: the signatures (8 bytes a slot, twice while the slices are gathered,
+ * and the candidates, generously 16 bytes more a slot), and per character of text the distinct
+ * fingerprints a slice holds while it is hashed (about one per 7 characters, 8 bytes each, twice
+ * with their residues, and once more as the sets of exact verification).
  */
 export function minhashKernelBytes(shape: CorpusShape, k: number): number {
-  return 8 * shape.chars + 32 * k * shape.documents;
+  return 4 * shape.chars + 32 * k * shape.documents;
 }
 
 export function minhashKernel(s: MinhashSettings): LocalKernel {
   return {
     run: (k) => runKernel(k, s),
     memoryBytes: (shape) => minhashKernelBytes(shape, s.sketch.k),
-    workerModules: [FEATURES_MODULE, WORKER_MODULE],
+    workerModules: [WORKER_MODULE],
   };
 }
 
@@ -47,14 +48,16 @@ interface KernelSignatures {
   /** the documents with a signature, ascending */
   readonly signed: Uint32Array;
   readonly densified: number;
+  /** for exact verification: each document's fingerprints ascending, from setStart[d] (in fingerprints) */
+  readonly sets?: { readonly words: Uint32Array; readonly setStart: Float64Array; readonly width: 2 | 4 };
 }
 
 async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelResult> {
-  const features = await corpusFeatures(k, s.shingle, s.fingerprint);
-  const sig = await k.cached(`minhash-signatures:${signatureKey(s)}`, () => computeSignatures(k, features, s));
-  const docs = features.docs;
+  const exact = s.verify === 'exact';
+  const sig = await k.cached(`minhash-signatures:${signatureKey(s)}${exact ? ':sets' : ''}`, () => computeSignatures(k, s, exact));
+  const docs = k.docs.texts.length;
   k.count(SIGNATURES_JOB, 'documents', docs);
-  k.count(SIGNATURES_JOB, 'fingerprints', features.ids.length);
+  k.count(SIGNATURES_JOB, 'fingerprints', sig.sizes.reduce((t, x) => t + x, 0));
   k.count(SIGNATURES_JOB, 'documents_without_fingerprints', docs - sig.signed.length);
   k.count(SIGNATURES_JOB, 'densified_bins', sig.densified);
 
@@ -72,7 +75,7 @@ async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelRe
   k.progress('verifying candidates');
   const candidates = distinctPairs(parts, docs);
   k.count(CANDIDATES_JOB, 'candidate_pairs', candidates.a.length);
-  const pairs = decide(s, candidates, sig, features, bands);
+  const pairs = decide(s, candidates, sig, bands);
   if (s.verify === 'none') k.count(CANDIDATES_JOB, 'output_pairs', pairs.a.length);
   else {
     k.count(VERIFY_JOB, 'verified_pairs', candidates.a.length);
@@ -96,48 +99,49 @@ async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelRe
   return { pairs, tables: { [CLUSTERS]: records } };
 }
 
-async function computeSignatures(k: KernelContext, f: DocumentFeatures, s: MinhashSettings): Promise<KernelSignatures> {
+async function computeSignatures(k: KernelContext, s: MinhashSettings, keepSets: boolean): Promise<KernelSignatures> {
   const kk = s.sketch.k;
-  // Work per document: one hash per element and slot (k-permutation) or per element.
-  const ranges = balancedRanges(f.docs, (d) => (f.docStart[d + 1] as number) - (f.docStart[d] as number), Math.max(1, k.parallelism * 2));
-  // The fingerprint values are not on shared memory, and a worker payload's own arrays are
-  // moved to the thread: the features belong to every detector of the run, so the workers get
-  // a shared copy.
-  const words = sharedU32(f.words.length);
-  words.set(f.words);
+  const texts = k.docs.texts;
+  const n = texts.length;
+  // Work per document grows with its length; a few slices a thread even out the last ones.
+  const ranges = balancedRanges(n, (d) => (texts[d] as string).length, Math.max(1, k.parallelism * 2));
   let done = 0;
-  k.progress('signatures', 0, ranges.length);
+  k.progress('signatures', 0, n);
   const parts = await Promise.all(
     ranges.map(async ([from, to]) => {
       const r = await k.runInWorker<SignatureSlice>(WORKER_MODULE, 'signatureSlice', {
-        words,
-        width: f.width,
-        docStart: f.docStart,
-        ids: f.ids,
-        from,
-        to,
+        texts: texts.slice(from, to),
+        shingle: s.shingle,
+        fingerprint: s.fingerprint,
         sketch: s.sketch,
+        keepSets,
       });
-      k.progress('signatures', ++done, ranges.length);
+      done += to - from;
+      k.progress('signatures', done, n);
       return r;
     }),
   );
-  const values = sharedU32(2 * kk * f.docs);
+  const values = sharedU32(2 * kk * n);
+  const sizes = new Uint32Array(n);
   let densified = 0;
   ranges.forEach(([from], i) => {
     const p = parts[i] as SignatureSlice;
     values.set(p.values, 2 * kk * from);
+    sizes.set(p.sizes, from);
     densified += p.densified;
   });
-  const sizes = new Uint32Array(f.docs);
   const signed: number[] = [];
-  for (let d = 0; d < f.docs; d++) {
-    sizes[d] = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
-    if (sizes[d] !== 0) signed.push(d);
-  }
+  for (let d = 0; d < n; d++) if (sizes[d] !== 0) signed.push(d);
   const signedArr = sharedU32(signed.length);
   signedArr.set(signed);
-  return { values, sizes, signed: signedArr.subarray(0, signed.length), densified };
+  const result = { values, sizes, signed: signedArr.subarray(0, signed.length), densified };
+  if (!keepSets) return result;
+  const width = fingerprintWidth(s.fingerprint);
+  const setStart = new Float64Array(n + 1);
+  for (let d = 0; d < n; d++) setStart[d + 1] = (setStart[d] as number) + (sizes[d] as number);
+  const words = new Uint32Array((setStart[n] as number) * width);
+  ranges.forEach(([from], i) => words.set((parts[i] as SignatureSlice).setWords as Uint32Array, (setStart[from] as number) * width));
+  return { ...result, sets: { words, setStart, width } };
 }
 
 async function bucketPairs(k: KernelContext, sig: KernelSignatures, kk: number, bands: number, rows: number): Promise<BandSlice[]> {
@@ -195,7 +199,7 @@ function distinctPairs(parts: readonly BandSlice[], docs: number): CountedPairs 
 }
 
 /** The pairs the detector reports: candidates verified at the floor, or every candidate. */
-function decide(s: MinhashSettings, c: CountedPairs, sig: KernelSignatures, f: DocumentFeatures, bands: number): PairList {
+function decide(s: MinhashSettings, c: CountedPairs, sig: KernelSignatures, bands: number): PairList {
   const kk = s.sketch.k;
   const outA: number[] = [];
   const outB: number[] = [];
@@ -205,15 +209,32 @@ function decide(s: MinhashSettings, c: CountedPairs, sig: KernelSignatures, f: D
     const b = c.b[i] as number;
     let score: number;
     if (s.verify === 'none') score = (c.count[i] as number) / bands;
-    else if (s.verify === 'exact') {
-      score = exactJaccard(f.ids, f.docStart[a] as number, f.docStart[a + 1] as number, f.ids, f.docStart[b] as number, f.docStart[b + 1] as number);
-    } else {
-      score = estimateResemblance(matchingSlots(sig.values, a * kk, sig.values, b * kk, kk), kk, s.sketch.bits, sig.sizes[a] as number, sig.sizes[b] as number);
-    }
+    else if (sig.sets) score = exactJaccardOfSets(sig.sets, a, b);
+    else score = estimateResemblance(matchingSlots(sig.values, a * kk, sig.values, b * kk, kk), kk, s.sketch.bits, sig.sizes[a] as number, sig.sizes[b] as number);
     if (s.verify !== 'none' && score < s.floor) continue;
     outA.push(a);
     outB.push(b);
     outS.push(score);
   }
   return { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) };
+}
+
+/** |A ∩ B| / |A ∪ B| of two documents' ascending fingerprint lists. */
+function exactJaccardOfSets(sets: NonNullable<KernelSignatures['sets']>, a: number, b: number): number {
+  const { words, setStart, width } = sets;
+  let i = setStart[a] as number;
+  const iEnd = setStart[a + 1] as number;
+  let j = setStart[b] as number;
+  const jEnd = setStart[b + 1] as number;
+  let common = 0;
+  while (i < iEnd && j < jEnd) {
+    const c = compareWords(words, i * width, words, j * width, width);
+    if (c === 0) {
+      common++;
+      i++;
+      j++;
+    } else if (c < 0) i++;
+    else j++;
+  }
+  return common / (iEnd - (setStart[a] as number) + (jEnd - (setStart[b] as number)) - common);
 }

@@ -45,8 +45,8 @@ export function residuesOf(words: Uint32Array, count: number, width: 2 | 4): Uin
 }
 
 /**
- * Signatures of the sets (each non-empty). A set's elements may repeat: a minimum does not
- * change when an element comes twice, so the text jobs need not deduplicate before hashing.
+ * Signatures of the sets. A set's elements may repeat (a minimum does not change when an
+ * element comes twice); an empty set's slots are unused (all p).
  */
 export function signatures(sets: ResidueSets, spec: SketchSpec, kernel: HashKernel): Signatures {
   const values = kernel.signatures(sets, spec.perms, spec.k, spec.kind);
