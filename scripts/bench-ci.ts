@@ -7,6 +7,10 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   MinHash-LSH:         the minhash detector at 128 permutations and t = 0.5 as one process against
+ *                        datasketch's MinHash + MinHashLSH over the same shingles (scripts/bench-minhash.ts;
+ *                        DATASKETCH_DIR names a datasketch checkout, else that side is skipped): at least
+ *                        twice as fast at equal or better recall, or exit 1
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -28,6 +32,9 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
+import { benchMinhash, printMinhashBench } from './bench-minhash.ts';
+import { signatureSlice } from '../algorithms/minhash/kernel-worker.ts';
+import { densifyHash, permutationWords } from '../algorithms/minhash/permutations.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -84,6 +91,12 @@ bench
   .add('sample+join sct 70', () => {
     const s = sampleFeatures(features, { method: 'sct', threshold: 70 });
     scanCount({ ...s, from: 0, to: s.docs, floor: Number.MIN_VALUE });
+  })
+  .add('minhash signatures k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'k-permutation', k: 128, bits: null, perms: permutationWords(1, 128), densify: densifyHash(1) }, keepSets: false });
+  })
+  .add('minhash one-permutation k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'one-permutation', k: 128, bits: null, perms: permutationWords(1, 1), densify: densifyHash(1) }, keepSets: false });
   });
 process.stdout.write('kernels (one thread, mean of 5):\n');
 await bench.run();
@@ -122,6 +135,20 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+process.stdout.write('MinHash-LSH against datasketch (128 permutations, t = 0.5, whole processes, best of 3):\n');
+const datasketchDir = process.env['DATASKETCH_DIR'];
+const minhash = await benchMinhash({ texts, reps: 3, ...(datasketchDir ? { datasketchDir } : {}) });
+if (!printMinhashBench(minhash, (line) => process.stdout.write(line))) process.exitCode = 1;
+record('minhash_lsh.wall_s', minhash.ndd.wallS, 's');
+record('minhash_lsh.cpu_s', minhash.ndd.cpuS, 's');
+record('minhash_lsh.recall', minhash.ndd.recall, 'ratio', 'higher');
+if (minhash.datasketch) {
+  record('minhash_lsh.datasketch_wall_s', minhash.datasketch.wallS, 's');
+  record('minhash_lsh.datasketch_cpu_s', minhash.datasketch.cpuS, 's');
+  record('minhash_lsh.datasketch_recall', minhash.datasketch.recall, 'ratio', 'higher');
+  record('minhash_lsh.speedup', minhash.datasketch.wallS / minhash.ndd.wallS, 'x', 'higher');
+}
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {

@@ -17,7 +17,6 @@ import sys
 import time
 
 t_start = time.perf_counter()
-c_start = time.process_time()
 sys.path.insert(0, sys.argv[1])
 from datasketch import MinHash, MinHashLSH  # noqa: E402
 
@@ -106,7 +105,7 @@ print(
             "shingle_s": t_shingled - t_start,
             "minhash_s": t_hashed - t_shingled,
             "lsh_s": t_lsh - t_hashed,
-            "cpu_s": time.process_time() - c_start,
+            "cpu_s": time.process_time(),  # since the process started
         }
     )
 )

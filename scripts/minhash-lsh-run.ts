@@ -47,6 +47,8 @@ try {
       candidates: r.counters['minhash-candidates']?.['candidate_pairs'] ?? 0,
       pairs: p.a.length,
       seconds: (performance.now() - t0) / 1000,
+      // since the process started, all threads
+      cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     }) + '\n',
   );
 } finally {

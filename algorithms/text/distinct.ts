@@ -26,7 +26,7 @@ export function distinctFingerprints(fps: Fingerprints): Fingerprints {
       const held = table[slot] as number;
       if (held === 0) {
         table[slot] = n + 1;
-        out.set(data.subarray(base, base + width), n * width);
+        for (let w = 0; w < width; w++) out[n * width + w] = data[base + w] as number;
         n++;
         break;
       }
