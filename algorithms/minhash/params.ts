@@ -8,7 +8,7 @@ const weights = z
   })
   .strict()
   .refine((w) => Math.abs(w.false_positive + w.false_negative - 1) < 1e-9, {
-    message: 'weights: false_positive + false_negative must be 1 (as datasketch requires)',
+    message: 'false_positive + false_negative must be 1 (as datasketch requires)',
   })
   .default({ false_positive: 0.5, false_negative: 0.5 })
   .describe('how bands and rows are chosen for the threshold (datasketch MinHashLSH weights)');
