@@ -18,7 +18,7 @@
  * it counts something, as the kernel's are.
  */
 import { DOCUMENTS, formatScore, type JobSpec, type TaskContext } from '../../contract/index.ts';
-import { distinctFingerprints, sortedFingerprints } from '../text/distinct.ts';
+import { distinctFingerprints } from '../text/distinct.ts';
 import { fingerprintHex, shingleFingerprints } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import { bandKey, decodeSignature, encodeSignature, matchingSlotStrings } from './codec.ts';
@@ -85,9 +85,9 @@ export function fingerprintSetsJob(s: MinhashSettings): JobSpec {
     mapKey: JSON.stringify({ shingle: s.shingle, fingerprint: s.fingerprint }),
     mapper: (ctx) => ({
       map(doc, text) {
-        const fps = sortedFingerprints(distinctFingerprints(shingleFingerprints(normalize(text), s.shingle, s.fingerprint)));
-        // fixed-width hex: the strings sort as the numbers do
-        const hex = Array.from({ length: fps.count }, (_, i) => fingerprintHex(fps.data, i, fps.width));
+        const fps = distinctFingerprints(shingleFingerprints(normalize(text), s.shingle, s.fingerprint));
+        // fixed-width hex: the strings sort as the numbers do, and the verify job merges them
+        const hex = Array.from({ length: fps.count }, (_, i) => fingerprintHex(fps.data, i, fps.width)).sort();
         ctx.emit(doc, hex.length === 0 ? '0' : `${hex.length} ${hex.join(' ')}`);
       },
     }),

@@ -2,7 +2,7 @@
  * What the MinHash kernel runs on its worker threads: the signatures of a slice of the corpus,
  * and the LSH buckets of a range of bands. Pure functions of their payloads.
  */
-import { distinctFingerprints, sortedFingerprints } from '../text/distinct.ts';
+import { distinctFingerprints } from '../text/distinct.ts';
 import { shingleFingerprints } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
@@ -15,7 +15,7 @@ export interface SignatureSlicePayload {
   readonly shingle: ShingleSpec;
   readonly fingerprint: FingerprintKind;
   readonly sketch: SketchSpec;
-  /** also return each document's fingerprint set, sorted (for exact verification) */
+  /** also return each document's fingerprint set (for exact verification) */
   readonly keepSets: boolean;
 }
 
@@ -25,7 +25,7 @@ export interface SignatureSlice {
   /** distinct fingerprints per document */
   readonly sizes: Uint32Array;
   readonly densified: number;
-  /** with keepSets: the distinct fingerprints of each document, ascending, `width` words each */
+  /** with keepSets: the distinct fingerprints of each document, `width` words each */
   readonly setWords?: Uint32Array;
 }
 
@@ -48,7 +48,7 @@ export function signatureSlice(p: SignatureSlicePayload): SignatureSlice {
   if (!p.keepSets) return { values: sig.values, sizes, densified: sig.densified };
   const width = sets[0]?.width ?? 2;
   const setWords = new Uint32Array(total * width);
-  sets.forEach((f, i) => setWords.set(sortedFingerprints(f).data, (starts[i] as number) * width));
+  sets.forEach((f, i) => setWords.set(f.data, (starts[i] as number) * width));
   return { values: sig.values, sizes, densified: sig.densified, setWords };
 }
 

@@ -12,7 +12,7 @@
  */
 import { type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
-import { compareWords } from '../text/distinct.ts';
+import { intersectionSize } from '../text/distinct.ts';
 import { fingerprintWidth } from '../text/fingerprint.ts';
 import { estimateResemblance, matchingSlots } from './estimate.ts';
 import { BANDS_JOB, CANDIDATES_JOB, CLUSTERS, CLUSTERS_JOB, SIGNATURES_JOB, VERIFY_JOB } from './jobs.ts';
@@ -48,7 +48,7 @@ interface KernelSignatures {
   /** the documents with a signature, ascending */
   readonly signed: Uint32Array;
   readonly densified: number;
-  /** for exact verification: each document's fingerprints ascending, from setStart[d] (in fingerprints) */
+  /** for exact verification: each document's distinct fingerprints, from setStart[d] (in fingerprints) */
   readonly sets?: { readonly words: Uint32Array; readonly setStart: Float64Array; readonly width: 2 | 4 };
 }
 
@@ -219,22 +219,12 @@ function decide(s: MinhashSettings, c: CountedPairs, sig: KernelSignatures, band
   return { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) };
 }
 
-/** |A ∩ B| / |A ∪ B| of two documents' ascending fingerprint lists. */
+/** |A ∩ B| / |A ∪ B| of two documents' fingerprint sets. */
 function exactJaccardOfSets(sets: NonNullable<KernelSignatures['sets']>, a: number, b: number): number {
   const { words, setStart, width } = sets;
-  let i = setStart[a] as number;
-  const iEnd = setStart[a + 1] as number;
-  let j = setStart[b] as number;
-  const jEnd = setStart[b + 1] as number;
-  let common = 0;
-  while (i < iEnd && j < jEnd) {
-    const c = compareWords(words, i * width, words, j * width, width);
-    if (c === 0) {
-      common++;
-      i++;
-      j++;
-    } else if (c < 0) i++;
-    else j++;
-  }
-  return common / (iEnd - (setStart[a] as number) + (jEnd - (setStart[b] as number)) - common);
+  const from = (d: number): number => (setStart[d] as number) * width;
+  const sizeA = (setStart[a + 1] as number) - (setStart[a] as number);
+  const sizeB = (setStart[b + 1] as number) - (setStart[b] as number);
+  const common = intersectionSize(words.subarray(from(a), from(a + 1)), sizeA, words.subarray(from(b), from(b + 1)), sizeB, width);
+  return common / (sizeA + sizeB - common);
 }
