@@ -65,14 +65,25 @@ const P00 = 18;
 const MID = 19;
 const R = 20;
 const KK = 21;
+const B = 22;
+const MIN = 23;
+const E_START = 24;
 
 const PARAM_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32];
-const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, I64, I64, I64, I64, I64, I64, I64];
+const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64, I64, I32];
 
-/** R = (a·x + b) mod p with (a_hi, a_lo, b) at PP and x in XH:XL. */
+/** AH, AL, B := the parameters (a_hi, a_lo, b) of the permutation at PP. */
+const loadPermutation: Code[] = [get(PP), i64.load(0), set(AH), get(PP), i64.load(8), set(AL), get(PP), i64.load(16), set(B)];
+
+/** XH, XL := the halves of the element at index E. */
+const loadElement: Code[] = [
+  get(RES), get(E), i32.const(3), i32.shl, i32.add, i64.load(0), tee(X),
+  i64.const(32n), i64.shrU, set(XH),
+  get(X), i64.const(0xffffffffn), i64.and, set(XL),
+];
+
+/** R = (a·x + b) mod p with a in AH:AL, b in B and x in XH:XL. */
 const hashToR: Code[] = [
-  get(PP), i64.load(0), set(AH),
-  get(PP), i64.load(8), set(AL),
   get(AL), get(XL), i64.mul, set(P00),
   get(AL), get(XH), i64.mul, get(AH), get(XL), i64.mul, i64.add, set(MID),
   get(P00), i64.const(P), i64.and,
@@ -80,7 +91,7 @@ const hashToR: Code[] = [
   get(MID), i64.const(0x1fffffffn), i64.and, i64.const(32n), i64.shl, i64.add,
   get(MID), i64.const(29n), i64.shrU, i64.add,
   get(AH), get(XH), i64.mul, i64.const(3n), i64.shl, i64.add,
-  get(PP), i64.load(16), i64.add,
+  get(B), i64.add,
   tee(R), i64.const(P), i64.and, get(R), i64.const(61n), i64.shrU, i64.add, set(R),
   // R < 2p now: R − p when R ≥ p
   get(R), i64.const(P), i64.sub, get(R), get(R), i64.const(P), i64.geU, select, set(R),
@@ -91,33 +102,29 @@ const minIntoOp: Code[] = [get(R), get(OP), i64.load(0), i64.ltU, ifThen(get(OP)
 
 const inc = (local: number, by: number): Code[] => [get(local), i32.const(by), i32.add, set(local)];
 
-/** For each set D: ROW = its output row, filled with p; E..E_END its elements. */
-const forEachSet = (perElement: Code[]): Code =>
+/** For each set D: ROW = its output row, and E..E_END its elements, then `body`. */
+const forEachSet = (body: Code[]): Code =>
   block(
     loop(
       get(D), get(SETS), i32.geU, brIf(1),
-      get(OUT), get(D), get(K), i32.mul, i32.const(3), i32.shl, i32.add, tee(ROW), set(OP),
-      get(K), set(I),
-      block(loop(get(I), i32.eqz, brIf(1), get(OP), i64.const(P), i64.store(0), ...inc(OP, 8), ...inc(I, -1), br(0))),
-      get(STARTS), get(D), i32.const(2), i32.shl, i32.add, tee(OP), i32.load(0), set(E),
+      get(OUT), get(D), get(K), i32.mul, i32.const(3), i32.shl, i32.add, set(ROW),
+      get(STARTS), get(D), i32.const(2), i32.shl, i32.add, tee(OP), i32.load(0), set(E_START),
       get(OP), i32.load(4), set(E_END),
-      block(
-        loop(
-          get(E), get(E_END), i32.geU, brIf(1),
-          get(RES), get(E), i32.const(3), i32.shl, i32.add, i64.load(0), tee(X),
-          i64.const(32n), i64.shrU, set(XH),
-          get(X), i64.const(0xffffffffn), i64.and, set(XL),
-          ...perElement,
-          ...inc(E, 1),
-          br(0),
-        ),
-      ),
+      ...body,
       ...inc(D, 1),
       br(0),
     ),
   );
 
-/** k-permutation MinHash: OUT[d·k + i] = min over the elements x of set d of h_i(x). */
+/** For each element E of the current set, `body`. */
+const forEachElement = (body: Code[]): Code =>
+  block(loop(get(E), get(E_END), i32.geU, brIf(1), ...loadElement, ...body, ...inc(E, 1), br(0)));
+
+/**
+ * k-permutation MinHash: OUT[d·k + i] = min over the elements x of set d of h_i(x). The
+ * permutation is the outer loop, so its parameters and the running minimum stay in registers
+ * while the set's elements (a few kilobytes, in cache) stream past.
+ */
 const kPermutation = {
   name: 'kPermutation',
   params: PARAM_TYPES,
@@ -128,8 +135,11 @@ const kPermutation = {
       block(
         loop(
           get(I), i32.eqz, brIf(1),
-          ...hashToR,
-          ...minIntoOp,
+          ...loadPermutation,
+          i64.const(P), set(MIN),
+          get(E_START), set(E),
+          forEachElement([...hashToR, get(R), get(MIN), get(R), get(MIN), i64.ltU, select, set(MIN)]),
+          get(OP), get(MIN), i64.store(0),
           ...inc(PP, 24), ...inc(OP, 8), ...inc(I, -1),
           br(0),
         ),
@@ -149,12 +159,19 @@ const onePermutation = {
   body: [
     get(K), i64.extendI32U, set(KK),
     get(PARAMS), set(PP),
+    ...loadPermutation,
     forEachSet([
-      ...hashToR,
-      get(ROW),
-      get(R), i64.const(29n), i64.shrU, get(KK), i64.mul, i64.const(32n), i64.shrU, i32.wrapI64,
-      i32.const(3), i32.shl, i32.add, set(OP),
-      ...minIntoOp,
+      // the row starts empty: every slot p
+      get(ROW), set(OP), get(K), set(I),
+      block(loop(get(I), i32.eqz, brIf(1), get(OP), i64.const(P), i64.store(0), ...inc(OP, 8), ...inc(I, -1), br(0))),
+      get(E_START), set(E),
+      forEachElement([
+        ...hashToR,
+        get(ROW),
+        get(R), i64.const(29n), i64.shrU, get(KK), i64.mul, i64.const(32n), i64.shrU, i32.wrapI64,
+        i32.const(3), i32.shl, i32.add, set(OP),
+        ...minIntoOp,
+      ]),
     ]),
   ],
 };
