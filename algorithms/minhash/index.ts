@@ -2,6 +2,11 @@ import type { AlgorithmAdapter } from '../../contract/index.ts';
 import { minhashParams } from './params.ts';
 import { plan } from './plan.ts';
 
+/**
+ * MinHash-LSH. Its verified score is an estimate of the resemblance (the exact resemblance with
+ * `verify: exact`) reported from the floor t up, and every reported pair is a decision: see
+ * `plan.ts` for why the floor is the threshold, and why unverified scores are not resemblances.
+ */
 export const adapter: AlgorithmAdapter<typeof minhashParams> = {
   name: 'minhash',
   description: 'MinHash signatures (k-permutation, one-permutation with densification, b-bit) with banded LSH and verification',
