@@ -5,5 +5,8 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'imatch',
   'minhash',
+  'pdc-mr',
+  'spotsigs',
 ];

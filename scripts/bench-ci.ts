@@ -7,6 +7,9 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   I-Match:             its word sets and signing (one thread), and the whole detector on the local
+ *                        backend, both cores, from documents in memory, K = 0 and K = 10 (issue 10's
+ *                        "under 1 s after reading" target)
  *   MinHash-LSH:         the minhash detector at 128 permutations and t = 0.5 as one process against
  *                        datasketch's MinHash + MinHashLSH over the same shingles (scripts/bench-minhash.ts;
  *                        DATASKETCH_DIR names a datasketch checkout, else that side is skipped): at least
@@ -24,6 +27,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { adapter as broder } from '../algorithms/broder/index.ts';
+import { adapter as imatch } from '../algorithms/imatch/index.ts';
+import { signSlice } from '../algorithms/imatch/sign.ts';
+import { mergeWordSlices, wordSetSlice } from '../algorithms/text/word-sets.ts';
 import { mergeSlices, fingerprintSlice } from '../algorithms/text/features.ts';
 import { sampleFeatures, scanCount } from '../algorithms/broder/join.ts';
 import { shingleFingerprints } from '../algorithms/text/fingerprint.ts';
@@ -68,6 +74,19 @@ const normalized = texts.map(normalize);
 const normBytes = normalized.reduce((s, t) => s + t.length, 0);
 const slice = fingerprintSlice({ texts, firstDoc: 0, shingle, kind: "rabin64" });
 const features = mergeSlices([slice]);
+const wordSets = mergeWordSlices([wordSetSlice({ texts })]);
+const signAll = (extra: number): string =>
+  signSlice({
+    words: wordSets.vocabulary.join('\n'),
+    df: wordSets.df,
+    docs: wordSets.docs,
+    range: { min: 0.1, max: 1 },
+    randomization: { extra, drop: 0.33, seed: 1 },
+    docStart: wordSets.docStart,
+    ids: wordSets.ids,
+    from: 0,
+    to: wordSets.docs,
+  });
 
 const bench = new Bench({ iterations: 5, time: 0, warmupIterations: 1, warmupTime: 0 });
 bench
@@ -92,6 +111,11 @@ bench
     const s = sampleFeatures(features, { method: 'sct', threshold: 70 });
     scanCount({ ...s, from: 0, to: s.docs, floor: Number.MIN_VALUE });
   })
+  .add('imatch word sets', () => {
+    mergeWordSlices([wordSetSlice({ texts })]);
+  })
+  .add('imatch sign K=0', () => signAll(0))
+  .add('imatch sign K=10', () => signAll(10))
   .add('minhash signatures k=128', () => {
     signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'k-permutation', k: 128, bits: null, perms: permutationWords(1, 128), densify: densifyHash(1) }, keepSets: false });
   })
@@ -135,6 +159,31 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+process.stdout.write('I-Match on the local backend (2 threads, from documents in memory):\n');
+for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as const) {
+  const times: number[] = [];
+  for (let rep = 0; rep < 3; rep++) {
+    const backend = createLocalBackend({ workers: 2, memoryMb: 1024, pricePerVcpuHour: 0.0504, engine: 'auto' });
+    const params = imatch.params.parse(raw);
+    const ctx = { minScore: Number.MIN_VALUE, seed: 1 };
+    const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+    // Warm the worker threads (module loading) on a document set of its own: its word sets are not reused.
+    await backend.run(
+      { variant: 'warm', algorithm: 'imatch', params, ...ctx, plan: imatch.plan(params, ctx) },
+      { docs: { ids: ['a', 'b'], texts: ['warm up', 'warm up'] }, workDir: work, signal: new AbortController().signal, progress() {} },
+    );
+    t0 = performance.now();
+    await backend.run(
+      { variant: label, algorithm: 'imatch', params, ...ctx, plan: imatch.plan(params, ctx) },
+      { docs, workDir: work, signal: new AbortController().signal, progress() {} },
+    );
+    times.push((performance.now() - t0) / 1000);
+    await backend.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  record(`imatch.${label}.local_2_threads_s`, Math.min(...times), 's');
+}
 
 process.stdout.write('MinHash-LSH against datasketch (128 permutations, t = 0.5, whole processes, best of 3):\n');
 const datasketchDir = process.env['DATASKETCH_DIR'];

@@ -26,6 +26,8 @@ export class WorkerPool {
   private readonly busy = new Map<Worker, number>();
   private nextId = 0;
   private closed = false;
+  /** why the pool stopped: a task asked of it after that rejects with the same reason */
+  private stopped: Error = new Error('worker pool is closed');
 
   constructor(readonly size: number) {}
 
@@ -43,7 +45,7 @@ export class WorkerPool {
   }
 
   async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
-    if (this.closed) throw new Error('worker pool is closed');
+    if (this.closed) throw this.stopped;
     if (this.size <= 1) {
       const mod = (await import(moduleUrl)) as Record<string, unknown>;
       const fn = mod[exportName];
@@ -107,11 +109,25 @@ export class WorkerPool {
     this.dispatch();
   }
 
+  /**
+   * Stops every task now (an interrupted run must stop within seconds, not when a long join
+   * finishes): the threads are terminated and every pending task rejects with `reason`.
+   */
+  async abort(reason: unknown): Promise<void> {
+    await this.shutdown(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
   async close(): Promise<void> {
+    await this.shutdown(new Error('worker pool closed'));
+  }
+
+  private async shutdown(why: Error): Promise<void> {
+    if (!this.closed) this.stopped = why;
     this.closed = true;
+    this.queue.length = 0;
     const ws = this.workers.splice(0);
-    await Promise.all(ws.map((w) => w.terminate()));
-    for (const p of this.pending.values()) p.reject(new Error('worker pool closed'));
+    for (const p of this.pending.values()) p.reject(why);
     this.pending.clear();
+    await Promise.all(ws.map((w) => w.terminate()));
   }
 }
