@@ -6,6 +6,7 @@
 export const DETECTORS: readonly string[] = [
   'broder',
   'imatch',
+  'minhash',
   'pdc-mr',
   'simhash',
   'spotsigs',

@@ -17,6 +17,10 @@
  *   residue trials:      mod 16 over all 16 residues (Ye et al. 4.4) as `bench run` runs them, on
  *                        one backend sharing the fingerprints, against 16 separate runs
  *                        (scripts/bench-trials.ts)
+ *   MinHash-LSH:         the minhash detector at 128 permutations and t = 0.5 as one process against
+ *                        datasketch's MinHash + MinHashLSH over the same shingles (scripts/bench-minhash.ts;
+ *                        DATASKETCH_DIR names a datasketch checkout, else that side is skipped): at least
+ *                        twice as fast at equal or better recall, or exit 1
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -44,6 +48,9 @@ import { benchReaders } from './bench-readers.ts';
 import { benchTrials } from './bench-trials.ts';
 import { benchFingerprints, benchSearch } from './bench-simhash.ts';
 import { adapter as simhash } from '../algorithms/simhash/index.ts';
+import { benchMinhash, printMinhashBench } from './bench-minhash.ts';
+import { signatureSlice } from '../algorithms/minhash/kernel-worker.ts';
+import { densifyHash, permutationWords } from '../algorithms/minhash/permutations.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -118,7 +125,13 @@ bench
     mergeWordSlices([wordSetSlice({ texts })]);
   })
   .add('imatch sign K=0', () => signAll(0))
-  .add('imatch sign K=10', () => signAll(10));
+  .add('imatch sign K=10', () => signAll(10))
+  .add('minhash signatures k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'k-permutation', k: 128, bits: null, perms: permutationWords(1, 128), densify: densifyHash(1) }, keepSets: false });
+  })
+  .add('minhash one-permutation k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'one-permutation', k: 128, bits: null, perms: permutationWords(1, 1), densify: densifyHash(1) }, keepSets: false });
+  });
 process.stdout.write('kernels (one thread, mean of 5):\n');
 await bench.run();
 for (const task of bench.tasks) {
@@ -216,6 +229,20 @@ const trials = await benchTrials(docs, 16);
 record('residue_trials.16_trials_s', trials.trialsS, 's');
 record('residue_trials.16_separate_runs_s', trials.separateS, 's');
 record('residue_trials.speedup', trials.separateS / trials.trialsS, '×', 'higher');
+
+process.stdout.write('MinHash-LSH against datasketch (128 permutations, t = 0.5, whole processes, best of 3):\n');
+const datasketchDir = process.env['DATASKETCH_DIR'];
+const minhash = await benchMinhash({ texts, reps: 3, ...(datasketchDir ? { datasketchDir } : {}) });
+if (!printMinhashBench(minhash, (line) => process.stdout.write(line))) process.exitCode = 1;
+record('minhash_lsh.wall_s', minhash.ndd.wallS, 's');
+record('minhash_lsh.cpu_s', minhash.ndd.cpuS, 's');
+record('minhash_lsh.recall', minhash.ndd.recall, 'ratio', 'higher');
+if (minhash.datasketch) {
+  record('minhash_lsh.datasketch_wall_s', minhash.datasketch.wallS, 's');
+  record('minhash_lsh.datasketch_cpu_s', minhash.datasketch.cpuS, 's');
+  record('minhash_lsh.datasketch_recall', minhash.datasketch.recall, 'ratio', 'higher');
+  record('minhash_lsh.speedup', minhash.datasketch.wallS / minhash.ndd.wallS, 'x', 'higher');
+}
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {
