@@ -35,3 +35,42 @@ export class InterruptedError extends Error {
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }
+
+/**
+ * Quoting raw input in messages. Every message that shows something a user or a file supplied
+ * (a config value, a key, a record's id, a stray line) shows it through `quote`: at most `max`
+ * characters of it (80 by default, then `…`), with control characters escaped, so that a message
+ * stays one readable line and cannot drive the terminal (`\e[2J`) or print kilobytes of a binary
+ * file. `cli.ts` passes every message it prints through `escapeControls` as a last guard.
+ */
+export const QUOTE_MAX = 80;
+
+/** C0 and C1 controls, DEL, and the invisible characters that reorder or break lines on a terminal. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\u001b': '\\e' };
+
+/** `s` with every control character written as an escape (`\n`, `\e`, `\x07`, `\u202e`); nothing else changes. */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROL, (c) => {
+    const named = NAMED[c];
+    if (named) return named;
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** At most `max` characters (code points) of `raw`, control characters escaped, `…` when cut; no quotes around. */
+export function clip(raw: string, max = QUOTE_MAX): string {
+  // Cheap for huge inputs: never looks beyond the first 2 × max UTF-16 units.
+  const head = raw.length > 2 * max ? raw.slice(0, 2 * max) : raw;
+  const points = Array.from(head);
+  const cut = points.length > max || head.length < raw.length;
+  return escapeControls(points.slice(0, max).join('')) + (cut ? '…' : '');
+}
+
+/** `raw` quoted for a message: `'abc'` (at most `max` characters of it, control characters escaped). */
+export function quote(raw: string, max = QUOTE_MAX): string {
+  return `'${clip(raw, max)}'`;
+}
