@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DataError, UserError } from '../errors.ts';
+import { clip, DataError, UserError } from '../errors.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
@@ -87,7 +87,8 @@ function parseRecord(text: string): Parsed {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, reason: 'invalid-json', problem: (e as Error).message };
+    // V8 quotes a few characters of the line in its message: raw input, so escaped.
+    return { ok: false, reason: 'invalid-json', problem: clip((e as Error).message, 200) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'bad-record', problem: 'not a JSON object' };

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +59,19 @@ describe('jsonl reader', () => {
       [file, off[7], 'bad-record', 'b6', 'line 7'],
     ]);
     expect(skips.every((s) => s.kind === 'skipped')).toBe(true);
+  });
+
+  it('escapes the control characters of a bad line it quotes in a skip (found by fuzzing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-jsonl-'));
+    try {
+      const file = join(dir, 'x.jsonl');
+      writeFileSync(file, '{"id": "a", "text": "ok"}\n\u001b[2J\u0000{"id"\n');
+      const { docs, skips } = await readAll(file);
+      expect(docs.map((d) => d.id)).toEqual(['a']);
+      expect(skips.map((s) => [s.reason, s.detail])).toEqual([['invalid-json', 'line 2: Unexpected token \'\\e\', "\\e[2J\\x00{"id"" is not valid JSON']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('strips a UTF-8 byte order mark and recovers a line with invalid UTF-8', async () => {
