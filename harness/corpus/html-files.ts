@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, posix, relative } from 'node:path';
-import { DataError } from '../errors.ts';
+import { DataError, quote } from '../errors.ts';
 import { listInputFiles, readFileChunks } from './files.ts';
 import { htmlToText } from './html.ts';
 import { tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
@@ -36,7 +36,8 @@ const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number)
     ...(offset === undefined ? {} : { offset }),
     reason: 'not-html',
     kind: 'skipped',
-    detail: `${inner} is not an .html or .htm file`,
+    // A name from an archive is raw input: quoted (escaped, at most 80 characters).
+    detail: `${quote(inner)} is not an .html or .htm file`,
   });
 
 /** The HTML entries of one tar archive, one at a time. */
