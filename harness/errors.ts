@@ -74,3 +74,42 @@ export function clip(raw: string, max = QUOTE_MAX): string {
 export function quote(raw: string, max = QUOTE_MAX): string {
   return `'${clip(raw, max)}'`;
 }
+
+/**
+ * Where `JSON.parse(text)` failed and why, for a one-line message: `byte N: <reason>`. V8 gives a
+ * position for most errors but not for an unexpected token; then the shortest prefix of `text`
+ * that fails for another reason than its end is searched for (only on this error path).
+ */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Does the first n characters' parse fail before their end (not merely because they stop)?
+  const failsBeforeEnd = (n: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return false;
+    } catch (e) {
+      const m = (e as Error).message;
+      const pos = /at position (\d+)/.exec(m);
+      if (pos) return Number(pos[1]) < n;
+      return !/Unexpected end of JSON input/.test(m);
+    }
+  };
+  let at: number;
+  const given = /at position (\d+)/.exec(message);
+  if (given) at = Number(given[1]);
+  else if (/Unexpected end of JSON input/.test(message)) at = text.length;
+  else {
+    let [lo, hi] = [0, text.length]; // failsBeforeEnd(hi) holds; find the least such n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (failsBeforeEnd(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    at = Math.max(0, lo - 1);
+  }
+  const reason = message
+    .replace(/ at position \d+.*$/s, '')
+    .replace(/ in JSON$/, '')
+    .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
+  return `byte ${Buffer.byteLength(text.slice(0, at), 'utf8')}: ${clip(reason, 120)}`;
+}
