@@ -28,7 +28,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { DataError } from '../errors.ts';
+import { DataError, quote } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
 import { htmlToText } from './html.ts';
@@ -155,7 +155,7 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
       const crlf = buf[buf.indexOf(LF, pos) - 1] === CR;
       const lengthText = headers.get('content-length') ?? '';
       if (!/^\d+$/.test(lengthText)) {
-        skip(pos, 'bad-warc-header', `Content-Length '${lengthText}' is not a byte count`, recordName(headers));
+        skip(pos, 'bad-warc-header', `Content-Length ${quote(lengthText)} is not a byte count`, recordName(headers));
         resyncing = true;
         pos = hEnd;
         continue;
@@ -248,7 +248,7 @@ export function parseHttpResponse(block: Buffer): HttpResult {
   if (end < 0) return { ok: false, problem: 'HTTP headers without their end (a blank line)' };
   const text = block.toString('latin1', 0, end);
   const statusLine = text.slice(0, text.indexOf('\n')).trim();
-  if (!/^HTTP\/\d/.test(statusLine)) return { ok: false, problem: `no HTTP status line (found '${statusLine.slice(0, 40)}')` };
+  if (!/^HTTP\/\d/.test(statusLine)) return { ok: false, problem: `no HTTP status line (found ${quote(statusLine, 40)})` };
   const headers = parseHeaderLines(text.slice(text.indexOf('\n') + 1));
   let body: Uint8Array = block.subarray(end);
   if ((headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
@@ -257,7 +257,7 @@ export function parseHttpResponse(block: Buffer): HttpResult {
   }
   const encoding = (headers.get('content-encoding') ?? '').toLowerCase();
   const decoded = decodeContent(body, encoding);
-  if (decoded === undefined) return { ok: false, problem: `body is not valid '${encoding}' content-encoding` };
+  if (decoded === undefined) return { ok: false, problem: `body is not valid ${quote(encoding)} content-encoding` };
   return { ok: true, http: { headers, body: decoded } };
 }
 
@@ -328,7 +328,7 @@ export function responseToDocument(record: WarcRecord, ctx: ReadContext): Docume
   const contentType = (result.http.headers.get('content-type') ?? '').trim().toLowerCase();
   const mediaType = contentType.split(';', 1)[0]?.trim() ?? '';
   if (mediaType !== '' && !TEXT_TYPE.test(mediaType)) {
-    skip('non-text-content', `Content-Type ${mediaType} is not text`);
+    skip('non-text-content', `Content-Type ${quote(mediaType)} is not text`);
     return undefined;
   }
   const charset = /charset\s*=\s*["']?([^"';\s]+)/.exec(contentType)?.[1];
