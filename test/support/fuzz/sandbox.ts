@@ -60,8 +60,17 @@ export class ReaderSandbox {
     return this.ready;
   }
 
+  /** The reads, one after the other: fast-check's time limit may abandon a read that then still runs. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   /** Reads `path` as `format`; a read that takes longer than `timeoutMs` is a hang. */
-  async read(format: string, path: string, timeoutMs: number, options: Record<string, unknown> = {}): Promise<ReadOutcome> {
+  read(format: string, path: string, timeoutMs: number, options: Record<string, unknown> = {}): Promise<ReadOutcome> {
+    const next = this.queue.then(() => this.readNow(format, path, timeoutMs, options));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async readNow(format: string, path: string, timeoutMs: number, options: Record<string, unknown>): Promise<ReadOutcome> {
     if (this.crash) {
       const crash = this.crash;
       this.crash = undefined;
@@ -95,13 +104,14 @@ export class ReaderSandbox {
       this.waiting = undefined;
       this.worker = undefined; // (before terminate: its exit is not a crash)
       await worker.terminate();
-      return { kind: 'hang', ms: timeoutMs, state: JSON.stringify(state) };
+      return { kind: 'hang', ms: timeoutMs, state: `read ${seq}: ${JSON.stringify(state)}` };
     } finally {
       clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
+    await this.queue;
     const w = this.worker;
     this.worker = undefined; // (before terminate: its exit is not a crash)
     await w?.terminate();
