@@ -36,6 +36,29 @@ export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }
 
+/** System errors that the machine or the user's paths cause, never the harness: exit 2, not a stack. */
+const ENVIRONMENT_ERRORS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/**
+ * A file system error that is the environment's doing (a folder the user may not write, a
+ * full disk), as the one-line `UserError` it is; anything else stays what it is.
+ */
+export function asEnvironmentError(e: unknown): UserError | undefined {
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (!(err instanceof Error) || typeof err.code !== 'string' || typeof err.path !== 'string') return undefined;
+  const why = ENVIRONMENT_ERRORS[err.code];
+  if (why === undefined) return undefined;
+  const what = typeof err.syscall === 'string' ? `cannot ${err.syscall}` : 'cannot use it';
+  return new UserError(`${err.path}: ${what}: ${why}`, { cause: e });
+}
+
 /**
  * Quoting raw input in messages. Every message that shows something a user or a file supplied
  * (a config value, a key, a record's id, a stray line) shows it through `quote`: at most `max`
@@ -112,4 +135,23 @@ export function describeJsonError(text: string, error: unknown): string {
     .replace(/ in JSON$/, '')
     .replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
   return `byte ${Buffer.byteLength(text.slice(0, at), 'utf8')}: ${clip(reason, 120)}`;
+}
+
+/** An exit-2 message shows at most this many lines (a config with hundreds of problems) … */
+const MAX_MESSAGE_LINES = 40;
+/** … each at most this long: its quoted input is cut at 80 characters where it is quoted, this is the last guard. */
+const MAX_LINE = 400;
+
+/**
+ * What is printed of a message: every control character escaped (a message must not clear the
+ * screen or ring the bell, whatever input it quotes) and, for user errors, a bounded size.
+ */
+export function printableLines(message: string, bounded: boolean): string[] {
+  let lines = message.split('\n').map((l) => escapeControls(l));
+  if (!bounded) return lines;
+  lines = lines.map((l) => (l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}…` : l));
+  if (lines.length > MAX_MESSAGE_LINES) {
+    lines = [...lines.slice(0, MAX_MESSAGE_LINES - 1), `… and ${lines.length - MAX_MESSAGE_LINES + 1} more`];
+  }
+  return lines;
 }

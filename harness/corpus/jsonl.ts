@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { clip, DataError, UserError } from '../errors.ts';
+import { clip, DataError, quote, UserError } from '../errors.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
@@ -142,7 +142,7 @@ async function* readFileDocs(file: string, ctx: ReadContext): AsyncGenerator<Doc
 
 async function* read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
   const keys = Object.keys(options);
-  if (keys.length > 0) throw new UserError(`jsonl: unknown option "${keys[0]}" (this format has none)`);
+  if (keys.length > 0) throw new UserError(`jsonl: unknown option ${quote(keys[0] ?? '')} (this format has none)`);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
   for (const file of await corpusFiles(path)) yield* readFileDocs(file, ctx);
 }

@@ -21,7 +21,7 @@ const ENTRY = /^([^/]+)\/(\d+)\.[0-9a-f]{32}\.txt$/;
 function parseOptions(options: Record<string, unknown>): SpamAssassinOptions {
   const known = ['groups'];
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new UserError(`spamassassin: unknown option "${key}" (known: ${known.join(', ')})`);
+    if (!known.includes(key)) throw new UserError(`spamassassin: unknown option ${quote(key)} (known: ${known.join(', ')})`);
   }
   const groups = options['groups'];
   if (groups === undefined) return {};
@@ -30,7 +30,7 @@ function parseOptions(options: Record<string, unknown>): SpamAssassinOptions {
   }
   const unknown = groups.filter((g) => !(SPAM_ASSASSIN_GROUPS as readonly string[]).includes(g));
   if (unknown.length > 0) {
-    throw new UserError(`spamassassin: unknown group "${unknown[0]}" (known: ${SPAM_ASSASSIN_GROUPS.join(', ')})`);
+    throw new UserError(`spamassassin: unknown group ${quote(unknown[0] ?? '')} (known: ${SPAM_ASSASSIN_GROUPS.join(', ')})`);
   }
   return { groups };
 }

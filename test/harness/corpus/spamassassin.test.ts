@@ -88,7 +88,7 @@ describe('spamassassin reader on the fixture corpus', () => {
   });
 
   it('rejects an unknown group, naming it', async () => {
-    await expect(readAll(FIXTURE, { groups: ['spam-3'] })).rejects.toThrow(new UserError('spamassassin: unknown group "spam-3" (known: easy-ham-1, easy-ham-2, hard-ham-1, spam-1, spam-2)'));
+    await expect(readAll(FIXTURE, { groups: ['spam-3'] })).rejects.toThrow(new UserError("spamassassin: unknown group 'spam-3' (known: easy-ham-1, easy-ham-2, hard-ham-1, spam-1, spam-2)"));
   });
 
   it('rejects an unknown option', async () => {
