@@ -22,7 +22,7 @@ import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { addCounters, type Counters } from '../../../contract/index.ts';
-import { clip, InterruptedError } from '../../errors.ts';
+import { clip, InterruptedError, quote, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { DOCUMENTS, type JobSpec } from '../../../contract/index.ts';
 import { bundleJobScript } from './bundle.ts';
@@ -338,8 +338,9 @@ class StreamingRun {
             break;
           } catch (error) {
             if (stopped()) break;
-            // Only a task process that failed is attempted again; anything else is not the task's doing.
-            if (error instanceof TaskFailure && attempt < maxAttempts) {
+            // Only a task process that failed is attempted again; anything else is not the task's
+            // doing, nor is a command that cannot be started (it would fail every attempt alike).
+            if (error instanceof TaskFailure && !error.outcome.spawnError && attempt < maxAttempts) {
               this.failedAttempts.push({ job: job.name, phase, task: i, attempt, error: describeFailure(error.outcome) });
               this.ctx.progress(`${job.name} ${phase}: task ${i} attempt ${attempt} failed, attempt ${attempt + 1} of ${maxAttempts}`, done, count);
               continue;
@@ -357,6 +358,10 @@ class StreamingRun {
     this.ctx.signal.throwIfAborted();
     if (failure) {
       const { error, task: i, attempt } = failure;
+      if (error instanceof TaskFailure && error.outcome.spawnError && error.outcome.label === 'sort') {
+        // The config names the sort command: a user's mistake, not a bug.
+        throw new UserError(`streaming: backend.sort ${quote(this.config.sort)} cannot be started (${error.outcome.spawnError}): give the path of GNU sort`, { cause: error });
+      }
       if (error instanceof TaskFailure) {
         throw new Error(
           `streaming: job ${job.name}: ${phase} task ${i}: attempt ${attempt} of ${maxAttempts}: ${describeExit(error.outcome)}${stderrTail(error.outcome)}`,

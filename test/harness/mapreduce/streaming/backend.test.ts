@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../../../harness/errors.ts';
+import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import { createStreamingBackend } from '../../../../harness/mapreduce/streaming/backend.ts';
 import { streamingBackendSchema } from '../../../../harness/mapreduce/streaming/config.ts';
 import { expectedToy, makeContext, pairsOf, processesMentioning, removeTempDirs, tempDir, TOY_DOCS, toyJobScript, toyVariant } from './toy/fixture.ts';
@@ -131,10 +131,15 @@ describe('streaming backend', () => {
     expect(processesMentioning(ctx.workDir)).toEqual([]);
   });
 
-  it('names the sort command when it cannot be started', async () => {
+  it('names the sort command when it cannot be started, as a user error, without attempting again', async () => {
+    const failed: string[] = [];
+    const ctx = { ...makeContext(TOY_DOCS), progress: (phase: string) => void (/failed/.test(phase) && failed.push(phase)) };
     const backend = createStreamingBackend(config({ sort: 'no-such-sort-command' }), { jobScript: script });
-    await expect(backend.run(toyVariant(), makeContext(TOY_DOCS))).rejects.toThrow(
-      /^streaming: job counts: map task \d: attempt 4 of 4: sort could not start: spawn no-such-sort-command ENOENT$/,
+    const err = await backend.run(toyVariant(), ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      "streaming: backend.sort 'no-such-sort-command' cannot be started (spawn no-such-sort-command ENOENT): give the path of GNU sort",
     );
+    expect(failed).toEqual([]);
   });
 });
