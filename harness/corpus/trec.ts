@@ -51,6 +51,17 @@ export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx
   let scan = 0; // where the next search in buf begins (everything before was searched)
   let opened = 0;
   let bytesSeen = 0;
+  // The first </DOC> at or after `scan` in this buf (-1: none to its end), found once per buf:
+  // searched again from every <DOC> of a run of records without </DOC>, it made reading quadratic.
+  let closeAt = -1;
+  let closeFor: Buffer | undefined;
+  const nextClose = (): number => {
+    if (closeFor !== buf || (closeAt >= 0 && closeAt < scan)) {
+      closeAt = buf.indexOf(CLOSE, scan);
+      closeFor = buf;
+    }
+    return closeAt;
+  };
   const missingEnd = (at: number) =>
     ctx.skip({ file, offset: at, reason: 'missing-end-tag', kind: 'skipped', detail: '<DOC> without </DOC>' });
 
@@ -65,7 +76,7 @@ export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx
         scan = open + OPEN.length;
         opened++;
       }
-      const close = buf.indexOf(CLOSE, scan);
+      const close = nextClose();
       const next = findOpen(buf, scan);
       if (next >= 0 && (close < 0 || next < close)) {
         missingEnd(base + start);
