@@ -129,7 +129,40 @@ export function elementText(s: string, tag: string): string | undefined {
   return close < 0 ? undefined : s.slice(from, close).trim();
 }
 
-const TEXT_ELEMENTS = /<(HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
+/** An opening tag of a content-bearing element, up to its name: `<TEXT>` or `<TEXT attr…>`. */
+const TEXT_OPEN = /<(HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA)(?=[\s>])/g;
+
+/**
+ * The contents of the content-bearing elements of `s`, in document order: each from the `>` of
+ * its opening tag to the first end tag of the same name (what the regex
+ * `<(NAME)(?:\s[^>]*)?>([\s\S]*?)<\/\1>` matches, in linear time: that regex searched to the end
+ * of the record from every opening tag that has no end tag, which made a record of many
+ * unclosed `<TEXT>` take minutes).
+ */
+export function textElements(s: string): string[] {
+  const parts: string[] = [];
+  // Per name, the next end tag at or after where it was last looked for (-1: none to the end).
+  const nextEnd = new Map<string, number>();
+  let nextGt = -2; // the next '>' at or after where it was last looked for (-1: none), -2: not yet looked for
+  TEXT_OPEN.lastIndex = 0;
+  for (let m = TEXT_OPEN.exec(s); m !== null; m = TEXT_OPEN.exec(s)) {
+    const name = m[1] as string;
+    const afterName = m.index + name.length + 1;
+    if (nextGt === -2 || (nextGt >= 0 && nextGt < afterName)) nextGt = s.indexOf('>', afterName);
+    if (nextGt < 0) break; // no opening tag can be complete any more
+    const from = nextGt + 1;
+    const close = `</${name}>`;
+    let end = nextEnd.get(name);
+    if (end === undefined || (end >= 0 && end < from)) {
+      end = s.indexOf(close, from);
+      nextEnd.set(name, end);
+    }
+    if (end < 0) continue; // this one is not closed; a later opening tag of another name may be
+    parts.push(s.slice(from, end));
+    TEXT_OPEN.lastIndex = end + close.length;
+  }
+  return parts;
+}
 const DOC_ID_ATTR = /^<DOC\s[^>]*\bid\s*=\s*"([^"]*)"/;
 
 /** Parses one TREC disks record; undefined (and a counted skip) when it has no id. */
@@ -143,9 +176,7 @@ export function parseTrecDoc(doc: RawDoc, ctx: ReadContext): Document | undefine
     return undefined;
   }
   reportFallback(doc, id, decoded, ctx);
-  const parts: string[] = [];
-  for (const m of s.matchAll(TEXT_ELEMENTS)) parts.push(m[2] ?? '');
-  return { id, text: htmlToText(parts.join('\n')) };
+  return { id, text: htmlToText(textElements(s).join('\n')) };
 }
 
 export const trecReader: CorpusReader = {

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../harness/corpus/files.ts';
-import { splitDocs, trecReader } from '../../../harness/corpus/trec.ts';
+import { splitDocs, textElements, trecReader } from '../../../harness/corpus/trec.ts';
 import type { Skip } from '../../../harness/corpus/types.ts';
 import { readAll, sharedFixture, words } from '../../support/reader.ts';
 
@@ -65,5 +66,26 @@ describe('splitDocs', () => {
     let skipped = 0;
     for await (const d of splitDocs(chunked(text, 1 << 20), 'f', { skip: () => skipped++ })) void d;
     expect(skipped).toBe(400_000);
+  }, 15_000);
+});
+
+describe('textElements', () => {
+  const NAMES = 'HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA';
+  const byRegex = (s: string) => [...s.matchAll(new RegExp(`<(${NAMES})(?:\\s[^>]*)?>([\\s\\S]*?)<\\/\\1>`, 'g'))].map((m) => m[2]);
+
+  it('takes what the element regex takes, on any tag soup', () => {
+    const token = fc.constantFrom('<TEXT>', '</TEXT>', '<HEAD x=1>', '</HEAD>', '<HEADLINE>', '</HEADLINE>', '<HL', '<TEXTX>', '<LP\n>', '</LP>', '>', '<', 'a', ' ', '\n');
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (tokens) => {
+        const s = tokens.join('');
+        expect(textElements(s)).toEqual(byRegex(s));
+      }),
+      { seed: 16, numRuns: 2000 },
+    );
+  });
+
+  it('reads a record of many unclosed elements in linear time (the regex took minutes)', () => {
+    expect(textElements(`${'<TEXT>'.repeat(500_000)}<HEAD a>b</HEAD>`)).toEqual(['b']);
+    expect(textElements(`${'<TEXT a'.repeat(500_000)}`)).toEqual([]);
   }, 15_000);
 });
