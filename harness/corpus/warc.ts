@@ -121,6 +121,18 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
   const skip = (at: number, reason: string, detail: string, id?: string) =>
     ctx.skip({ file, offset: base + at, ...(id === undefined ? {} : { id }), reason, kind: 'skipped', detail });
 
+  // Where in this buf a header's end (a blank line) was looked for and not found: no header
+  // after that point can end in this buf either. Looked for again from every version line of a
+  // run of headers without end, it made reading quadratic.
+  let noHeaderEndFrom = -1;
+  let noHeaderEndIn: Buffer | undefined;
+  const findHeaderEnd = (from: number): number => {
+    if (noHeaderEndIn === buf && noHeaderEndFrom <= from) return -1;
+    const end = headerEnd(buf, from);
+    if (end < 0) [noHeaderEndIn, noHeaderEndFrom] = [buf, from];
+    return end;
+  };
+
   /** Parses what it can from buf; returns the records and sets `want` when it needs more. */
   function* parse(): Generator<WarcRecord> {
     for (;;) {
@@ -140,12 +152,19 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
         continue;
       }
       resyncing = false;
-      const hEnd = headerEnd(buf, pos);
+      const hEnd = findHeaderEnd(pos);
       if (hEnd < 0) {
         if (!eof && buf.length - pos < MAX_HEADER) return void (want = buf.length + 1);
-        skip(pos, eof ? 'truncated-record' : 'bad-warc-header', 'WARC header without its end (a blank line)');
+        if (eof) {
+          // No blank line up to the end of the file: no record after this one can be whole either.
+          skip(pos, 'truncated-record', 'WARC header without its end (a blank line) before the end of the file; the rest of the file is lost');
+          pos = buf.length;
+          return;
+        }
+        skip(pos, 'bad-warc-header', 'WARC header without its end (a blank line)');
         resyncing = true;
-        pos += WARC.length;
+        // Any version line up to MAX_HEADER before the end of buf starts such a header too.
+        pos = Math.max(pos + WARC.length, buf.length - MAX_HEADER);
         continue;
       }
       headersSeen++;

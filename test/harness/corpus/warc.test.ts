@@ -210,6 +210,25 @@ describe('warc reader on the project fixtures', () => {
     }
   });
 
+  it('frames a run of version lines without a header end in linear time, as one lost tail (it took minutes)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-warc-'));
+    try {
+      const http = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nok';
+      const whole = `WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <ok>\r\nContent-Length: ${http.length}\r\n\r\n${http}\r\n\r\n`;
+      const file = join(dir, 'lines.warc');
+      writeFileSync(file, whole + 'WARC/1.0\n'.repeat(300_000)); // 2.7 MB, three chunks
+      const { docs, skips } = await read(file);
+      expect(docs.map((d) => d.id)).toEqual(['ok']);
+      // At most one skip a MB of headers without end (not one a version line, every 9 bytes), one for the tail.
+      expect(skips.length).toBeLessThanOrEqual(4);
+      expect(skips.slice(0, -1).every((s) => s.reason === 'bad-warc-header')).toBe(true);
+      expect(skips.at(-1)?.reason).toBe('truncated-record');
+      expect(skips.at(-1)?.detail).toBe('WARC header without its end (a blank line) before the end of the file; the rest of the file is lost');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
+
   it('fails loudly on a file in which no WARC record is found', async () => {
     const file = shared('anserini/trecweb-segment1.txt');
     await expect(read(file)).rejects.toThrow(DataError);
