@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ReaderSandbox, type ReadOutcome, type ReadResult } from './sandbox.ts';
-import { fuzzSettings } from './settings.ts';
+import { fuzzSettings, LARGE_RUNS } from './settings.ts';
 import type { FuzzFile, FuzzTarget } from './targets.ts';
 
 /** How one case changes one file of a target. */
@@ -27,6 +27,8 @@ export interface Mutation {
   readonly truncate?: number;
   /** set the byte at `at` (modulo the length) to `byte` */
   readonly flips?: readonly { readonly at: number; readonly byte: number }[];
+  /** the `length` bytes at `at` (modulo the length) repeated `times` times in place (at most 2 MB in all) */
+  readonly repeat?: { readonly at: number; readonly length: number; readonly times: number };
 }
 
 /** Bytes that mean something to some format: line ends, tag and JSON punctuation, UTF-8 lead bytes, NUL. */
@@ -41,6 +43,12 @@ export const mutationArbs = {
   flips: fc.record({ file: fc.nat(), layer: layerArb, flips: flipsArb }),
   order: fc.record({ file: fc.nat(), layer: fc.constant<Mutation['layer']>('content'), order: orderArb }),
   all: fc.record({ file: fc.nat(), layer: layerArb, order: orderArb, truncate: fc.nat(), flips: flipsArb }),
+  // Work a reader does again for every record of a run of broken ones shows only in large inputs.
+  repeat: fc.record({
+    file: fc.nat(),
+    layer: fc.constant<Mutation['layer']>('content'),
+    repeat: fc.record({ at: fc.nat(), length: fc.integer({ min: 1, max: 48 }), times: fc.integer({ min: 1000, max: 100_000 }) }),
+  }),
 } satisfies Record<string, fc.Arbitrary<Mutation>>;
 
 /** A stable shuffle: records sorted by their key (a missing key is its index). */
@@ -52,8 +60,19 @@ function shuffleBy(keys: readonly number[]) {
       .map((e) => e.x);
 }
 
+/** Repeated input stays under this size: a linear reader reads it in well under a second. */
+const MAX_REPEATED_BYTES = 2 << 20;
+
+function repeatSlice(bytes: Buffer, r: NonNullable<Mutation['repeat']>): Buffer {
+  if (bytes.length === 0) return bytes;
+  const at = r.at % bytes.length;
+  const slice = bytes.subarray(at, at + r.length);
+  const times = Math.max(1, Math.min(r.times, Math.floor(MAX_REPEATED_BYTES / slice.length)));
+  return Buffer.concat([bytes.subarray(0, at), Buffer.alloc(slice.length * times, slice), bytes.subarray(at)]);
+}
+
 function mutateBytes(bytes: Buffer, m: Mutation): Buffer {
-  let out = Buffer.from(bytes);
+  let out = m.repeat ? repeatSlice(bytes, m.repeat) : Buffer.from(bytes);
   if (m.truncate !== undefined) out = out.subarray(0, m.truncate % (out.length + 1));
   for (const f of m.flips ?? []) if (out.length > 0) out[f.at % out.length] = f.byte;
   return out;
@@ -169,7 +188,12 @@ export function fuzzReader(title: string, targets: readonly FuzzTarget[]): void 
       numRuns: settings.numRuns,
       ...(settings.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: settings.timeLimitMs, markInterruptAsFailure: false }),
     });
-    const property = (name: string, arb: fc.Arbitrary<Mutation>, extra?: (t: FuzzTarget, m: Mutation, r: ReadResult, f: FuzzFile | undefined) => void) =>
+    const property = (
+      name: string,
+      arb: fc.Arbitrary<Mutation>,
+      extra?: (t: FuzzTarget, m: Mutation, r: ReadResult, f: FuzzFile | undefined) => void,
+      large = false,
+    ) =>
       it(
         name,
         async () => {
@@ -184,7 +208,7 @@ export function fuzzReader(title: string, targets: readonly FuzzTarget[]): void 
                 throw new Error(`${t.name}, mutation ${JSON.stringify(m)} (replay: ${replay}): ${(e as Error).message}`, { cause: e });
               }
             }),
-            params() as fc.Parameters<[number, Mutation]>,
+            { ...params(), ...(large && !settings.fuzzing ? { numRuns: LARGE_RUNS } : {}) } as fc.Parameters<[number, Mutation]>,
           );
         },
         settings.testTimeoutMs,
@@ -205,5 +229,6 @@ export function fuzzReader(title: string, targets: readonly FuzzTarget[]): void 
       }
     });
     property('reordered, truncated and with bytes changed at once: documents and counted skips, or a one-line error', mutationArbs.all);
+    property('with a slice repeated up to 100,000 times: documents and counted skips, or a one-line error, in linear time', mutationArbs.repeat, undefined, true);
   });
 }
