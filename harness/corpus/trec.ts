@@ -44,7 +44,13 @@ function findOpen(buf: Buffer, from: number): number {
  * read is kept, so memory is bounded by the largest record plus one chunk. A non-empty file
  * without any `<DOC>` is a DataError.
  */
-export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext): AsyncGenerator<RawDoc> {
+/**
+ * A record larger than this that has not ended is not a record: a `<DOC>` whose `</DOC>` was lost
+ * would otherwise make the reader hold the rest of the file (and fail past Node's 4 GB Buffer).
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext, maxRecordBytes = MAX_RECORD_BYTES): AsyncGenerator<RawDoc> {
   let buf: Buffer = Buffer.alloc(0);
   let base = 0; // file offset of buf[0]
   let start = -1; // start of the open record in buf, -1 while looking for one
@@ -90,6 +96,18 @@ export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx
       yield { file, offset: base + start, bytes: buf.subarray(start, end) };
       start = -1;
       scan = end;
+    }
+    if (start >= 0 && buf.length - start > maxRecordBytes) {
+      // Its end is lost (or it is not a record): pass over it up to the next <DOC>.
+      ctx.skip({
+        file,
+        offset: base + start,
+        reason: 'record-too-large',
+        kind: 'skipped',
+        detail: `<DOC> without </DOC> in the ${maxRecordBytes} bytes after it; passed over up to the next <DOC>`,
+      });
+      start = -1;
+      scan = Math.max(scan, buf.length - CLOSE.length);
     }
     // Keep the open record, or a tail that may hold the first bytes of a tag.
     const keep = start >= 0 ? start : Math.max(scan, buf.length - CLOSE.length);

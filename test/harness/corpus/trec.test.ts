@@ -69,6 +69,26 @@ describe('splitDocs', () => {
   }, 15_000);
 });
 
+describe('splitDocs and a record without end', () => {
+  it('passes over a <DOC> without </DOC> once it is larger than the limit, and reads on from the next <DOC>', async () => {
+    const text = `junk<DOC>${'x'.repeat(1000)}</DOC>\n<DOC><DOCNO>B</DOCNO></DOC>\n`;
+    for (const size of [1, 33, 64, 5000]) {
+      const bytes = Buffer.from(text);
+      async function* chunks(): AsyncGenerator<Chunk> {
+        for (let at = 0; at < bytes.length; at += size) yield { file: 'f', offset: at, bytes: bytes.subarray(at, at + size) };
+      }
+      const seen: (string | number)[][] = [];
+      const ctx = { skip: (s: Skip) => void seen.push([s.reason, s.offset as number]) };
+      for await (const d of splitDocs(chunks(), 'f', ctx, 200)) seen.push([d.bytes.toString(), d.offset]);
+      expect(seen, `chunks of ${size}`).toEqual(
+        size === 5000
+          ? [[`<DOC>${'x'.repeat(1000)}</DOC>`, 4], ['<DOC><DOCNO>B</DOCNO></DOC>', 1016]] // whole in one chunk: it has its end
+          : [['record-too-large', 4], ['<DOC><DOCNO>B</DOCNO></DOC>', 1016]],
+      );
+    }
+  });
+});
+
 describe('textElements', () => {
   const NAMES = 'HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA';
   const byRegex = (s: string) => [...s.matchAll(new RegExp(`<(${NAMES})(?:\\s[^>]*)?>([\\s\\S]*?)<\\/\\1>`, 'g'))].map((m) => m[2]);
