@@ -28,7 +28,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { DataError, quote } from '../errors.ts';
+import { clip, DataError, quote } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
 import { htmlToText } from './html.ts';
@@ -106,7 +106,19 @@ function recordName(headers: ReadonlyMap<string, string>): string | undefined {
  * record, records with a wrong Content-Length and records cut off by the end of the file are
  * counted skips. A non-empty file in which no record header at all is found is a DataError.
  */
-export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext): AsyncGenerator<WarcRecord> {
+/**
+ * A record whose Content-Length is larger than this is passed over, its bytes dropped as they
+ * stream: read whole, a damaged length would make the reader hold the rest of the file (and
+ * fail past Node's 4 GB Buffer).
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+export async function* splitWarcRecords(
+  chunks: AsyncIterable<Chunk>,
+  file: string,
+  ctx: ReadContext,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<WarcRecord> {
   let buf: Buffer = Buffer.alloc(0);
   let base = 0; // file offset of buf[0]
   let pos = 0; // parse position in buf
@@ -117,6 +129,7 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
   let bytesSeen = 0;
   let eof = false;
   let resyncing = false; // looking for the next record after a bad one (already counted)
+  let discardTo = 0; // file offset before which the bytes of a passed-over record are dropped
 
   const skip = (at: number, reason: string, detail: string, id?: string) =>
     ctx.skip({ file, offset: base + at, ...(id === undefined ? {} : { id }), reason, kind: 'skipped', detail });
@@ -180,6 +193,20 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
         continue;
       }
       const blockEnd = hEnd + Number(lengthText);
+      if (Number(lengthText) > maxRecordBytes) {
+        skip(pos, 'record-too-large', `Content-Length ${clip(lengthText, 20)} is more than ${maxRecordBytes} bytes: the record is passed over`, recordName(headers));
+        resyncing = true;
+        if (blockEnd <= buf.length) {
+          pos = blockEnd;
+          continue;
+        }
+        // Drop the rest of the block as it streams in, then look for the next record after it.
+        discardTo = base + blockEnd;
+        base = discardTo;
+        buf = Buffer.alloc(0);
+        pos = 0;
+        return;
+      }
       // The block, then (unless the file ends) a separator and the next version line.
       if (blockEnd + CRLF2.length + LOOKAHEAD > buf.length && !eof) return void (want = blockEnd + CRLF2.length + LOOKAHEAD);
       if (blockEnd > buf.length) {
@@ -229,8 +256,11 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
 
   for await (const chunk of chunks) {
     bytesSeen += chunk.bytes.length;
-    pending.push(chunk.bytes);
-    pendingBytes += chunk.bytes.length;
+    let bytes = chunk.bytes;
+    if (discardTo > chunk.offset) bytes = bytes.subarray(Math.min(bytes.length, discardTo - chunk.offset));
+    if (bytes.length === 0) continue;
+    pending.push(bytes);
+    pendingBytes += bytes.length;
     if (buf.length + pendingBytes < want) continue;
     buf = Buffer.concat([buf.subarray(pos), ...pending]);
     base += pos;

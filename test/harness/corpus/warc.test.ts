@@ -229,6 +229,25 @@ describe('warc reader on the project fixtures', () => {
     }
   }, 15_000);
 
+  it('passes over a record whose Content-Length is over the limit, dropping its bytes as they stream', async () => {
+    const record = (id: string, block: string) =>
+      `WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <${id}>\r\nContent-Length: ${block.length}\r\n\r\n${block}\r\n\r\n`;
+    const first = record('big', 'x'.repeat(1000));
+    const bytes = Buffer.from(first + record('small', 'y'.repeat(50)));
+    async function* chunked(size: number): AsyncGenerator<Chunk> {
+      for (let at = 0; at < bytes.length; at += size) yield { file: 'f', offset: at, bytes: bytes.subarray(at, at + size) };
+    }
+    for (const size of [1, 33, 100, 5000]) {
+      const seen: (string | number | undefined)[][] = [];
+      const ctx = { skip: (s: Skip) => void seen.push([s.reason, s.offset, s.id]) };
+      for await (const r of splitWarcRecords(chunked(size), 'f', ctx, 200)) seen.push([r.headers.get('warc-record-id'), r.offset, r.block.length]);
+      expect(seen, `chunks of ${size}`).toEqual([
+        ['record-too-large', 0, 'big'],
+        ['<small>', first.length, 50],
+      ]);
+    }
+  });
+
   it('fails loudly on a file in which no WARC record is found', async () => {
     const file = shared('anserini/trecweb-segment1.txt');
     await expect(read(file)).rejects.toThrow(DataError);
