@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const DEFAULT_SEED = 160_016;
 /** Cases per property in `npm test`. */
 export const DEFAULT_RUNS = 12;
-/** Cases of the property with large inputs (a repeated slice, up to 2 MB) in `npm test`. */
-export const LARGE_RUNS = 6;
+/** Cases of the property with large inputs (a repeated slice, up to 512 KB) in `npm test`. */
+export const LARGE_RUNS = 5;
 /** Properties `fuzzReader` defines per reader file. */
 export const PROPERTIES_PER_READER = 5;
 /** Test files vitest runs at once (vitest.config.ts maxWorkers). */
