@@ -1,4 +1,5 @@
 import PostalMime from 'postal-mime';
+import { clip, QUOTE_MAX } from '../errors.ts';
 import { decodeCharset } from './charset.ts';
 import { htmlToDocument } from './html.ts';
 
@@ -107,7 +108,8 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
   try {
     email = await parser.parse(raw);
   } catch (e) {
-    throw new MimeParseError((e as Error).message, { cause: e });
+    // postal-mime's message may quote the mail: raw input, escaped and cut short.
+    throw new MimeParseError(clip((e as Error).message, 2 * QUOTE_MAX), { cause: e });
   }
   const from = email.from?.address || email.from?.name || undefined;
   return { subject: email.subject, from, pieces: await collect(mimeTree(parser), depth, position) };

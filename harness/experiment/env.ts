@@ -4,6 +4,8 @@
  * must tell the user what the variable stands for and where to get it.
  */
 
+import { quote } from '../errors.ts';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** What each variable of the shipped configs stands for, and where to get it. */
@@ -55,7 +57,7 @@ export function expandVariables(text: string, env: Env, missing: 'problem' | 'pl
     if (whole === '$${') return '${';
     const parts = close === undefined ? null : form.exec(body ?? '');
     if (parts === null) {
-      problems.push(`malformed variable reference '${whole}': write \${NAME} or \${NAME:-default}`);
+      problems.push(`malformed variable reference ${quote(whole)}: write \${NAME} or \${NAME:-default}`);
       return whole;
     }
     const name = parts[1] as string;

@@ -68,7 +68,7 @@ describe('run ids', () => {
   it.each(['../../precious', '', '/tmp/abs', 'a/b', '.hidden', 'x'.repeat(101), 'tab\there'])('refuses %j with a one-line UserError, writing nothing', async (id) => {
     const out = join(root, 'ids');
     await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(UserError);
-    await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(/^--run-id ".*": a run id is 1 to 100 letters/);
+    await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(/^--run-id '.*': a run id is 1 to 100 letters/);
     expect(existsSync(out)).toBe(false);
   });
 
