@@ -217,3 +217,15 @@ describe('--resume', () => {
     expect(readdirSync(join(root, 'resume', 'small'))).toEqual(['c']);
   });
 });
+
+describe('a run that fails', () => {
+  it('leaves no results folder, lock or temporary folder behind', async () => {
+    const bad = join(root, 'bad.jsonl');
+    writeFileSync(bad, '{"id": "a", "text": "fine"}\nnot json\n');
+    const cfg = join(root, 'bad.yaml');
+    writeFileSync(cfg, readFileSync(config, 'utf8').replace(corpus, bad).replace('corpus: {', 'corpus: { strict: true,'));
+    const out = join(root, 'failing');
+    await expect(runExperiment(runOptions(cfg, out, { notice: () => {} }))).rejects.toThrow(UserError);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  });
+});
