@@ -233,11 +233,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     completed = true;
     return { kind: 'completed', dir, record };
   } finally {
+    // An empty checkpoint goes first, so that the results folder it was in can go with the run.
+    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
     folder.discard();
     await backend?.close();
     rmSync(workDir, { recursive: true, force: true });
     opts.progress.done();
-    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
     if (!completed && checkpoint.savedVariants > 0) {
       notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
     }
