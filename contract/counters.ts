@@ -1,7 +1,9 @@
 /**
- * Counters, as Hadoop keeps them: group → name → amount. A job creates a counter the first time
- * it counts something, so an absent counter in a group that exists means zero, and an absent
- * group means the job's counters never arrived (an EMR step whose counters were not fetched).
+ * Counters, as Hadoop keeps them: group → name → amount. A `count()` call creates its counter,
+ * whatever the amount (0 included), in the text jobs and in a kernel alike: a kernel must call
+ * count() exactly where its jobs would. An absent counter in a group that exists means zero, and
+ * an absent group means the job's counters never arrived (an EMR step whose counters were not
+ * fetched).
  */
 export type Counters = Record<string, Record<string, number>>;
 

@@ -13,6 +13,8 @@ import type { BroderParams } from './params.ts';
 import { usesWords } from './sampling.ts';
 import { documentWords } from '../text/word-count.ts';
 
+const ALWAYS_COUNTED = new Set(['documents', 'fingerprints']);
+
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 /**
@@ -33,7 +35,9 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
   const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   k.progress('sampling');
   const sampled = sampleFeatures(features, params.sampling, words);
-  for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
+  // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.
+  const docs = sampled.counters.documents ?? 0;
+  for (const [name, value] of Object.entries(sampled.counters)) if (value > 0 || (docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
 
   const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
   let done = 0;
@@ -59,8 +63,10 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
     }),
   );
   const pairs = concatPairs(parts);
-  k.count(MR2, 'distinct_pairs', parts.reduce((s, p) => s + p.distinct, 0));
-  k.count(MR2, 'output_pairs', pairs.a.length);
+  // MR#2's reducer counts a pair when it sees one: no pairs, no counters.
+  const distinct = parts.reduce((s, p) => s + p.distinct, 0);
+  if (distinct > 0) k.count(MR2, 'distinct_pairs', distinct);
+  if (pairs.a.length > 0) k.count(MR2, 'output_pairs', pairs.a.length);
   return { pairs };
 }
 

@@ -41,7 +41,10 @@ export function kernelBytes(shape: CorpusShape, signatures: number): number {
 
 async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContext): Promise<KernelResult> {
   const sets = await k.cached('word-sets', () => computeWordSets(k));
-  k.count(DF, 'terms', sets.vocabulary.length);
+  // Counters are created where the jobs would count: the df reducer once a term, the signature
+  // mapper once a document (and on a document with a signature), the collision reducer once a
+  // signature, the pair reducer once a pair.
+  if (sets.vocabulary.length > 0) k.count(DF, 'terms', sets.vocabulary.length);
   const lines = await signDocuments(k, sets, params, ctx.seed);
 
   k.progress('grouping');
@@ -73,17 +76,19 @@ async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContex
       docGroups[d * K1 + j] = g;
     });
   });
-  k.count(SIGNATURES, 'documents', sets.docs);
-  k.count(SIGNATURES, 'documents_without_signature', withoutSignature);
-  k.count(SIGNATURES, 'signatures', signatures);
-  k.count(COLLISIONS, 'distinct_signatures', groupSize.length);
+  if (sets.docs > 0) k.count(SIGNATURES, 'documents', sets.docs);
+  if (withoutSignature > 0) k.count(SIGNATURES, 'documents_without_signature', withoutSignature);
+  if (sets.docs > withoutSignature) k.count(SIGNATURES, 'signatures', signatures);
   let collisions = 0;
   for (const n of groupSize) collisions += (n * (n - 1)) / 2;
-  k.count(COLLISIONS, 'collisions', collisions);
+  if (groupSize.length > 0) {
+    k.count(COLLISIONS, 'distinct_signatures', groupSize.length);
+    k.count(COLLISIONS, 'collisions', collisions);
+  }
 
   k.progress('pairs');
   const pairs = scanPairs(sets.docs, K1, docGroups, groupSize, ctx.minScore);
-  k.count(PAIRS, 'output_pairs', pairs.a.length);
+  if (pairs.a.length > 0) k.count(PAIRS, 'output_pairs', pairs.a.length);
   return { pairs, tables: { [SIGNATURES]: table } };
 }
 

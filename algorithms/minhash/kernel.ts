@@ -53,13 +53,17 @@ interface KernelSignatures {
 }
 
 async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelResult> {
+  // The jobs count only amounts above zero (jobs.ts `add`, and counts that cannot be zero): so here.
+  const count = (group: string, name: string, amount: number): void => {
+    if (amount !== 0) k.count(group, name, amount);
+  };
   const exact = s.verify === 'exact';
   const sig = await k.cached(`minhash-signatures:${signatureKey(s)}${exact ? ':sets' : ''}`, () => computeSignatures(k, s, exact));
   const docs = k.docs.texts.length;
-  k.count(SIGNATURES_JOB, 'documents', docs);
-  k.count(SIGNATURES_JOB, 'fingerprints', sig.sizes.reduce((t, x) => t + x, 0));
-  k.count(SIGNATURES_JOB, 'documents_without_fingerprints', docs - sig.signed.length);
-  k.count(SIGNATURES_JOB, 'densified_bins', sig.densified);
+  count(SIGNATURES_JOB, 'documents', docs);
+  count(SIGNATURES_JOB, 'fingerprints', sig.sizes.reduce((t, x) => t + x, 0));
+  count(SIGNATURES_JOB, 'documents_without_fingerprints', docs - sig.signed.length);
+  count(SIGNATURES_JOB, 'densified_bins', sig.densified);
 
   const { bands, rows } = s.lsh();
   const parts = await bucketPairs(k, sig, s.sketch.k, bands, rows);
@@ -69,17 +73,17 @@ async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelRe
     bucketCount += p.buckets;
     collisions += p.a.length;
   }
-  k.count(BANDS_JOB, 'buckets', bucketCount);
-  k.count(BANDS_JOB, 'bucket_pairs', collisions);
+  count(BANDS_JOB, 'buckets', bucketCount);
+  count(BANDS_JOB, 'bucket_pairs', collisions);
 
   k.progress('verifying candidates');
   const candidates = distinctPairs(parts, docs);
-  k.count(CANDIDATES_JOB, 'candidate_pairs', candidates.a.length);
+  count(CANDIDATES_JOB, 'candidate_pairs', candidates.a.length);
   const pairs = decide(s, candidates, sig, bands);
-  if (s.verify === 'none') k.count(CANDIDATES_JOB, 'output_pairs', pairs.a.length);
+  if (s.verify === 'none') count(CANDIDATES_JOB, 'output_pairs', pairs.a.length);
   else {
-    k.count(VERIFY_JOB, 'verified_pairs', candidates.a.length);
-    k.count(VERIFY_JOB, 'output_pairs', pairs.a.length);
+    count(VERIFY_JOB, 'verified_pairs', candidates.a.length);
+    count(VERIFY_JOB, 'output_pairs', pairs.a.length);
   }
 
   const c = clustersOf(docs, pairs.a, pairs.b);
@@ -94,8 +98,8 @@ async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelRe
     }
     records.push([String(d), `${c.cluster[d]} ${size}`]);
   }
-  k.count(CLUSTERS_JOB, 'clusters', clusters);
-  k.count(CLUSTERS_JOB, 'clustered_documents', clustered);
+  count(CLUSTERS_JOB, 'clusters', clusters);
+  count(CLUSTERS_JOB, 'clustered_documents', clustered);
   return { pairs, tables: { [CLUSTERS]: records } };
 }
 

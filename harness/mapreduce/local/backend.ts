@@ -81,8 +81,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
           return p;
         },
         count(group, name, amount = 1) {
-          // The text jobs only create a counter when something happens; do the same.
-          if (amount === 0) return;
+          // As in the text jobs: a count() call creates the counter, whatever the amount.
           const g = (counters[group] ??= {});
           g[name] = (g[name] ?? 0) + amount;
         },
