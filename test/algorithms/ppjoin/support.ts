@@ -109,8 +109,9 @@ export function bruteForce(sets: readonly ReadonlySet<string>[], t: number): str
       const A = sets[a] as ReadonlySet<string>;
       const B = sets[b] as ReadonlySet<string>;
       if (A.size === 0 || B.size === 0) continue;
+      const [small, large] = A.size <= B.size ? [A, B] : [B, A];
       let common = 0;
-      for (const x of A) if (B.has(x)) common++;
+      for (const x of small) if (large.has(x)) common++;
       const j = common / (A.size + B.size - common);
       if (j >= t) rows.push(`${a} ${b} ${j}`);
     }
