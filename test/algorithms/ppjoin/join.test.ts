@@ -105,7 +105,7 @@ describe('PPJoin join over integer sets', () => {
 
   it('gives the same pairs and counts however the probing documents are split', () => {
     const sets = randomFamilies(2, 60);
-    for (const f of [{}, { suffix: true }, { prefix: false, length: false }]) {
+    for (const f of [{}, { suffix: true }, { prefix: false, length: false }] as Record<string, boolean>[]) {
       const one = join(sets, settings(0.6, f));
       expect(join(sets, settings(0.6, f), 7)).toEqual(one);
     }
