@@ -4,19 +4,20 @@
  * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
  * twenty samplings cost little more than one.
  */
-import type { LocalKernel, PairList } from '../types.ts';
+import type { KernelContext, LocalKernel, PairList } from '../types.ts';
+import { mergeSlices, type DocumentFeatures, type SortedSlice } from '../text/features.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 
-export { FEATURES_MODULE };
+export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   return async (k) => {
-    const features = await corpusFeatures(k, params.shingle, params.fingerprint);
+    const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
+    const features = await k.cached(key, () => computeFeatures(k, params));
     k.progress('sampling');
     const sampled = sampleFeatures(features, params.sampling);
     for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
@@ -47,6 +48,29 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     k.count(MR2, 'output_pairs', pairs.a.length);
     return { pairs };
   };
+}
+
+async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
+  const texts = k.docs.texts;
+  // One slice a thread: the merge costs a comparison per slice per entry.
+  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  let done = 0;
+  k.progress('fingerprinting', 0, texts.length);
+  const results = await Promise.all(
+    slices.map(async ([from, to]) => {
+      const r = await k.runInWorker<SortedSlice>(FEATURES_MODULE, 'fingerprintSlice', {
+        texts: texts.slice(from, to),
+        firstDoc: from,
+        shingle: params.shingle,
+        kind: params.fingerprint,
+      });
+      done += to - from;
+      k.progress('fingerprinting', done, texts.length);
+      return r;
+    }),
+  );
+  k.progress('merging fingerprints');
+  return mergeSlices(results);
 }
 
 function concatPairs(parts: readonly ScanResult[]): PairList {

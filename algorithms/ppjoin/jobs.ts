@@ -2,11 +2,11 @@
  * MapDupReducer's pipeline (Wang et al. 2010, section 2.2 and Figure 2) as text jobs that Hadoop
  * Streaming runs unchanged:
  *
- * 1 lexer mapper / accumulator reducer: each document's distinct tokens (shingle fingerprints);
- *   a token's reducer sees every document holding it, so it knows the token's document
- *   frequency and hands the token back to each document as `df fingerprint` (8 + 16 or 32 hex
- *   digits): text whose byte order is the global order (ascending frequency, ties by
- *   fingerprint), with no dictionary to broadcast.
+ * 1 lexer mapper / accumulator reducer: each document's distinct tokens (shingle fingerprints)
+ *   with their place in it; a token's reducer sees every document holding it, so it knows the
+ *   token's document frequency and first occurrence and hands the token back to each document
+ *   as text whose byte order is the global order (ascending frequency, ties by first
+ *   occurrence; `tokenText`), with no dictionary to broadcast.
  * 2 the pre-processed documents: each document's tokens sorted into that order, its size and
  *   its signature bitmap.
  * 3 prefix position mapper / inverted-index reducer: each document emits its probing-prefix
@@ -62,15 +62,24 @@ export interface TokenSpec {
   readonly fingerprint: FingerprintKind;
 }
 
-/** A document frequency as the fixed-width prefix that makes text order the global order. */
-export function frequencyPrefix(df: number): string {
-  return df.toString(16).padStart(8, '0');
+/**
+ * A token as the later jobs see it: 8 hex digits each of its document frequency, its first
+ * document and its place among that document's distinct tokens, then the last 8 hex digits of its
+ * fingerprint (for the signature bit). The first 24 digits identify the token and their byte
+ * order is the global order; the kernel numbers tokens in the same order (`tokens.ts`).
+ */
+export function tokenText(df: number, firstDoc: number, firstPlace: number, fingerprintHexDigits: string): string {
+  return hex8(df) + hex8(firstDoc) + hex8(firstPlace) + fingerprintHexDigits.slice(-8);
+}
+
+function hex8(v: number): string {
+  return v.toString(16).padStart(8, '0');
 }
 
 export function tokenFrequenciesJob(spec: TokenSpec): JobSpec {
   return {
     name: JOB1,
-    description: 'tokens of every document; each token back to its documents with its document frequency',
+    description: 'tokens of every document; each token back to its documents with its frequency and first occurrence',
     inputs: [DOCUMENTS],
     output: TOKEN_DOCUMENTS,
     mapKey: JSON.stringify(spec),
@@ -85,14 +94,19 @@ export function tokenFrequenciesJob(spec: TokenSpec): JobSpec {
           return;
         }
         ctx.count(GROUP, C.tokens, distinct.size);
-        for (const hex of distinct) ctx.emit(hex, doc);
+        // A Set iterates in insertion order: the place of each token among the distinct ones.
+        let place = 0;
+        for (const hex of distinct) ctx.emit(hex, `${doc} ${place++}`);
       },
     }),
     reducer: (ctx) => ({
-      reduce(hex, docs) {
+      reduce(hex, values) {
         ctx.count(GROUP, C.distinctTokens);
-        const token = frequencyPrefix(docs.length) + hex;
-        for (const doc of docs) ctx.emit(doc, token);
+        const occurrences = values.map((v) => v.split(' ').map(Number) as [number, number]);
+        let first = occurrences[0] as [number, number];
+        for (const o of occurrences) if (o[0] < first[0]) first = o;
+        const token = tokenText(values.length, first[0], first[1], hex);
+        for (const [doc] of occurrences) ctx.emit(String(doc), token);
       },
     }),
   };

@@ -1,35 +1,38 @@
 /**
  * The local backend's form of the plan: the same join as the six text jobs, over typed arrays.
- * Fingerprints come from the run's shared feature cache (the ground truth's, when it uses the same
- * shingling); the token order and the signatures are cached for the run too, so the variants of
- * a filter table pay only for their own index and join.
+ * Worker threads fingerprint the corpus; the calling thread numbers and ranks the tokens (cached
+ * for the run per shingling, so the variants of a filter table tokenize once), builds the prefix
+ * index of the variant, and the worker threads probe it.
  */
 import { concatPairs, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
 import type { JoinResult } from './join.ts';
-import { buildIndex, processingOrder, rankTokens, signatures, type RankedSets } from './order.ts';
+import { buildIndex, processingOrder } from './order.ts';
 import { C, GROUP, type JoinSettings } from './settings.ts';
 import type { TokenSpec } from './jobs.ts';
+import { numberTokens, rankTokens, signatures, type NumberedTokens, type TokenSlice } from './tokens.ts';
 
+export const TOKENS_MODULE = new URL('./tokens.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
   return {
-    workerModules: [FEATURES_MODULE, JOIN_MODULE],
+    workerModules: [TOKENS_MODULE, JOIN_MODULE],
     memoryBytes: kernelBytes,
     async run(k: KernelContext) {
-      const features = await corpusFeatures(k, spec.shingle, spec.fingerprint);
       const key = `ppjoin:${JSON.stringify(spec.shingle)}:${spec.fingerprint}`;
-      k.progress('ordering tokens');
-      const sets = await k.cached(`${key}:ranks`, async () => rankTokens(features));
+      const tokens = await k.cached(`${key}:tokens`, () => tokenize(k, spec));
+      const sets = await k.cached(`${key}:ranks`, async () => {
+        k.progress('ordering tokens');
+        return rankTokens(tokens);
+      });
       const order = await k.cached(`${key}:order`, async () => processingOrder(sets));
       const sigs = s.signature
-        ? await k.cached(`${key}:signatures:${s.signatureWords}`, async () => signatures(features, s.signatureWords))
+        ? await k.cached(`${key}:signatures:${s.signatureWords}`, async () => signatures(tokens, s.signatureWords))
         : new Uint32Array(0);
       k.progress('indexing prefixes');
       const { index, prefixTokens, work } = buildIndex(sets, order, sigs, s);
-      countCorpus(k, sets);
+      countCorpus(k, tokens);
       k.count(GROUP, C.prefixTokens, prefixTokens);
 
       const ranges = balancedRanges(sets.docs, (o) => work[o] as number, Math.max(1, k.parallelism * 4));
@@ -55,22 +58,44 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
   };
 }
 
-function countCorpus(k: KernelContext, sets: RankedSets): void {
+async function tokenize(k: KernelContext, spec: TokenSpec): Promise<NumberedTokens> {
+  const texts = k.docs.texts;
+  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  let done = 0;
+  k.progress('fingerprinting', 0, texts.length);
+  const results = await Promise.all(
+    slices.map(async ([from, to]) => {
+      const r = await k.runInWorker<TokenSlice>(TOKENS_MODULE, 'tokenizeSlice', {
+        texts: texts.slice(from, to),
+        shingle: spec.shingle,
+        kind: spec.fingerprint,
+      });
+      done += to - from;
+      k.progress('fingerprinting', done, texts.length);
+      return r;
+    }),
+  );
+  k.progress('numbering tokens');
+  return numberTokens(results);
+}
+
+function countCorpus(k: KernelContext, t: NumberedTokens): void {
   let empty = 0;
-  for (let d = 0; d < sets.docs; d++) if (sets.docStart[d + 1] === sets.docStart[d]) empty++;
-  k.count(GROUP, C.documents, sets.docs);
+  for (let d = 0; d < t.docs; d++) if (t.docStart[d + 1] === t.docStart[d]) empty++;
+  k.count(GROUP, C.documents, t.docs);
   k.count(GROUP, C.documentsWithoutTokens, empty);
-  k.count(GROUP, C.tokens, sets.ranks.length);
-  k.count(GROUP, C.distinctTokens, sets.distinct);
+  k.count(GROUP, C.tokens, t.ids.length);
+  k.count(GROUP, C.distinctTokens, t.distinct);
 }
 
 /**
- * The kernel's peak: the shared fingerprint features (about 50 bytes per document-token entry
- * while they are built, as Broder's), the ranks and the prefix index (12 bytes per entry at
- * most), and per worker thread seven 4-byte arrays over the documents. A corpus has about one
- * entry per 7 characters (one shingle per word).
+ * The kernel's peak, from a corpus of about one token per 7 characters (one shingle a word):
+ * per entry the slices' fingerprints (8 bytes, 16 for MD5), ids, low words, ranks and the
+ * transposition's postings (16 bytes), the hash table and token keys (about 16 bytes), the
+ * prefix index (8 bytes at most); per document the CSR offsets, order and signatures; per worker
+ * thread eight arrays over the documents.
  */
 function kernelBytes(shape: CorpusShape): number {
   const entries = shape.chars / 7;
-  return 62 * entries + 2 * 28 * shape.documents + (1 << 20);
+  return 56 * entries + 64 * shape.documents + 2 * 32 * shape.documents + (1 << 20);
 }

@@ -1,72 +1,12 @@
 /**
- * From the corpus's fingerprint features (algorithms/text/features.ts) to what the join reads:
- * the global token order, each document's tokens in it, the signature bitmaps, the processing
- * order of the documents and the prefix index. All linear passes over typed arrays, on the
- * calling thread; the arrays are shared with the join's worker threads.
+ * From the ranked token sets (`tokens.ts`) to what the join reads: the processing order of the
+ * documents and the prefix index. Linear passes over typed arrays on the calling thread; the
+ * arrays are shared with the join's worker threads.
  */
 import { sharedU32 } from '../text/chunks.ts';
-import type { DocumentFeatures } from '../text/features.ts';
 import type { JoinIndex } from './join.ts';
 import { indexLength, probeLength, type JoinSettings } from './settings.ts';
-import { addToSignature } from './signature.ts';
-
-/** Each document's tokens as ascending ranks of the global order. */
-export interface RankedSets {
-  readonly docs: number;
-  readonly distinct: number;
-  readonly docStart: Uint32Array;
-  readonly ranks: Uint32Array;
-}
-
-/**
- * The global order of MapDupReducer's first job: ascending document frequency (the length of a
- * fingerprint's posting list), ties by fingerprint. Feature ids are already in fingerprint order,
- * so a stable counting sort by frequency gives the ranks; walking the ids in rank order and
- * appending each to its documents gives every document its ranks in ascending order.
- */
-export function rankTokens(f: DocumentFeatures): RankedSets {
-  const F = f.fingerprints;
-  let maxDf = 0;
-  for (let id = 0; id < F; id++) maxDf = Math.max(maxDf, (f.postStart[id + 1] as number) - (f.postStart[id] as number));
-  const next = new Uint32Array(maxDf + 2);
-  for (let id = 0; id < F; id++) {
-    const df = (f.postStart[id + 1] as number) - (f.postStart[id] as number);
-    next[df + 1] = (next[df + 1] as number) + 1;
-  }
-  for (let df = 1; df <= maxDf + 1; df++) next[df] = (next[df] as number) + (next[df - 1] as number);
-  const idOfRank = new Uint32Array(F);
-  for (let id = 0; id < F; id++) {
-    const df = (f.postStart[id + 1] as number) - (f.postStart[id] as number);
-    const r = next[df] as number;
-    next[df] = r + 1;
-    idOfRank[r] = id;
-  }
-  const ranks = sharedU32(f.ids.length);
-  const fill = f.docStart.slice(0, f.docs);
-  for (let r = 0; r < F; r++) {
-    const id = idOfRank[r] as number;
-    for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
-      const d = f.postDocs[q] as number;
-      const at = fill[d] as number;
-      fill[d] = at + 1;
-      ranks[at] = r;
-    }
-  }
-  return { docs: f.docs, distinct: F, docStart: f.docStart, ranks };
-}
-
-/** Every document's signature bitmap, `words` 32-bit words each, from its fingerprints' last words. */
-export function signatures(f: DocumentFeatures, words: number): Uint32Array {
-  const sig = sharedU32(f.docs * words);
-  const bits = 32 * words;
-  for (let d = 0; d < f.docs; d++) {
-    for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
-      const id = f.ids[e] as number;
-      addToSignature(sig, d * words, f.words[id * f.width + f.width - 1] as number, bits);
-    }
-  }
-  return sig;
-}
+import type { RankedSets } from './tokens.ts';
 
 /**
  * Documents in the order (size, index): two stable counting passes over 16-bit digits of the

@@ -20,8 +20,9 @@ function corpus(): string[] {
   const random = mulberry32(9);
   const small: string[] = [];
   for (let s = 0; s < 300; s++) {
-    // 30 words of H1 and 30 of a small vocabulary shared by the small documents
-    const mine = [...Array.from({ length: 30 }, () => `h${Math.floor(random() * 100_000)}`), ...words(`s${s % 50}x`, 0, 30)];
+    // 20 words of H1, 20 of H3's own and 20 of a small vocabulary shared by the small documents
+    const pick = (prefix: string): string => `${prefix}${Math.floor(random() * 100_000)}`;
+    const mine = [...Array.from({ length: 20 }, () => pick('h')), ...Array.from({ length: 20 }, () => pick('g')), ...words(`s${s % 50}x`, 0, 20)];
     small.push(mine.join(' '));
   }
   return [h1.join(' '), ...small.slice(0, 150), h2.join(' '), ...small.slice(150), h3.join(' ')];
@@ -47,8 +48,8 @@ describe('PPJoin on documents with 10^5 tokens and more', () => {
       expect(c.prefix_matches).toBeLessThan(tokens / 5);
       expect(c.candidates_after_signature).toBeLessThanOrEqual(expected.length + 10);
     }
-    // The small documents hold H1's words in their prefixes, but the length filter keeps them from
-    // ever being paired with the huge ones: without it they become candidates.
+    // The small documents' rarest tokens are H3's, but the length filter keeps them from ever being
+    // paired with it: without the filter they become candidates.
     const withLength = await runKernel(planFor({ threshold: 0.45, shingle }), docs);
     const without = await runKernel(planFor({ threshold: 0.45, shingle, filters: { length: false } }), docs);
     expect(without.rows).toEqual(withLength.rows);
