@@ -1,20 +1,15 @@
 /**
- * Every algorithm's plan function by name, without its parameter schema. The job script that
- * Hadoop Streaming starts for every task (harness/mapreduce/streaming/task-main.ts) bundles
- * this instead of `registry.ts`, so a task process starts without loading zod: on the
- * quickstart that is a tenth of a second for each of some four hundred processes.
- * Adding an algorithm: one line here and one in `registry.ts` (a test checks they agree).
+ * Every detector's plan function by name, without its parameter schema: the job script that
+ * Hadoop Streaming starts for every task (harness/mapreduce/streaming/task-main.ts) bundles this
+ * instead of `registry.ts`, so a task process starts without loading zod (on the quickstart a
+ * tenth of a second for each of some four hundred processes). The folders come from
+ * `detectors.ts`; the bundler includes every `algorithms/<folder>/plan.ts` it can match.
  */
-import { planBroder } from './broder/plan.ts';
-import type { Plan, PlanContext } from './types.ts';
+import type { PlanFunction } from '../contract/index.ts';
+import { DETECTORS } from './detectors.ts';
 
-export type PlanFunction = (params: never, ctx: PlanContext) => Plan;
-
-export const plans: Readonly<Record<string, PlanFunction>> = {
-  broder: planBroder,
-};
-
-export function findPlan(name: string): { plan: PlanFunction } | undefined {
-  const plan = plans[name];
-  return plan ? { plan } : undefined;
+export async function findPlan(name: string): Promise<PlanFunction | undefined> {
+  if (!DETECTORS.includes(name)) return undefined;
+  const m = (await import(`./${name}/plan.ts`)) as { plan: PlanFunction };
+  return m.plan;
 }

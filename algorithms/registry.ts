@@ -1,11 +1,13 @@
 /**
- * Every algorithm the harness can run, by name. Adding an algorithm is one folder under
- * `algorithms/` and one line here; no harness file changes.
+ * Every detector the harness can run, by name, with its parameter schema: the adapters of the
+ * folders `detectors.ts` lists.
  */
-import type { AlgorithmAdapter } from './types.ts';
-import { broder } from './broder/index.ts';
+import type { AlgorithmAdapter } from '../contract/index.ts';
+import { DETECTORS } from './detectors.ts';
 
-export const adapters: readonly AlgorithmAdapter[] = [broder];
+const modules = await Promise.all(DETECTORS.map((d) => import(`./${d}/index.ts`) as Promise<{ adapter: AlgorithmAdapter }>));
+
+export const adapters: readonly AlgorithmAdapter[] = modules.map((m) => m.adapter);
 
 export function findAdapter(name: string): AlgorithmAdapter | undefined {
   return adapters.find((a) => a.name === name);

@@ -49,7 +49,15 @@ export interface AdapterFigure {
   readonly id: string;
   readonly title: string;
   readonly note: string;
-  readonly chart: { readonly kind: 'bars-per-variant'; readonly measure: string; readonly axis: string; readonly legend: string };
+  readonly chart: {
+    readonly kind: 'bars-per-variant';
+    readonly title: string;
+    readonly measure: string;
+    /** the value axis' title */
+    readonly axis: string;
+    /** the series' name */
+    readonly legend: string;
+  };
 }
 
 export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {

@@ -35,3 +35,12 @@ export class InterruptedError extends Error {
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }
+
+/**
+ * User input quoted in a message: at most 80 characters of it, control characters escaped
+ * (JSON's escapes), so that a message stays one line and never sends terminal escapes.
+ */
+export function quoteInput(s: string): string {
+  const shown = s.length > 80 ? `${s.slice(0, 80)}…` : s;
+  return JSON.stringify(shown).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

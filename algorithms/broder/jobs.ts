@@ -10,8 +10,8 @@
  *
  * Counters are named so that the typed-array kernel (`kernel.ts`) reports the very same ones.
  */
-import { DOCUMENTS, type JobSpec } from '../../harness/mapreduce/job.ts';
-import { formatScore } from '../types.ts';
+import { DOCUMENTS, type JobSpec } from '../../contract/index.ts';
+import { formatScore } from '../../contract/index.ts';
 import { normalize } from '../text/normalize.ts';
 import { fingerprintHex, fingerprintMod, shingleFingerprints } from '../text/fingerprint.ts';
 import type { BroderParams } from './params.ts';

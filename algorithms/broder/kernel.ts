@@ -4,7 +4,7 @@
  * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
  * twenty samplings cost little more than one.
  */
-import type { KernelContext, LocalKernel, PairList } from '../types.ts';
+import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { mergeSlices, type DocumentFeatures, type SortedSlice } from '../text/features.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
@@ -14,40 +14,51 @@ import type { BroderParams } from './params.ts';
 export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
-export function broderKernel(params: BroderParams, floor: number): LocalKernel {
-  return async (k) => {
-    const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
-    const features = await k.cached(key, () => computeFeatures(k, params));
-    k.progress('sampling');
-    const sampled = sampleFeatures(features, params.sampling);
-    for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
+/**
+ * The kernel's cost model: it keeps about 50 bytes per (fingerprint, document) entry, and a
+ * corpus has about one entry per 7 characters (one shingle per word); 8 bytes a character
+ * leaves room for its pairs.
+ */
+export function broderKernelBytes(shape: CorpusShape): number {
+  return 8 * shape.chars;
+}
 
-    const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
-    let done = 0;
-    k.progress('join', 0, ranges.length);
-    const parts = await Promise.all(
-      ranges.map(async ([from, to]) => {
-        const r = await k.runInWorker<ScanResult>(JOIN_MODULE, 'scanCount', {
-          docStart: sampled.docStart,
-          ids: sampled.ids,
-          entryPos: sampled.entryPos,
-          postStart: sampled.postStart,
-          postDocs: sampled.postDocs,
-          sizes: sampled.sizes,
-          docs: sampled.docs,
-          from,
-          to,
-          floor,
-        });
-        k.progress('join', ++done, ranges.length);
-        return r;
-      }),
-    );
-    const pairs = concatPairs(parts);
-    k.count(MR2, 'distinct_pairs', parts.reduce((s, p) => s + p.distinct, 0));
-    k.count(MR2, 'output_pairs', pairs.a.length);
-    return { pairs };
-  };
+export function broderKernel(params: BroderParams, floor: number): LocalKernel {
+  return { run: (k) => runKernel(k, params, floor), memoryBytes: broderKernelBytes, workerModules: [FEATURES_MODULE, JOIN_MODULE] };
+}
+
+async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
+  const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
+  const features = await k.cached(key, () => computeFeatures(k, params));
+  k.progress('sampling');
+  const sampled = sampleFeatures(features, params.sampling);
+  for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
+
+  const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
+  let done = 0;
+  k.progress('join', 0, ranges.length);
+  const parts = await Promise.all(
+    ranges.map(async ([from, to]) => {
+      const r = await k.runInWorker<ScanResult>(JOIN_MODULE, 'scanCount', {
+        docStart: sampled.docStart,
+        ids: sampled.ids,
+        entryPos: sampled.entryPos,
+        postStart: sampled.postStart,
+        postDocs: sampled.postDocs,
+        sizes: sampled.sizes,
+        docs: sampled.docs,
+        from,
+        to,
+        floor,
+      });
+      k.progress('join', ++done, ranges.length);
+      return r;
+    }),
+  );
+  const pairs = concatPairs(parts);
+  k.count(MR2, 'distinct_pairs', parts.reduce((s, p) => s + p.distinct, 0));
+  k.count(MR2, 'output_pairs', pairs.a.length);
+  return { pairs };
 }
 
 async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
@@ -71,19 +82,4 @@ async function computeFeatures(k: KernelContext, params: BroderParams): Promise<
   );
   k.progress('merging fingerprints');
   return mergeSlices(results);
-}
-
-function concatPairs(parts: readonly ScanResult[]): PairList {
-  const n = parts.reduce((s, p) => s + p.a.length, 0);
-  const a = new Uint32Array(n);
-  const b = new Uint32Array(n);
-  const score = new Float64Array(n);
-  let at = 0;
-  for (const p of parts) {
-    a.set(p.a, at);
-    b.set(p.b, at);
-    score.set(p.score, at);
-    at += p.a.length;
-  }
-  return { a, b, score };
 }

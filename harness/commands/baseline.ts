@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { writeFileAtomic } from '../report/atomic-write.ts';
-import { readRunRecord } from '../report/read-run.ts';
+import { readCompleteRunRecord } from '../report/read-run.ts';
 import { baselineFromRuns } from '../report/regression/baseline.ts';
 
 export interface BaselineArgs {
@@ -12,7 +12,7 @@ export interface BaselineArgs {
 }
 
 export async function writeBaseline(args: BaselineArgs, print: (text: string) => void, now: Date = new Date()): Promise<void> {
-  const records = await Promise.all(args.runs.map(readRunRecord));
+  const records = await Promise.all(args.runs.map(readCompleteRunRecord));
   const baseline = baselineFromRuns(records, (i) => join(args.runs[i] ?? '', 'run.json'), now);
   await mkdir(dirname(args.out), { recursive: true });
   await writeFileAtomic(args.out, `${JSON.stringify(baseline, null, 2)}\n`);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UserError } from '../errors.ts';
-import { readRunRecord } from '../report/read-run.ts';
+import { readCompleteRunRecord } from '../report/read-run.ts';
 import { parseBaseline } from '../report/regression/baseline.ts';
 import { checkRuns, formatCheckReport, regressionCount } from '../report/regression/check.ts';
 import { DEFAULT_TIMING } from '../report/regression/timing.ts';
@@ -34,7 +34,8 @@ export async function check(args: CheckArgs, print: (text: string) => void): Pro
     throw new UserError(`${args.baseline}: cannot read baseline: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
   const baseline = parseBaseline(text, args.baseline);
-  const records = await Promise.all(args.runs.map(readRunRecord));
+  // Never a verdict on a run with a file missing or changed.
+  const records = await Promise.all(args.runs.map(readCompleteRunRecord));
   const report = checkRuns(records, baseline, args.baseline, (i) => join(args.runs[i] ?? '', 'run.json'), {
     ...DEFAULT_TIMING,
     minFactor: args.minFactor,

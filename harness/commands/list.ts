@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { adapters } from '../../algorithms/registry.ts';
+import { BUILTIN_DETECTORS } from '../detectors.ts';
 
 interface Param {
   path: string;
@@ -61,7 +61,7 @@ function resolveRef(s: Record<string, unknown>, defs: Record<string, unknown>): 
 
 export function describeAlgorithms(): string {
   const lines: string[] = [];
-  for (const a of adapters) {
+  for (const a of BUILTIN_DETECTORS.adapters) {
     lines.push(`${a.name} — ${a.description}`);
     lines.push(`  cites: ${a.citation}`);
     const json = z.toJSONSchema(a.params, { io: 'input' }) as Record<string, unknown>;

@@ -16,6 +16,8 @@ interface RunArgs {
   only: string[];
   force: boolean;
   'run-id'?: string;
+  resume: boolean;
+  'hash-inputs': boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -31,8 +33,18 @@ export const runCommand: CommandModule<object, RunArgs> = {
         default: [],
         describe: 'run only these variants (names or globs, e.g. "broder/sct=*"); the ground truth always runs',
       })
-      .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id' })
-      .option('run-id', { type: 'string', describe: 'folder name of the run (default: a hash of config and --only)' })
+      .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id (of any inputs)' })
+      .option('resume', {
+        type: 'boolean',
+        default: false,
+        describe: 'finish an interrupted or failed run of the same config and inputs: its finished variants are taken from its checkpoint',
+      })
+      .option('hash-inputs', {
+        type: 'boolean',
+        default: false,
+        describe: 'tell whether the corpus and run files changed by their content (SHA-256) instead of their sizes and times',
+      })
+      .option('run-id', { type: 'string', describe: "folder name of the run: letters, digits, '.', '_', '-' (default: a hash of config and --only)" })
       .option('strict', {
         type: 'boolean',
         default: false,
@@ -61,6 +73,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         outRoot: resolve(args.out),
         only: args.only,
         force: args.force,
+        resume: args.resume,
+        hashInputs: args['hash-inputs'],
         ...(args['run-id'] !== undefined ? { runId: args['run-id'] } : {}),
         env: process.env,
         progress: progressFor(),

@@ -126,4 +126,5 @@ export const spamAssassinReader: CorpusReader = {
   format: 'spamassassin',
   description: `SpamAssassin public mail corpus (npm ${SPAM_ASSASSIN_PACKAGE}, or a folder with its layout); id <group>/<NNNNN>`,
   read,
+  location: (path) => resolveRoot(path).root,
 };

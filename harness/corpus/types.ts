@@ -1,12 +1,7 @@
-/**
- * The document contract every reader yields and every algorithm consumes (DESIGN.md).
- * `id` is the collection's own id: DOCNO, WARC-TREC-ID, Message-ID or `<group>/<NNNNN>`.
- */
-export interface Document {
-  readonly id: string;
-  readonly text: string;
-  readonly meta?: Readonly<Record<string, string>>;
-}
+/** The document contract every reader yields and every algorithm consumes (contract/documents.ts). */
+import type { Document } from '../../contract/index.ts';
+
+export type { Document };
 
 /**
  * A record a reader could not turn into a document, or a document it had to read with a
@@ -42,4 +37,6 @@ export interface CorpusReader<Options = Record<string, unknown>> {
   /** One line for `bench list` and `--help`. */
   readonly description: string;
   read(path: string, options: Options, ctx: ReadContext): AsyncIterable<Document>;
+  /** The file or folder `read` reads for `path` (a reader with a built-in corpus resolves it), for the fingerprint of a run's inputs. */
+  location?(path: string): string;
 }

@@ -3,10 +3,16 @@
  * to 3.9): average error and correlation over P, precision and recall over pairs (Ye et al.)
  * and over documents (the thesis' reading).
  *
+ * The run's decisions (Res) are read by the detector's rule: its pairs scoring at least the
+ * threshold, or every pair it reports. Average error and correlation are computed only when its
+ * scores estimate the ground truth's RR, over P = {G ≥ f or S ≥ f} with f the larger of
+ * `minScore` and the score floor from which the detector reports every pair.
+ *
  * A measure whose denominator is empty, or a correlation of constant scores, is null plus a
- * warning naming the CSV column and the reason, so that no NaN ever reaches a CSV.
+ * warning naming the CSV column and the reason, so that no NaN ever reaches a CSV; a measure
+ * that does not apply is null with the reason in `notApplicable`.
  */
-import type { PairList } from '../../algorithms/types.ts';
+import type { PairList } from '../../contract/index.ts';
 import { forEachAlignedPair } from './merge-pairs.ts';
 import { pearson } from './pearson.ts';
 import { sortPairs } from './sorted-pairs.ts';
@@ -14,8 +20,16 @@ import { sortPairs } from './sorted-pairs.ts';
 export interface CompareOptions {
   /** `evaluate.min_score`: P holds the pairs with G ≥ minScore or S ≥ minScore. */
   readonly minScore: number;
-  /** `evaluate.threshold`: a pair with score ≥ threshold is a near-duplicate. */
+  /** `evaluate.threshold`: a pair with G ≥ threshold is a near-duplicate (Dup), and so is a run pair with S ≥ threshold under `score-at-threshold`. */
   readonly threshold: number;
+  /** The detector's decision rule (the plan's `output.decisions`); default `score-at-threshold`. */
+  readonly decisions?: 'score-at-threshold' | 'every-reported-pair';
+  /**
+   * The run's scores estimate the RR and are complete from this floor up (the plan's `score`);
+   * a string instead says why they do not, and average error and correlation are not computed.
+   * Default 0.
+   */
+  readonly scores?: number | string;
 }
 
 export interface Comparison {
@@ -34,8 +48,10 @@ export interface Comparison {
   readonly truthPairs: number;
   /** |Res|: run pairs at or above the threshold. */
   readonly runPairs: number;
-  /** One line per null measure: `column: undefined, reason`. */
+  /** One line per null measure with an empty denominator: `column: undefined, reason`. */
   readonly warnings: readonly string[];
+  /** Measures that do not apply to this run, with the reason (avg_error and correlation of a score that is not an RR). */
+  readonly notApplicable: Readonly<Record<string, string>>;
 }
 
 /**
@@ -44,7 +60,11 @@ export interface Comparison {
  */
 export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, opts: CompareOptions): Comparison {
   checkOptions(opts);
-  const { minScore, threshold } = opts;
+  const { threshold } = opts;
+  const byDecision = (opts.decisions ?? 'score-at-threshold') === 'every-reported-pair';
+  const scores = opts.scores ?? 0;
+  const estimatesRr = typeof scores === 'number';
+  const minScore = estimatesRr ? Math.max(opts.minScore, scores) : opts.minScore;
   const sortedTruth = sortPairs(truth, nDocs, 'ground truth');
   const sortedRun = sortPairs(run, nDocs, 'run');
 
@@ -58,15 +78,15 @@ export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, 
   let bothPairs = 0;
   const dupDocs = new Uint8Array(nDocs);
   const resDocs = new Uint8Array(nDocs);
-  forEachAlignedPair(sortedTruth, sortedRun, (a, b, g, s) => {
-    if (g >= minScore || s >= minScore) {
+  forEachAlignedPair(sortedTruth, sortedRun, (a, b, g, s, reported) => {
+    if (estimatesRr && (g >= minScore || s >= minScore)) {
       gP[nP] = g;
       sP[nP] = s;
       nP++;
       absErrorSum += Math.abs(g - s);
     }
     const inDup = g >= threshold;
-    const inRes = s >= threshold;
+    const inRes = byDecision ? reported : s >= threshold;
     if (inDup) {
       dupPairs++;
       dupDocs[a] = 1;
@@ -87,14 +107,20 @@ export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, 
     return null;
   };
   const emptyP = `no pair has a ground-truth or run score >= ${minScore} (|P| = 0)`;
-  const noRes = `the run has no pair with score >= ${threshold} (|Res| = 0)`;
+  const noRes = byDecision ? 'the run reports no pair (|Res| = 0)' : `the run has no pair with score >= ${threshold} (|Res| = 0)`;
+  const notApplicable: Record<string, string> = {};
+  const doesNotApply = (column: string, reason: string): null => {
+    notApplicable[column] = reason;
+    return null;
+  };
   const noDup = `the ground truth has no pair with score >= ${threshold} (|Dup| = 0)`;
 
-  const avgError = nP > 0 ? absErrorSum / nP : undefinedBecause('avg_error', emptyP);
+  const avgError = !estimatesRr ? doesNotApply('avg_error', scores) : nP > 0 ? absErrorSum / nP : undefinedBecause('avg_error', emptyP);
 
   const r = pearson(gP, sP, nP);
-  const correlation =
-    r.kind === 'ok'
+  const correlation = !estimatesRr
+    ? doesNotApply('correlation', scores)
+    : r.kind === 'ok'
       ? r.r
       : undefinedBecause('correlation', r.kind === 'empty' ? emptyP : constantReason(r.which, nP));
 
@@ -120,10 +146,12 @@ export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, 
     truthPairs: dupPairs,
     runPairs: resPairs,
     warnings,
+    notApplicable,
   };
 }
 
-function checkOptions({ minScore, threshold }: CompareOptions): void {
+function checkOptions({ minScore, threshold, scores }: CompareOptions): void {
+  if (typeof scores === 'number' && !(scores >= 0 && scores <= 1)) throw new RangeError(`compare: score floor ${scores} is not in [0, 1]`);
   // A bound of 0 would put every pair of the collection, reported or not, into P or Dup/Res.
   if (!(minScore > 0 && minScore <= 1)) throw new RangeError(`compare: minScore ${minScore} is not in (0, 1]`);
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`compare: threshold ${threshold} is not in (0, 1]`);

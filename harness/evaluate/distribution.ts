@@ -4,7 +4,7 @@
  * collection that belong to at least one pair scoring ≥ t. The denominator is nDocs, not the
  * documents that appear in some pair.
  */
-import type { PairList } from '../../algorithms/types.ts';
+import type { PairList } from '../../contract/index.ts';
 import { checkPairs } from './sorted-pairs.ts';
 
 /** Percentages in 0..100, one per threshold, in the order given. Throws on nDocs ≤ 0 (a bug). */

@@ -2,9 +2,10 @@
  * Walks the union of two pair lists sorted by (a, b), giving each pair both its scores; a pair
  * missing from one list scores 0 there (DESIGN.md: a pair a run does not report scores 0).
  */
-import type { PairList } from '../../algorithms/types.ts';
+import type { PairList } from '../../contract/index.ts';
 
-export type AlignedPairVisitor = (a: number, b: number, left: number, right: number) => void;
+/** `inRight`: whether the right list has the pair (a detector may report a pair with score 0). */
+export type AlignedPairVisitor = (a: number, b: number, left: number, right: number, inRight: boolean) => void;
 
 /** Both lists must be sorted by (a, b) without duplicates (see `sortPairs`). */
 export function forEachAlignedPair(left: PairList, right: PairList, visit: AlignedPairVisitor): void {
@@ -17,17 +18,17 @@ export function forEachAlignedPair(left: PairList, right: PairList, visit: Align
     const ra = right.a[j]!;
     const order = la !== ra ? la - ra : left.b[i]! - right.b[j]!;
     if (order < 0) {
-      visit(la, left.b[i]!, left.score[i]!, 0);
+      visit(la, left.b[i]!, left.score[i]!, 0, false);
       i++;
     } else if (order > 0) {
-      visit(ra, right.b[j]!, 0, right.score[j]!);
+      visit(ra, right.b[j]!, 0, right.score[j]!, true);
       j++;
     } else {
-      visit(la, left.b[i]!, left.score[i]!, right.score[j]!);
+      visit(la, left.b[i]!, left.score[i]!, right.score[j]!, true);
       i++;
       j++;
     }
   }
-  for (; i < nl; i++) visit(left.a[i]!, left.b[i]!, left.score[i]!, 0);
-  for (; j < nr; j++) visit(right.a[j]!, right.b[j]!, 0, right.score[j]!);
+  for (; i < nl; i++) visit(left.a[i]!, left.b[i]!, left.score[i]!, 0, false);
+  for (; j < nr; j++) visit(right.a[j]!, right.b[j]!, 0, right.score[j]!, true);
 }

@@ -5,7 +5,7 @@
  * sort over the document indexes (b first, then a), O(n) per pass, one pass per index for up
  * to 2^16 documents, two up to 2^32.
  */
-import type { PairList } from '../../algorithms/types.ts';
+import type { PairList } from '../../contract/index.ts';
 
 const MAX_DIGIT_BITS = 16;
 

@@ -3,7 +3,7 @@
  * (TREC qrels or runs, corpus/subset.ts), in one pass over the collection. Shared by `bench run`
  * and `bench corpus`, so both count and skip the same way.
  */
-import type { DocumentSet } from '../../algorithms/types.ts';
+import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, Skip } from '../corpus/types.ts';

@@ -3,7 +3,7 @@
  * credentials and without network. For EMR it is the complete plan of S3 objects and API
  * requests (harness/mapreduce/emr/plan.ts); for the other backends, the variants and their jobs.
  */
-import { findAdapter } from '../../algorithms/registry.ts';
+import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import { buildSubset } from '../corpus/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
@@ -21,11 +21,12 @@ export interface DryRunOptions {
   readonly documentBytes?: number;
 }
 
-export async function dryRunPlan(exp: Experiment, opts: DryRunOptions): Promise<unknown> {
+export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, opts: DryRunOptions): Promise<unknown> {
   const planned = opts.variants.map((v) => {
-    const adapter = findAdapter(v.algorithm);
+    const adapter = findDetector(detectors, v.algorithm);
     if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-    return { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: opts.reportFloor, plan: adapter.plan(v.params, { minScore: opts.reportFloor }) };
+    const ctx = { minScore: opts.reportFloor, seed: exp.seed };
+    return { variant: v.name, algorithm: v.algorithm, params: v.params, ...ctx, plan: adapter.plan(v.params, ctx) };
   });
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };

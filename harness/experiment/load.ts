@@ -9,12 +9,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
-import { adapters, findAdapter } from '../../algorithms/registry.ts';
+import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { ConfigError, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
 import { addZodIssues, formatPath, IssueList, yamlLocator, type Locator } from './issues.ts';
 import { experimentSchema, type ExperimentInput } from './schema.ts';
-import { expandSweeps, findSweeps, type Sweep } from './sweep.ts';
+import { distinguishingName, expandSweeps, findSweeps, type Sweep } from './sweep.ts';
 import type { BackendConfig, CorpusConfig, Experiment, Variant } from './types.ts';
 import type { Path } from './zod-walk.ts';
 
@@ -143,6 +143,7 @@ function setAt(target: unknown, path: Path, value: unknown): void {
 
 /** Validates one `ground_truth` or `runs[i]` entry and expands it into variants. */
 function expandEntry(
+  detectors: DetectorCatalog,
   entry: unknown,
   path: Path,
   groundTruth: boolean,
@@ -151,9 +152,9 @@ function expandEntry(
   issues: IssueList,
 ): EntryResult | undefined {
   if (!isRecord(entry) || typeof entry.algorithm !== 'string') return undefined; // the config schema reports it
-  const adapter = findAdapter(entry.algorithm);
+  const adapter = findDetector(detectors, entry.algorithm);
   if (adapter === undefined) {
-    const known = adapters.map((a) => a.name).join(', ');
+    const known = detectors.adapters.map((a) => a.name).join(', ');
     issues.add(locate.value([...path, 'algorithm']), [...path, 'algorithm'], `unknown algorithm '${entry.algorithm}' (known: ${known})`);
     return undefined;
   }
@@ -173,6 +174,7 @@ function expandEntry(
   const namePath: Path = [...path, !groundTruth && typeof entry.name === 'string' ? 'name' : 'algorithm'];
   const built: Built[] = [];
   let first: unknown;
+  const named = typeof entry.name === 'string';
   for (const point of expandSweeps(name, params, scan.sweeps)) {
     const parsed = adapter.params.safeParse(point.params, { reportInput: true });
     if (!parsed.success) {
@@ -181,8 +183,13 @@ function expandEntry(
       continue;
     }
     first ??= parsed.data;
+    // A run without sweeps or a name of its own is named by what sets it apart from the defaults.
+    const variantName =
+      groundTruth || named || scan.sweeps.length > 0
+        ? point.name
+        : distinguishingName(name, parsed.data, adapter.params);
     built.push({
-      variant: { name: point.name, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
+      variant: { name: variantName, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
       origin: path,
       namePath,
     });
@@ -191,6 +198,22 @@ function expandEntry(
   const resolvedParams = structuredClone(first);
   for (const s of scan.sweeps) setAt(resolvedParams, s.path, s.values.map((v) => v.value));
   return { built, resolvedParams };
+}
+
+/**
+ * A ground truth must score pairs by their resemblance, and report every pair from the lowest
+ * score the evaluation looks at: the measures compare every variant with its scores.
+ */
+function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: { min_score: number; threshold: number }, seed: number): string | undefined {
+  const adapter = findDetector(detectors, gt.algorithm);
+  if (!adapter) return undefined;
+  const { score } = adapter.plan(gt.params, { minScore: Number.MIN_VALUE, seed }).output;
+  if (score.kind !== 'resemblance') return `${gt.algorithm} cannot be the ground truth: its scores are not resemblances (${score.why})`;
+  const lowest = Math.min(evaluate.min_score, evaluate.threshold);
+  if (score.floor > lowest) {
+    return `${gt.algorithm} as configured reports pairs from RR ${score.floor} up, but the evaluation needs every pair from ${lowest} (evaluate.min_score ${evaluate.min_score}, threshold ${evaluate.threshold}): lower its threshold or raise min_score`;
+  }
+  return undefined;
 }
 
 function checkNames(built: readonly Built[], locate: Locator, issues: IssueList): void {
@@ -235,7 +258,7 @@ function withDefaultWorkers(b: NonNullable<ExperimentInput['backend']>): Backend
 }
 
 /** Reads, validates and expands `file`; throws one `ConfigError` listing every problem. */
-export async function loadExperiment(file: string, env: Env = process.env): Promise<Experiment> {
+export async function loadExperiment(file: string, env: Env = process.env, detectors: DetectorCatalog = BUILTIN_DETECTORS): Promise<Experiment> {
   const text = await readConfig(file);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -258,9 +281,9 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
   await checkFiles(refs, dir, locate, issues);
 
   const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
-  const gt = expandEntry(gtEntry, ['ground_truth'], true, doc, locate, issues);
+  const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues);
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
-  const runs = rawRuns.map((r, i) => expandEntry(r, ['runs', i], false, doc, locate, issues));
+  const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues));
   checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
 
   if (!top.success || issues.size > 0 || gt === undefined || runs.some((r) => r === undefined)) {
@@ -271,6 +294,12 @@ export async function loadExperiment(file: string, env: Env = process.env): Prom
   const studies = cfg.studies === undefined ? undefined : resolveStudyPaths(cfg.studies, dir);
   const corpus = absolutePaths(cfg.corpus, dir);
   const groundTruth = gt.built[0]?.variant as Variant;
+  const gtProblem = groundTruthProblem(detectors, groundTruth, cfg.evaluate, cfg.seed);
+  if (gtProblem !== undefined) {
+    const at: Path = ['ground_truth', 'algorithm'];
+    issues.add(locate.value(at), at, gtProblem);
+    throw new ConfigError(issues.lines());
+  }
   const resolved: unknown = JSON.parse(
     JSON.stringify({
       ...cfg,

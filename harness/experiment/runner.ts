@@ -1,41 +1,41 @@
 /**
  * `bench run`: read → plan → execute → evaluate → write, the whole experiment of one config.
  *
- *   1. load and validate the config, expand sweeps (load.ts, sweep.ts)
- *   2. read the corpus once (corpus/read.ts) into an indexed document set
- *   3. for the ground truth, then every variant: plan with its adapter, run on the backend,
- *      compare with the ground truth (evaluate/), keep the ground truth's pairs only
- *   4. write run.json, metrics.csv, distribution.csv, pairs/*.csv.gz, report.html into a temporary
- *      folder, renamed into place at the end (results/run-folder.ts)
+ *   1. load and validate the config, expand sweeps (load.ts, sweep.ts); check the run id and
+ *      what is at the results path (a run of other inputs, or not a run at all, is not replaced)
+ *   2. take the run id's lock, open the checkpoint (`--resume`), read the corpus once
+ *   3. for the ground truth, then every variant: plan, run on the backend, compare with the
+ *      ground truth (variant-run.ts), save to the checkpoint; or take it from the checkpoint
+ *   4. write metrics.csv, distribution.csv, pairs/, spans/, tables, then run.json listing every
+ *      file with its SHA-256, and report.html into a temporary folder renamed into place at the
+ *      end (results/run-folder.ts)
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { findAdapter } from '../../algorithms/registry.ts';
-import type { DocumentSet, PairList } from '../../algorithms/types.ts';
+import { join } from 'node:path';
+import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/index.ts';
+import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import type { ReadContext } from '../corpus/types.ts';
-import { compareWithTruth } from '../evaluate/compare.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
-import { nearDuplicateDistribution } from '../evaluate/distribution.ts';
 import { DataError, UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
-import { toCsv, type Cell } from '../results/csv.ts';
-import { gitState, machine } from '../results/environment.ts';
-import { pairsCsvGz } from '../results/pairs-file.ts';
+import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
+import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
+import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
+import { runMeasures } from '../results/measures.ts';
+import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
+import { checkRunId } from '../results/run-id.ts';
+import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
-import {
-  METRICS_COLUMNS,
-  METRICS_LEAD,
-  RUN_SCHEMA_VERSION,
-  type RunRecord,
-  type VariantRecord,
-} from '../results/types.ts';
-import { readExperimentCorpus, type CorpusRead } from './corpus.ts';
+import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
+import { readExperimentCorpus } from './corpus.ts';
+import { runRecord, type PhaseTimes } from './run-record.ts';
+import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
@@ -57,6 +57,14 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** `--backend KIND`: run on another backend than the config's `backend` */
   readonly backendKind?: string;
+  /** the detectors variants come from (default: algorithms/); tests bring their own */
+  readonly detectors?: DetectorCatalog;
+  /** `--resume`: take the variants an interrupted or failed run of the same inputs finished from its checkpoint */
+  readonly resume?: boolean;
+  /** `--hash-inputs`: fingerprint input files by their content (SHA-256), not by size and time */
+  readonly hashInputs?: boolean;
+  /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
+  readonly notice?: (line: string) => void;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -66,21 +74,17 @@ export type RunOutcome =
   | { readonly kind: 'dry-run'; readonly plan: unknown }
   | { readonly kind: 'already-complete'; readonly dir: string };
 
-/**
- * Pairs a plan reports: every pair it finds (score > 0). The measures need the exact score of
- * every pair above `min_score` in either the run or the ground truth, and a score cut at the
- * floor would turn a true 0.08 into 0 (DESIGN.md: an unreported pair scores 0).
- */
-const REPORT_FLOOR = Number.MIN_VALUE;
-
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
-  const loaded = await loadExperiment(opts.configFile, opts.env);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
+  const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
-  const runId = opts.runId ?? defaultRunId(exp, opts.only, backendConfig);
+  const runId = checkRunId(opts.runId ?? defaultRunId(exp, opts.only, backendConfig));
   if (opts.dryRun) {
-    const plan = await dryRunPlan(exp, {
+    const plan = await dryRunPlan(exp, detectors, {
       backend: backendConfig,
       variants: [exp.groundTruth, ...variants],
       runId,
@@ -89,13 +93,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     });
     return { kind: 'dry-run', plan };
   }
+  const notice = opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
   const finalDir = RunFolder.finalPath(opts.outRoot, exp.name, runId);
-  if (RunFolder.isComplete(finalDir) && !opts.force) return { kind: 'already-complete', dir: finalDir };
+  const inputs = await fingerprintInputs(exp, opts.hashInputs ? 'content' : 'stat');
+  if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
-  const folder = RunFolder.create(opts.outRoot, exp.name, runId);
-  const workDir = mkdtempSync(join(tmpdir(), 'ndd-bench-'));
+  const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
+  const all = [exp.groundTruth, ...variants];
+  const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
+  const checkpoint = opened.checkpoint;
+  if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
+  removeDeadWorkDirs(notice);
+  const workDir = mkdtempSync(join(tmpdir(), `ndd-bench-${process.pid}-`));
   let backend: Backend | undefined;
+  let completed = false;
   try {
     const studyWarnings: string[] = [];
     const studySkips: ReadContext = {
@@ -105,57 +117,153 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules([exp.groundTruth, ...variants]) });
+    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
-    const all = [exp.groundTruth, ...variants];
+    const tRead = performance.now();
+    const cpuRead = process.cpuUsage(cpu0);
+    const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
-    let truth: PairList | undefined;
-    let truthMr1: number | null = null;
-    for (const [i, v] of all.entries()) {
+    const resumed: string[] = [];
+    let truth: Truth | undefined;
+    const sortTruth = (p: PairList): PairList => sortPairs(p, docs.ids.length, 'ground truth');
+    for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
-      const label = `[${i + 1}/${all.length}] ${v.name}`;
-      const { pairs, record } = await runVariant(v, exp, docs, backend, workDir, opts, label, truth, truthMr1);
-      if (v.groundTruth) {
-        // Sorted once here, every comparison takes the merge's fast path.
-        truth = sortPairs(pairs, docs.ids.length, 'ground truth');
-        truthMr1 = record.mr1_output_pairs;
+      const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
+      const identity = variantIdentity(p.variant.algorithm, p.variant.params);
+      const saved = checkpoint.restore(p.variant.name, identity);
+      if (saved && (!p.variant.groundTruth || saved.truth)) {
+        resumed.push(p.variant.name);
+        if (p.variant.groundTruth && saved.truth) {
+          const c = saved.record.measures.candidate_pairs;
+          truth = { pairs: saved.truth, candidates: c ?? null, measured: { groundTruth: true, counters: saved.record.counters, candidates: c ?? null } };
+        }
+        for (const f of saved.files) folder.write(f.file, f.bytes);
+        records.push(saved.record);
+        opts.progress.log(`${label}: resumed from the checkpoint`);
+        continue;
       }
-      folder.write(join('pairs', `${v.name}.csv.gz`), pairsCsvGz(pairs, docs.ids, exp.evaluate.min_score));
-      records.push(record);
-      opts.progress.log(
-        `${label}: ${record.pairs.toLocaleString('en-US')} pairs, ${record.runtime_s.toFixed(2)} s`,
+      const r = await runVariant(
+        p,
+        { exp, docs, backend, workDir, signal: opts.signal, progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total) },
+        truth,
+        sortTruth,
       );
+      if (r.truth) truth = r.truth;
+      for (const f of r.files) folder.write(f.file, f.bytes);
+      checkpoint.save(p.variant.name, identity, { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) });
+      records.push(r.record);
+      opts.progress.log(`${label}: ${(r.record.measures.pairs ?? 0).toLocaleString('en-US')} pairs, ${(r.record.measures.runtime_s ?? 0).toFixed(2)} s`);
     }
+    const tVariants = performance.now();
+    const cpuVariants = process.cpuUsage();
+    const measures = runMeasures(planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })));
     const tables: Record<string, string> = {};
     if (exp.studies && truth) {
       opts.progress.update('TREC studies');
-      for (const t of await runStudies({ ids: docs.ids, truth, studies: exp.studies, evaluate: exp.evaluate, ctx: studySkips })) {
+      for (const t of await runStudies({ ids: docs.ids, truth: truth.pairs, studies: exp.studies, evaluate: exp.evaluate, ctx: studySkips })) {
         folder.write(t.file, t.csv);
         tables[t.file] = t.description;
       }
     }
-    const finishedAt = new Date();
-    const record = runRecord(exp, runId, backendConfig, records, corpus, startedAt, finishedAt, opts, tables, studyWarnings);
-    folder.write('metrics.csv', metricsCsv(exp, records, docs.ids.length));
-    folder.write('distribution.csv', distributionCsv(exp, records));
+    const tStudies = performance.now();
+    const figures = adapterFigures(planned.map((p) => p.adapter));
+    folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
+    folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
+    const files: FileEntry[] = listRunFiles(folder.tempDir);
+    const cpuAfter = process.cpuUsage(cpuVariants);
+    const phases: PhaseTimes = {
+      read_s: (tRead - t0) / 1000,
+      variants_s: (tVariants - tRead) / 1000,
+      studies_s: (tStudies - tVariants) / 1000,
+      write_s: (performance.now() - tStudies) / 1000,
+      total_s: (performance.now() - t0) / 1000,
+      outsideVariantsCpuS: (cpuRead.user + cpuRead.system + cpuAfter.user + cpuAfter.system) / 1e6,
+    };
+    const record = runRecord({
+      exp,
+      runId,
+      backend: backendConfig,
+      measures,
+      figures,
+      variants: records,
+      corpus,
+      startedAt,
+      finishedAt: new Date(),
+      configFile: opts.configFile,
+      tables,
+      extraWarnings: studyWarnings,
+      inputs,
+      files,
+      resumed,
+      phases,
+    });
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
     if (opts.writeReport) await opts.writeReport(folder.tempDir);
     const dir = folder.commit();
+    checkpoint.remove();
+    completed = true;
     return { kind: 'completed', dir, record };
   } finally {
     folder.discard();
     await backend?.close();
     rmSync(workDir, { recursive: true, force: true });
     opts.progress.done();
+    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
+    if (!completed && checkpoint.savedVariants > 0) {
+      notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+    }
   }
 }
 
-function workerModules(variants: readonly Variant[]): string[] {
-  const urls = new Set<string>();
-  for (const v of variants) {
-    for (const u of findAdapter(v.algorithm)?.plan(v.params, { minScore: REPORT_FLOOR }).localModules ?? []) urls.add(u);
+/**
+ * Whether the run at `finalDir` is complete, of these inputs, and may be kept; throws a one-line
+ * UserError when something else is there, or when replacing it needs `--force`.
+ */
+function existingRunIsCurrent(finalDir: string, experiment: string, runId: string, inputs: InputsFingerprint, force: boolean): boolean {
+  const at = RunFolder.inspect(finalDir, experiment, runId);
+  if (at.kind === 'absent') return false;
+  if (at.kind === 'foreign') throw new UserError(`${finalDir} exists and is not a run folder (${at.why}): refusing to replace it; give another --run-id or --out`);
+  if (force) return false;
+  const run = at.run as Partial<RunRecord>;
+  const missing = Array.isArray(run.files) ? verifyRunFiles(finalDir, run.files) : 'its run.json lists no files (written by an older version)';
+  if (missing !== undefined) throw new UserError(`${finalDir} is an incomplete run (${missing}): --force replaces it`);
+  const changes = run.inputs ? inputChanges(run.inputs, inputs) : ['its run.json records no inputs (written by an older version)'];
+  if (changes.length > 0) {
+    throw new UserError(`${finalDir} is a complete run of this config on other inputs (${changes.join('; ')}): --force replaces it, or give another --run-id`);
   }
+  return true;
+}
+
+/** Work folders (`ndd-bench-<pid>-*` in the temp folder) of runs that were killed outright. */
+function removeDeadWorkDirs(notice: (line: string) => void): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^ndd-bench-(\d+)-/.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    notice(`note: removed ${join(tmpdir(), name)}, left by a run that was killed (pid ${m[1]})`);
+  }
+}
+
+function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
+  const urls = new Set<string>();
+  for (const v of variants) for (const u of planVariant(exp, detectors, v).plan.local?.workerModules ?? []) urls.add(u);
   return [...urls];
+}
+
+/** Each adapter's figures once, in the order the adapters first appear. */
+function adapterFigures(adapters: readonly AlgorithmAdapter[]): FigureRecord[] {
+  const seen = new Set<string>();
+  return adapters.flatMap((a) => {
+    if (seen.has(a.name)) return [];
+    seen.add(a.name);
+    return (a.figures ?? []).map((f) => ({ ...f, algorithm: a.name }));
+  });
 }
 
 /** The run id is the cache key: the same config and variant selection give the same folder. */
@@ -166,10 +274,7 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(
-  exp: Experiment,
-  opts: RunOptions,
-): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; subset: CorpusRead['subset'] }> {
+async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
     onDocument: (n) => {
@@ -178,7 +283,6 @@ async function readDocuments(
   });
   return {
     docs: r.docs,
-    subset: r.subset,
     corpus: {
       format: exp.corpus.format,
       path: exp.corpus.path ?? null,
@@ -188,173 +292,7 @@ async function readDocuments(
       recovered: r.stats.recovered,
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
-      ...(r.subset
-        ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } }
-        : {}),
+      ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
     },
   };
-}
-
-async function runVariant(
-  v: Variant,
-  exp: Experiment,
-  docs: DocumentSet,
-  backend: Backend,
-  workDir: string,
-  opts: RunOptions,
-  label: string,
-  truth: PairList | undefined,
-  truthMr1: number | null,
-): Promise<{ pairs: PairList; record: VariantRecord }> {
-  const adapter = findAdapter(v.algorithm);
-  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-  const plan = adapter.plan(v.params, { minScore: REPORT_FLOOR });
-  const result = await backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, plan },
-    {
-      docs,
-      workDir,
-      signal: opts.signal,
-      progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
-    },
-  );
-  const n = docs.ids.length;
-  const reference = truth ?? result.pairs;
-  const cmp = compareWithTruth(reference, result.pairs, n, {
-    minScore: exp.evaluate.min_score,
-    threshold: exp.evaluate.threshold,
-  });
-  const firstJob = plan.jobs[0]?.name;
-  const mr1 = firstJob ? (result.counters[firstJob]?.output_pairs ?? 0) : null;
-  const reduction =
-    v.groundTruth || truthMr1 === null || mr1 === null || truthMr1 === 0 ? (v.groundTruth ? 0 : null) : 100 * (1 - mr1 / truthMr1);
-  let reported = 0;
-  for (const s of result.pairs.score) if (s >= exp.evaluate.min_score) reported++;
-  return {
-    pairs: result.pairs,
-    record: {
-      name: v.name,
-      algorithm: v.algorithm,
-      ground_truth: v.groundTruth,
-      params: v.params,
-      swept: v.swept,
-      pairs: reported,
-      metrics: {
-        avg_error: cmp.avgError,
-        correlation: cmp.correlation,
-        precision_docs: cmp.precisionDocs,
-        recall_docs: cmp.recallDocs,
-        precision_pairs: cmp.precisionPairs,
-        recall_pairs: cmp.recallPairs,
-        f1_pairs: cmp.f1Pairs,
-        pairs_compared: cmp.pairsCompared,
-      },
-      mr1_output_pairs: mr1,
-      mr1_reduction_pct: reduction,
-      distribution: nearDuplicateDistribution(result.pairs, n, exp.evaluate.distribution),
-      runtime_s: result.runtimeS,
-      cpu_s: result.cpuS,
-      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
-      cost_usd: result.costUsd,
-      counters: result.counters,
-      warnings: cmp.warnings,
-      ...(result.extra ? { backend_extra: result.extra } : {}),
-    },
-  };
-}
-
-function runRecord(
-  exp: Experiment,
-  runId: string,
-  backendConfig: BackendConfig,
-  variants: VariantRecord[],
-  corpus: RunRecord['corpus'],
-  startedAt: Date,
-  finishedAt: Date,
-  opts: RunOptions,
-  tables: Record<string, string>,
-  extraWarnings: readonly string[],
-): RunRecord {
-  const warnings: string[] = [...extraWarnings];
-  for (const v of variants) for (const w of v.warnings) warnings.push(`${v.name}: ${w}`);
-  for (const [reason, n] of Object.entries(corpus.skipped)) warnings.push(`corpus: ${n} records skipped (${reason})`);
-  for (const [reason, n] of Object.entries(corpus.recovered)) warnings.push(`corpus: ${n} records read with a fallback (${reason})`);
-  if (corpus.subset && corpus.subset.missing > 0) {
-    warnings.push(`corpus: ${corpus.subset.missing} of the ${corpus.subset.selected} subset documents are not in the collection`);
-  }
-  return {
-    schema_version: RUN_SCHEMA_VERSION,
-    status: 'completed',
-    experiment: exp.name,
-    ...(exp.description !== undefined ? { description: exp.description } : {}),
-    run_id: runId,
-    config_file: relative(process.cwd(), resolve(opts.configFile)) || opts.configFile,
-    config_hash: exp.hash,
-    config: exp.resolved,
-    started_at: startedAt.toISOString(),
-    finished_at: finishedAt.toISOString(),
-    git: gitState(process.cwd()),
-    environment: machine(),
-    backend: { ...backendConfig },
-    corpus,
-    evaluate: { ...exp.evaluate },
-    variants,
-    warnings,
-    tables,
-    totals: {
-      runtime_s: variants.reduce((s, v) => s + v.runtime_s, 0),
-      cpu_s: variants.reduce((s, v) => s + v.cpu_s, 0),
-      cost_usd: variants.reduce((s, v) => s + v.cost_usd, 0),
-      peak_rss_mb: Math.max(0, ...variants.map((v) => v.peak_rss_mb)),
-    },
-  };
-}
-
-/** Union of keys in first-seen order, so columns are stable for a config. */
-function orderedKeys(objs: readonly Record<string, unknown>[]): string[] {
-  const seen = new Set<string>();
-  for (const o of objs) for (const k of Object.keys(o)) seen.add(k);
-  return [...seen];
-}
-
-function metricsCsv(exp: Experiment, records: readonly VariantRecord[], docs: number): string {
-  const swept = orderedKeys(records.map((r) => r.swept));
-  const counterCols = orderedKeys(
-    records.map((r) =>
-      Object.fromEntries(Object.entries(r.counters).flatMap(([g, names]) => Object.keys(names).map((n) => [`${g}.${n}`, 1]))),
-    ),
-  );
-  const header = [...METRICS_LEAD, ...swept, ...METRICS_COLUMNS, ...counterCols];
-  const rows = records.map((r): Cell[] => [
-    exp.name,
-    r.name,
-    r.algorithm,
-    ...swept.map((k) => r.swept[k] ?? null),
-    docs,
-    r.pairs,
-    r.metrics.avg_error,
-    r.metrics.correlation,
-    r.metrics.precision_docs,
-    r.metrics.recall_docs,
-    r.metrics.precision_pairs,
-    r.metrics.recall_pairs,
-    r.metrics.f1_pairs,
-    r.runtime_s.toFixed(3),
-    r.cpu_s.toFixed(3),
-    r.peak_rss_mb.toFixed(1),
-    r.cost_usd.toFixed(8),
-    r.mr1_output_pairs,
-    r.mr1_reduction_pct,
-    ...counterCols.map((c) => {
-      const dot = c.indexOf('.');
-      return r.counters[c.slice(0, dot)]?.[c.slice(dot + 1)] ?? 0;
-    }),
-  ]);
-  return toCsv(header, rows);
-}
-
-function distributionCsv(exp: Experiment, records: readonly VariantRecord[]): string {
-  const header = ['rr_threshold', ...records.map((r) => r.name)];
-  const rows = exp.evaluate.distribution.map((t, i): Cell[] => [t, ...records.map((r) => r.distribution[i] ?? null)]);
-  return toCsv(header, rows);
 }

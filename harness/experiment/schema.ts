@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { emrBackendSchema } from '../mapreduce/emr/config.ts';
 import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
-import type { AlgorithmAdapter } from '../../algorithms/types.ts';
+import type { AlgorithmAdapter } from '../../contract/index.ts';
 
 /** Every corpus format a config may name. Readers for them live in `harness/corpus/`. */
 export const corpusFormats = ['spamassassin', 'jsonl', 'trecweb', 'trec', 'warc', 'html'] as const;

@@ -4,6 +4,7 @@
  * cross product of its sweeps, in the document order of the swept fields, each variant
  * named `run/k=v[,k2=v2]` so that names stay stable across edits of other runs.
  */
+import { createHash } from 'node:crypto';
 import { isMap, isScalar, isSeq } from 'yaml';
 import { formatPath } from './issues.ts';
 import { childSchema, discriminatorOf, isScalarSchema, objectView, type Path, type Schema } from './zod-walk.ts';
@@ -152,4 +153,57 @@ export function expandSweeps(base: string, params: unknown, sweeps: readonly Swe
     points.push({ name: parts.length === 0 ? base : `${base}/${parts.join(',')}`, swept, params: copy, choice });
   }
   return points;
+}
+
+/**
+ * The name of a run without sweeps: `base/` and the parameters that set it apart from the
+ * adapter's defaults, labelled as sweeps are (`broder/sct=70`, `broder/mod=64`), so that two
+ * such runs collide only when they are the same run. A parameter sets the run apart when the
+ * schema, given the params without it, does not give it back (it is required, or its value is
+ * not the default); a `method` is left out when the fields it labels are named. A non-scalar
+ * value (a list of size groups) is named by a short hash of its JSON.
+ */
+export function distinguishingName(base: string, params: unknown, schema: { safeParse(x: unknown): { success: boolean; data?: unknown } }): string {
+  const found: Sweep[] = [];
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const givesBack = (path: Path, value: unknown): boolean => {
+    const without = structuredClone(params) as Record<string | number, unknown>;
+    let x = without;
+    for (const seg of path.slice(0, -1)) x = x[seg] as Record<string | number, unknown>;
+    delete x[path[path.length - 1] as string | number];
+    const r = schema.safeParse(without);
+    return r.success && same(valueAt(r.data, path), value);
+  };
+  const walk = (x: unknown, path: Path, method: string | undefined): void => {
+    if (isRecord(x) && !(path.length > 0 && givesBack(path, x))) {
+      const m = typeof x.method === 'string' ? x.method : undefined;
+      const before = found.length;
+      for (const [k, v] of Object.entries(x)) if (!(k === 'method' && m !== undefined)) walk(v, [...path, k], m ?? method);
+      if (m !== undefined && found.length === before && !givesBack([...path, 'method'], m)) {
+        found.push(leaf([...path, 'method'], path.length > 0 ? String(path[path.length - 1]) : 'method', m));
+      }
+      return;
+    }
+    if (isRecord(x) || givesBack(path, x)) return;
+    const key = path[path.length - 1];
+    found.push(leaf(path, method ?? (typeof key === 'string' ? key : formatPath(path)), x));
+  };
+  walk(params, [], undefined);
+  if (found.length === 0) return base;
+  const labels = sweepLabels(found);
+  return `${base}/${found.map((s, i) => `${labels[i]}=${String(s.values[0]?.value)}`).join(',')}`;
+}
+
+function valueAt(x: unknown, path: Path): unknown {
+  let v = x;
+  for (const seg of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
+  return v;
+}
+
+function leaf(path: Path, label: string, value: unknown): Sweep {
+  const shown: SweepValue =
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : `h${createHash('sha256').update(JSON.stringify(value) ?? 'null').digest('hex').slice(0, 8)}`;
+  return { path, label, values: [{ value: shown, offset: 0 }] };
 }

@@ -3,7 +3,8 @@
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */
-import type { Counters, DocumentSet, PairList, Plan, Span } from '../../algorithms/types.ts';
+import type { Counters, DocumentSet, Plan } from '../../contract/index.ts';
+import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
   /** Stable variant name, e.g. `broder/sct=70`. */
@@ -11,7 +12,9 @@ export interface VariantJob {
   readonly algorithm: string;
   /** Validated parameters (as the adapter's schema outputs them). */
   readonly params: unknown;
+  /** The plan's context (`PlanContext`): a backend that rebuilds the plan elsewhere passes both on. */
   readonly minScore: number;
+  readonly seed: number;
   readonly plan: Plan;
 }
 
@@ -24,8 +27,8 @@ export interface BackendContext {
 }
 
 export interface BackendRunResult {
-  readonly pairs: PairList;
-  readonly spans?: readonly Span[];
+  /** pairs, and the spans and tables the plan's output names */
+  readonly outputs: PlanOutputs;
   readonly counters: Counters;
   /** Wall-clock seconds of the variant (for EMR: job time, start-up reported apart in `extra`). */
   readonly runtimeS: number;

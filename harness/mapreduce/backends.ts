@@ -8,8 +8,20 @@ import { createStreamingBackend } from './streaming/backend.ts';
 import { createEmrBackend } from './emr/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
+import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
+import { bundleJobScript } from './streaming/bundle.ts';
 
-export async function createBackend(config: BackendConfig, opts: { preload?: readonly string[] } = {}): Promise<Backend> {
+export interface BackendOptions {
+  /** modules the local backend's worker threads load as soon as they start */
+  readonly preload?: readonly string[];
+  /** the detectors the plans come from (default: algorithms/) */
+  readonly detectors?: DetectorCatalog;
+}
+
+export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
+  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
+  const own = detectors.jobScriptEntry !== BUILTIN_DETECTORS.jobScriptEntry;
+  const jobScript = (): Promise<string> => bundleJobScript(undefined, own ? { entry: detectors.jobScriptEntry } : {});
   switch (config.kind) {
     case 'local':
       return createLocalBackend({
@@ -18,10 +30,11 @@ export async function createBackend(config: BackendConfig, opts: { preload?: rea
         pricePerVcpuHour: config.price_per_vcpu_hour ?? PRICE_PER_VCPU_HOUR_USD,
         engine: config.engine ?? 'auto',
         preload: opts.preload ?? [],
+        planModule: detectors.planModule,
       });
     case 'streaming':
-      return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD });
+      return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
     case 'emr':
-      return createEmrBackend(config);
+      return createEmrBackend(config, { bundle: jobScript });
   }
 }

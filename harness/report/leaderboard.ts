@@ -96,19 +96,19 @@ function renderTable(group: CorpusGroup): string {
   const rows = group.entries
     .flatMap(({ run, reportHref }) => run.variants.map((v) => ({ run, v, reportHref })))
     // Best F1 first; runs without one (empty denominator) last.
-    .sort((a, b) => (b.v.metrics.f1_pairs ?? -Infinity) - (a.v.metrics.f1_pairs ?? -Infinity));
+    .sort((a, b) => (b.v.measures.f1_pairs ?? -Infinity) - (a.v.measures.f1_pairs ?? -Infinity));
   const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost, USD', 'Backend', 'Started', 'Report'];
   const th = head.map((h) => `<th scope="col"${h === 'F1 (pairs)' ? ' aria-sort="descending"' : ''}>${escapeHtml(h)}</th>`).join('');
   const body = rows
     .map(
       ({ run, v, reportHref }) =>
         `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
-        numCell(v.metrics.f1_pairs, 4) +
-        numCell(v.metrics.recall_pairs, 4) +
-        numCell(v.metrics.precision_pairs, 4) +
-        numCell(v.metrics.avg_error, 4) +
-        numCell(v.runtime_s, 3) +
-        costCell(v.cost_usd) +
+        numCell(v.measures.f1_pairs ?? null, 4) +
+        numCell(v.measures.recall_pairs ?? null, 4) +
+        numCell(v.measures.precision_pairs ?? null, 4) +
+        numCell(v.measures.avg_error ?? null, 4) +
+        numCell(v.measures.runtime_s ?? null, 3) +
+        costCell(v.measures.cost_usd ?? 0) +
         `<td>${escapeHtml(run.backend.kind)}</td><td>${escapeHtml(run.started_at)}</td><td><a href="${escapeHtml(reportHref)}">${escapeHtml(run.run_id)}</a></td></tr>`,
     )
     .join('\n');
@@ -182,7 +182,7 @@ export function renderLeaderboard(entries: readonly LeaderboardEntry[], opts: Le
     });
     const runs = g.entries.length;
     const variants = g.entries.reduce((a, e) => a + e.run.variants.length, 0);
-    const free = g.entries.every((e) => e.run.variants.every((v) => v.cost_usd === 0));
+    const free = g.entries.every((e) => e.run.variants.every((v) => (v.measures.cost_usd ?? 0) === 0));
     return `<section id="corpus-${gi + 1}"><h2>${escapeHtml(g.label)}</h2>
 <p class="note">${plural(runs, 'run')}, ${plural(variants, 'variant')}. Each point is a variant; the dashed line joins the variants no other beats on both axes.${free ? ' Every variant cost 0 USD (no cloud backend).' : ''}</p>
 <div class="grid">${ids.map((s) => (s ? renderChartFigure(s) : '')).join('\n')}</div>

@@ -1,7 +1,9 @@
 /**
- * The measures the leaderboard ranks by, each with the direction that is worse (as in
- * ann-benchmarks' metric registry, whose `worst` orders its frontiers).
+ * The measures the leaderboard ranks by (keys of the measure registry, results/measures.ts),
+ * each with the direction that is worse, as in ann-benchmarks' metric registry whose `worst`
+ * orders its frontiers.
  */
+import { generalMeasure } from '../results/measures.ts';
 import type { VariantRecord } from '../results/types.ts';
 
 export interface LeaderboardMeasure {
@@ -14,13 +16,19 @@ export interface LeaderboardMeasure {
   readonly value: (v: VariantRecord) => number | null;
 }
 
+function fromRegistry(key: string, label: string, noun: string): LeaderboardMeasure {
+  const worse = generalMeasure(key).worse;
+  if (worse === null) throw new Error(`measure ${key} has no direction to rank by`);
+  return { key, label, noun, worse, value: (v) => v.measures[key] ?? null };
+}
+
 export const QUALITY_MEASURES: readonly LeaderboardMeasure[] = [
-  { key: 'f1_pairs', label: 'F1 on pairs', noun: 'F1 on pairs', worse: 'lower', value: (v) => v.metrics.f1_pairs },
-  { key: 'recall_pairs', label: "Recall on pairs at the experiment's threshold", noun: 'recall', worse: 'lower', value: (v) => v.metrics.recall_pairs },
-  { key: 'avg_error', label: 'Average error of the RR', noun: 'average error', worse: 'higher', value: (v) => v.metrics.avg_error },
+  fromRegistry('f1_pairs', 'F1 on pairs', 'F1 on pairs'),
+  fromRegistry('recall_pairs', "Recall on pairs at the experiment's threshold", 'recall'),
+  fromRegistry('avg_error', 'Average error of the RR', 'average error'),
 ];
 
 export const COST_MEASURES: readonly LeaderboardMeasure[] = [
-  { key: 'runtime_s', label: 'Runtime, s', noun: 'runtime', worse: 'higher', value: (v) => v.runtime_s },
-  { key: 'cost_usd', label: 'Cost, USD', noun: 'cost', worse: 'higher', value: (v) => v.cost_usd },
+  fromRegistry('runtime_s', 'Runtime, s', 'runtime'),
+  fromRegistry('cost_usd', 'Cost, USD', 'cost'),
 ];

@@ -1,7 +1,10 @@
 /** Reading a results folder (harness/results/types.ts) for the reports and the regression check. */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError, UserError } from '../errors.ts';
+import { verifyRunFiles } from '../results/manifest.ts';
+import { GENERAL_MEASURES, type MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
 
@@ -31,7 +34,11 @@ function expect(file: string, ok: boolean, field: string, problem: string): void
  */
 export async function readRunRecord(dir: string): Promise<RunRecord> {
   const file = join(dir, 'run.json');
-  const text = await readText(file);
+  return parseRunRecord(await readText(file), file);
+}
+
+/** run.json's text, checked, a schema-1 record brought to the current schema; `file` names it in errors. */
+export function parseRunRecord(text: string, file: string): RunRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -41,7 +48,8 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   const r = value as Partial<Record<keyof RunRecord, unknown>> | null;
   expect(file, typeof r === 'object' && r !== null && !Array.isArray(r), '(top level)', 'expected an object');
   const rec = r as Record<string, unknown>;
-  expect(file, rec['schema_version'] === RUN_SCHEMA_VERSION, 'schema_version', `expected ${RUN_SCHEMA_VERSION}, got ${JSON.stringify(rec['schema_version'])}`);
+  const version = rec['schema_version'];
+  expect(file, version === RUN_SCHEMA_VERSION || version === 1, 'schema_version', `expected 1 or ${RUN_SCHEMA_VERSION}, got ${JSON.stringify(version)}`);
   expect(file, rec['status'] === 'completed', 'status', `expected "completed", got ${JSON.stringify(rec['status'])}`);
   expect(file, typeof rec['experiment'] === 'string', 'experiment', 'expected a string');
   expect(file, typeof rec['run_id'] === 'string', 'run_id', 'expected a string');
@@ -49,18 +57,86 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   for (const key of ['corpus', 'evaluate', 'environment', 'git', 'backend', 'totals'] as const) {
     expect(file, typeof rec[key] === 'object' && rec[key] !== null, key, 'expected an object');
   }
+  if (version === 1) return fromVersion1(file, rec);
+  expect(file, Array.isArray(rec['measures']), 'measures', 'expected an array');
+  expect(file, Array.isArray(rec['figures']), 'figures', 'expected an array');
   (rec['variants'] as unknown[]).forEach((v, i) => {
     const o = v as Record<string, unknown> | null;
     expect(file, typeof o === 'object' && o !== null && typeof o['name'] === 'string', `variants[${i}].name`, 'expected a string');
-    expect(file, typeof o?.['metrics'] === 'object' && o['metrics'] !== null, `variants[${i}].metrics`, 'expected an object');
-    expect(file, typeof o?.['runtime_s'] === 'number', `variants[${i}].runtime_s`, 'expected a number');
+    expect(file, typeof o?.['measures'] === 'object' && o['measures'] !== null, `variants[${i}].measures`, 'expected an object');
   });
   return value as RunRecord;
 }
 
+/** The fields of a schema-1 variant; any other numeric field was a detector's own column. */
+const V1_FIELDS = new Set(['name', 'algorithm', 'ground_truth', 'params', 'swept', 'pairs', 'metrics', 'distribution', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd', 'counters', 'warnings', 'backend_extra']);
+
+/**
+ * A run written before the measure registry (schema 1): its fixed columns become the general
+ * measures, any other numeric field of a variant a measure of its own (a count, not judged as
+ * better or worse). Only what the reports and `bench check` read is carried over.
+ */
+function fromVersion1(file: string, rec: Record<string, unknown>): RunRecord {
+  const own: string[] = [];
+  const variants = (rec['variants'] as Record<string, unknown>[]).map((o, i) => {
+    expect(file, typeof o === 'object' && o !== null && typeof o['name'] === 'string', `variants[${i}].name`, 'expected a string');
+    expect(file, typeof o['metrics'] === 'object' && o['metrics'] !== null, `variants[${i}].metrics`, 'expected an object');
+    const metrics = o['metrics'] as Record<string, number | null>;
+    const num = (k: string): number | null => (typeof o[k] === 'number' ? (o[k] as number) : null);
+    const extra = Object.keys(o).filter((k) => !V1_FIELDS.has(k) && (typeof o[k] === 'number' || o[k] === null));
+    for (const k of extra) if (!own.includes(k)) own.push(k);
+    const measures: Record<string, number | null> = {
+      docs: (rec['corpus'] as { documents?: number }).documents ?? null,
+      pairs: num('pairs'),
+      ...Object.fromEntries(['avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs'].map((k) => [k, metrics[k] ?? null])),
+      runtime_s: num('runtime_s'),
+      cpu_s: num('cpu_s'),
+      peak_rss_mb: num('peak_rss_mb'),
+      cost_usd: num('cost_usd'),
+      ...Object.fromEntries(extra.map((k) => [k, num(k)])),
+    };
+    return {
+      ...o,
+      score: { kind: 'resemblance', floor: 0 },
+      decisions: { kind: 'score-at-threshold' },
+      measures,
+      not_applicable: {},
+      pairs_compared: typeof metrics['pairs_compared'] === 'number' ? metrics['pairs_compared'] : 0,
+      files: [],
+      memory: 'process-maximum',
+    };
+  });
+  const general = GENERAL_MEASURES.filter((m) => !m.key.startsWith('candidate_'));
+  const extra: MeasureInfo[] = own.map((key) => ({ key, label: key, kind: 'count', worse: null }));
+  const old = rec['totals'] as Record<string, number | undefined>;
+  const readS = (rec['corpus'] as { read_s?: number }).read_s ?? 0;
+  const runtime = old.runtime_s ?? 0;
+  const totals = { read_s: readS, variants_s: runtime, studies_s: 0, write_s: 0, total_s: readS + runtime, runtime_s: runtime, cpu_s: old.cpu_s ?? 0, cost_usd: old.cost_usd ?? 0, peak_rss_mb: old.peak_rss_mb ?? 0 };
+  return { ...rec, schema_version: RUN_SCHEMA_VERSION, measures: [...general, ...extra], figures: [], variants, totals, resumed: [] } as unknown as RunRecord;
+}
+
+/**
+ * Why a run folder is not complete, or undefined when it is: every file its run.json lists is
+ * there with the listed size and SHA-256 (a run written before run.json listed its files must at
+ * least have its two CSV files).
+ */
+export function runFolderProblem(dir: string, run: RunRecord): string | undefined {
+  if (Array.isArray(run.files)) return verifyRunFiles(dir, run.files);
+  for (const f of ['metrics.csv', 'distribution.csv']) if (!existsSync(join(dir, f))) return `${f} is missing`;
+  return undefined;
+}
+
+/** run.json, read and checked against the folder: a UserError when the run is not complete. */
+export async function readCompleteRunRecord(dir: string): Promise<RunRecord> {
+  const run = await readRunRecord(dir);
+  const problem = runFolderProblem(dir, run);
+  if (problem !== undefined) throw new DataError(`${join(dir, 'run.json')}: incomplete run: ${problem}`);
+  return run;
+}
+
 /** run.json, metrics.csv, distribution.csv and the extra tables run.json lists. */
 export async function readRunFolder(dir: string): Promise<RunFolder> {
-  const run = await readRunRecord(dir);
+  const run = await readCompleteRunRecord(dir);
   const [metricsCsv, distributionCsv] = await Promise.all([readText(join(dir, 'metrics.csv')), readText(join(dir, 'distribution.csv'))]);
   const extra: Record<string, string> = {};
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));

@@ -4,6 +4,7 @@
  * against the swept parameter (Figures 3.6, 3.8), the reduction of MR#1 output pairs (Figure
  * 3.9), runtime and cost, and bars for the extra TREC tables. Pure: a RunRecord in, chart specs out.
  */
+import { timeLine } from '../results/summary.ts';
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 import type { ChartSpec, Series } from './charts.ts';
 import { isNumericTable, type CsvTable } from './csv-table.ts';
@@ -23,6 +24,8 @@ export interface FigureSection {
 }
 
 type AgreementKey = 'avg_error' | 'correlation' | 'recall_docs' | 'precision_docs' | 'recall_pairs' | 'precision_pairs';
+
+const measureOf = (v: VariantRecord, key: string): number | null => v.measures[key] ?? null;
 
 // Recall and precision live in [0, 1] and correlation cannot exceed 1: fixed ends keep a flat 1.0 from being drawn mid-chart.
 const AGREEMENT: readonly { readonly key: AgreementKey; readonly title: string; readonly min?: number; readonly max?: number }[] = [
@@ -100,7 +103,7 @@ function agreementAgainstSweep(run: RunRecord, groups: readonly RunGroup[], ids:
       type: 'bars',
       horizontal: false,
       labels: compared.map((v) => v.name),
-      series: AGREEMENT.map((m) => ({ kind: 'values', label: m.title, values: compared.map((v) => v.metrics[m.key]) })),
+      series: AGREEMENT.map((m) => ({ kind: 'values', label: m.title, values: compared.map((v) => measureOf(v, m.key)) })),
       x: { title: 'variant', scale: 'category' },
       y: { title: 'value', scale: 'linear', min: 0 },
     });
@@ -123,7 +126,7 @@ function agreementAgainstSweep(run: RunRecord, groups: readonly RunGroup[], ids:
             label: l.label,
             line: true,
             points: l.variants.flatMap((v) => {
-              const value = v.metrics[m.key];
+              const value = measureOf(v, m.key);
               return value === null ? [] : [{ x: v.swept[param] as number, y: value, name: v.name }];
             }),
           })),
@@ -139,7 +142,7 @@ function agreementAgainstSweep(run: RunRecord, groups: readonly RunGroup[], ids:
           series: lines.map((l) => ({
             kind: 'values',
             label: l.label,
-            values: categories.map((c) => l.variants.find((v) => String(v.swept[param]) === c)?.metrics[m.key] ?? null),
+            values: categories.map((c) => (() => { const v = l.variants.find((x) => String(x.swept[param]) === c); return v ? measureOf(v, m.key) : null; })()),
           })),
           x: { title: param, scale: 'category' },
           y,
@@ -155,26 +158,31 @@ function agreementAgainstSweep(run: RunRecord, groups: readonly RunGroup[], ids:
   };
 }
 
-function mr1Section(run: RunRecord, ids: Ids): FigureSection | undefined {
-  const rows = run.variants.filter((v) => !v.ground_truth && v.mr1_reduction_pct !== null);
-  if (rows.length === 0) return undefined;
-  return {
-    id: 'mr1',
-    title: 'MR#1 output pairs',
-    note: 'Reduction of the output pairs of the first pair-producing job against the ground truth, % (Figure 3.9).',
-    charts: [
+/** The figures the run's adapters add (run.json `figures`), over each adapter's own variants. */
+function adapterSections(run: RunRecord, ids: Ids): FigureSection[] {
+  return run.figures.flatMap((f) => {
+    const rows = run.variants.filter((v) => !v.ground_truth && v.algorithm === f.algorithm && measureOf(v, f.chart.measure) !== null);
+    if (rows.length === 0) return [];
+    return [
       {
-        id: ids.next(),
-        title: 'Reduction of MR#1 output pairs (Figure 3.9)',
-        type: 'bars',
-        horizontal: true,
-        labels: rows.map((v) => v.name),
-        series: [{ kind: 'values', label: 'reduction, %', values: rows.map((v) => v.mr1_reduction_pct) }],
-        x: { title: '% fewer output pairs than the ground truth', scale: 'linear' },
-        y: { title: 'variant', scale: 'category' },
+        id: f.id,
+        title: f.title,
+        note: f.note,
+        charts: [
+          {
+            id: ids.next(),
+            title: f.chart.title,
+            type: 'bars',
+            horizontal: true,
+            labels: rows.map((v) => v.name),
+            series: [{ kind: 'values', label: f.chart.legend, values: rows.map((v) => measureOf(v, f.chart.measure)) }],
+            x: { title: f.chart.axis, scale: 'linear' },
+            y: { title: 'variant', scale: 'category' },
+          },
+        ],
       },
-    ],
-  };
+    ];
+  });
 }
 
 function costSection(run: RunRecord, ids: Ids): FigureSection {
@@ -188,14 +196,14 @@ function costSection(run: RunRecord, ids: Ids): FigureSection {
       horizontal: true,
       labels,
       series: [
-        { kind: 'values', label: 'wall clock, s', values: vs.map((v) => v.runtime_s) },
-        { kind: 'values', label: 'CPU, s', values: vs.map((v) => v.cpu_s) },
+        { kind: 'values', label: 'wall clock, s', values: vs.map((v) => measureOf(v, 'runtime_s')) },
+        { kind: 'values', label: 'CPU, s', values: vs.map((v) => measureOf(v, 'cpu_s')) },
       ],
       x: { title: 'seconds', scale: 'linear', min: 0 },
       y: { title: 'variant', scale: 'category' },
     },
   ];
-  const anyCost = vs.some((v) => v.cost_usd > 0);
+  const anyCost = vs.some((v) => (measureOf(v, 'cost_usd') ?? 0) > 0);
   if (anyCost) {
     charts.push({
       id: ids.next(),
@@ -203,7 +211,7 @@ function costSection(run: RunRecord, ids: Ids): FigureSection {
       type: 'bars',
       horizontal: true,
       labels,
-      series: [{ kind: 'values', label: 'cost, USD', values: vs.map((v) => v.cost_usd) }],
+      series: [{ kind: 'values', label: 'cost, USD', values: vs.map((v) => measureOf(v, 'cost_usd')) }],
       x: { title: 'USD', scale: 'linear', min: 0 },
       y: { title: 'variant', scale: 'category' },
     });
@@ -212,8 +220,8 @@ function costSection(run: RunRecord, ids: Ids): FigureSection {
     id: 'cost',
     title: 'Runtime and cost',
     note: anyCost
-      ? `Total ${run.totals.runtime_s} s, ${run.totals.cost_usd} USD on the ${run.backend.kind} backend.`
-      : `Total ${run.totals.runtime_s} s on the ${run.backend.kind} backend; no variant had a cost (0 USD).`,
+      ? `${timeLine(run)} on the ${run.backend.kind} backend.`
+      : `${timeLine(run)} on the ${run.backend.kind} backend; no variant had a cost (0 USD).`,
     charts,
   };
 }
@@ -256,7 +264,7 @@ export function runFigures(run: RunRecord, extra: readonly ExtraTable[]): Figure
   return [
     distributionSection(run, groups, ids),
     agreementAgainstSweep(run, groups, ids),
-    mr1Section(run, ids),
+    ...adapterSections(run, ids),
     costSection(run, ids),
     extraSection(extra, ids),
   ].filter((s): s is FigureSection => s !== undefined);

@@ -4,7 +4,9 @@ import { join, relative, sep } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
 import { findRunDirs } from './find-runs.ts';
 import { renderLeaderboard, type LeaderboardEntry } from './leaderboard.ts';
-import { readRunFolder, readRunRecord } from './read-run.ts';
+import { isUserError } from '../errors.ts';
+import type { RunRecord } from '../results/types.ts';
+import { readCompleteRunRecord, readRunFolder } from './read-run.ts';
 import { renderRunReport } from './run-report.ts';
 
 /** Writes `<runDir>/report.html` from the folder's run.json and CSV files. */
@@ -18,6 +20,8 @@ export interface LeaderboardResult {
   readonly runs: number;
   /** run folders that had no report.html and got one, so that every link resolves */
   readonly reportsWritten: readonly string[];
+  /** run folders left out, each with the reason: a run.json that cannot be read, a file missing or changed */
+  readonly skipped: readonly string[];
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -32,8 +36,16 @@ export async function writeLeaderboard(resultsDir: string, now: Date = new Date(
   const dirs = await findRunDirs(resultsDir);
   const entries: LeaderboardEntry[] = [];
   const reportsWritten: string[] = [];
+  const skipped: string[] = [];
   for (const dir of dirs) {
-    const run = await readRunRecord(dir);
+    let run: RunRecord;
+    try {
+      run = await readCompleteRunRecord(dir);
+    } catch (e) {
+      if (!isUserError(e)) throw e;
+      skipped.push(e.message);
+      continue;
+    }
     if (!(await exists(join(dir, 'report.html')))) {
       await writeRunReport(dir);
       reportsWritten.push(dir);
@@ -42,5 +54,5 @@ export async function writeLeaderboard(resultsDir: string, now: Date = new Date(
   }
   const file = join(resultsDir, 'leaderboard.html');
   await writeFileAtomic(file, renderLeaderboard(entries, { generatedAt: now.toISOString(), resultsDir }));
-  return { file, runs: entries.length, reportsWritten };
+  return { file, runs: entries.length, reportsWritten, skipped };
 }

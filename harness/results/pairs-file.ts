@@ -3,11 +3,11 @@
  * writes no timestamp, so the same pairs give the same bytes.
  */
 import { gzipSync } from 'node:zlib';
-import type { PairList } from '../../algorithms/types.ts';
-import { formatScore } from '../../algorithms/types.ts';
+import { formatScore, type PairList } from '../../contract/index.ts';
 import { formatCell } from './csv.ts';
 
-export function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number): Buffer {
+/** The pairs scoring at least `minScore`, gzip'd, and how many there are. */
+export function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number): { bytes: Buffer; rows: number } {
   const rows: [string, string, number][] = [];
   for (let i = 0; i < pairs.a.length; i++) {
     const s = pairs.score[i] as number;
@@ -19,7 +19,7 @@ export function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: nu
   rows.sort((p, q) => (p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : p[1] < q[1] ? -1 : p[1] > q[1] ? 1 : 0));
   const lines = ['doc_a,doc_b,score'];
   for (const [x, y, s] of rows) lines.push(`${csvField(x)},${csvField(y)},${formatScore(s)}`);
-  return gzipSync(Buffer.from(lines.join('\n') + '\n', 'utf8'), { level: 6 });
+  return { bytes: gzipSync(Buffer.from(lines.join('\n') + '\n', 'utf8'), { level: 6 }), rows: rows.length };
 }
 
 function csvField(s: string): string {

@@ -1,22 +1,15 @@
-/** The compact table `bench run` prints when it is done. */
+/** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
+import { seconds, usd } from './format.ts';
+import { summaryMeasures } from './measures.ts';
 import type { RunRecord } from './types.ts';
 
-const fmt = (v: number | null, digits = 4): string => (v === null ? '-' : v.toFixed(digits));
+const fmt = (v: number | null, digits: number): string =>
+  v === null ? '-' : digits === 0 ? v.toLocaleString('en-US') : v.toFixed(digits);
 
 export function summaryTable(run: RunRecord): string {
-  const header = ['variant', 'pairs', 'avg_err', 'corr', 'P_pairs', 'R_pairs', 'P_docs', 'R_docs', 'mr1_red%', 'time_s'];
-  const rows = run.variants.map((v) => [
-    v.name,
-    v.pairs.toLocaleString('en-US'),
-    fmt(v.metrics.avg_error),
-    fmt(v.metrics.correlation),
-    fmt(v.metrics.precision_pairs),
-    fmt(v.metrics.recall_pairs),
-    fmt(v.metrics.precision_docs),
-    fmt(v.metrics.recall_docs),
-    fmt(v.mr1_reduction_pct, 1),
-    v.runtime_s.toFixed(2),
-  ]);
+  const columns = summaryMeasures(run.measures);
+  const header = ['variant', ...columns.map((m) => m.summary?.header ?? m.key)];
+  const rows = run.variants.map((v) => [v.name, ...columns.map((m) => fmt(v.measures[m.key] ?? null, m.summary?.digits ?? 4))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
@@ -25,7 +18,16 @@ export function summaryTable(run: RunRecord): string {
     line(header),
     line(header.map((_, i) => '-'.repeat(widths[i] as number))),
     ...rows.map(line),
-    `total ${run.totals.runtime_s.toFixed(2)} s, ${run.totals.cpu_s.toFixed(2)} CPU-s, $${run.totals.cost_usd.toFixed(6)}, peak ${run.totals.peak_rss_mb.toFixed(0)} MB`,
+    timeLine(run),
   ];
   return out.join('\n') + '\n';
+}
+
+/** `read 8.10 s · variants 4.60 s · total 15.0 s · 21.3 CPU-s · $0.0003 · variant peak 776 MB` */
+export function timeLine(run: RunRecord): string {
+  const t = run.totals;
+  const parts = [`read ${seconds(t.read_s)}`, `variants ${seconds(t.variants_s)}`];
+  if (t.studies_s >= 0.005) parts.push(`studies ${seconds(t.studies_s)}`);
+  parts.push(`total ${seconds(t.total_s)}`, `${t.cpu_s.toPrecision(3)} CPU-s`, usd(t.cost_usd), `largest variant peak ${t.peak_rss_mb.toFixed(0)} MB`);
+  return parts.join(' · ');
 }

@@ -3,44 +3,42 @@
  * `results/<experiment>/<run-id>/` and what reports, `bench check` and `bench compare` read.
  *
  *   run.json                 RunRecord below
- *   metrics.csv              one row a variant, ground truth first (columns: METRICS_COLUMNS, with the swept
- *                            parameters inserted after `algorithm` and the variant's counters appended)
+ *   metrics.csv              one row a variant, ground truth first: METRICS_LEAD, the swept parameters, the
+ *                            run's measures (RunRecord.measures, from results/measures.ts), the counters
  *   distribution.csv         `rr_threshold` then one column a variant (in metrics.csv order): the percentage of
  *                            documents that have a near-duplicate at or above that RR (Tables 3.1 and 3.3)
- *   pairs/<variant>.csv.gz   `doc_a,doc_b,score`, every pair with score >= evaluate.min_score, sorted by
- *                            doc_a then doc_b (byte order); variant names contain `/`, which makes folders
+ *   pairs/<variant>.csv.gz   `doc_a,doc_b,score`, sorted by doc_a then doc_b (byte order): every pair with
+ *                            score >= evaluate.min_score when scores estimate the RR, else every pair reported;
+ *                            variant names contain `/`, which makes folders
+ *   spans/<variant>.csv.gz   the spans of a detector that locates shared text (results/spans-file.ts)
+ *   <table>/<variant>.csv.gz per-document tables a plan writes (simhash signatures, LSH clusters)
  *   report.html              the self-contained report of the run
  *
  * Empty CSV cells mean "undefined" (an empty denominator); run.json says why in `warnings`.
  * Timing and cost columns are the only ones that differ between two runs of the same config.
  */
-import type { Counters } from '../../algorithms/types.ts';
+import type { AdapterFigure, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
+import type { InputsFingerprint } from './inputs.ts';
+import type { FileEntry } from './manifest.ts';
+import type { MeasureInfo } from './measures.ts';
 
-export const RUN_SCHEMA_VERSION = 1;
+export const RUN_SCHEMA_VERSION = 2;
 
-/** Fixed leading columns of metrics.csv; swept parameter columns go between `algorithm` and `docs`. */
+/** Fixed leading columns of metrics.csv; swept parameter columns go between `algorithm` and the measures. */
 export const METRICS_LEAD = ['experiment', 'variant', 'algorithm'] as const;
-export const METRICS_COLUMNS = [
-  'docs',
-  'pairs',
-  'avg_error',
-  'correlation',
-  'precision_docs',
-  'recall_docs',
-  'precision_pairs',
-  'recall_pairs',
-  'f1_pairs',
-  'runtime_s',
-  'cpu_s',
-  'peak_rss_mb',
-  'cost_usd',
-  // DESIGN.md's columns end at cost_usd; Figure 3.9's pair counts follow, before the counters.
-  'mr1_output_pairs',
-  'mr1_reduction_pct',
-] as const;
-/** Columns whose values may differ between two runs of the same config and seed. */
-export const TIMING_COLUMNS = ['runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd'] as const;
+
+/** A figure an adapter adds to the report, with the adapter's name (contract/adapter.ts). */
+export interface FigureRecord extends AdapterFigure {
+  readonly algorithm: string;
+}
+
+/** A file of the run folder a variant wrote, relative to the folder. */
+export interface OutputFileRecord {
+  readonly file: string;
+  readonly rows: number;
+  readonly description: string;
+}
 
 export interface VariantRecord {
   readonly name: string;
@@ -49,29 +47,23 @@ export interface VariantRecord {
   readonly params: unknown;
   /** dotted path within params → swept value (empty for the ground truth and unswept runs) */
   readonly swept: Record<string, string | number | boolean>;
-  /** pairs reported by the variant with score >= min_score */
-  readonly pairs: number;
-  readonly metrics: {
-    readonly avg_error: number | null;
-    readonly correlation: number | null;
-    readonly precision_docs: number | null;
-    readonly recall_docs: number | null;
-    readonly precision_pairs: number | null;
-    readonly recall_pairs: number | null;
-    readonly f1_pairs: number | null;
-    readonly pairs_compared: number;
-  };
-  /** output pairs of the plan's first pair-producing job (Figure 3.9) and their reduction against the ground truth, % */
-  readonly mr1_output_pairs: number | null;
-  readonly mr1_reduction_pct: number | null;
-  /** percentage of documents with a near-duplicate at each evaluate.distribution threshold, same order */
-  readonly distribution: readonly number[];
-  readonly runtime_s: number;
-  readonly cpu_s: number;
-  readonly peak_rss_mb: number;
-  readonly cost_usd: number;
+  /** what the adapter declared its scores and decisions to be (contract/plan.ts) */
+  readonly score: ScoreMeaning;
+  readonly decisions: DecisionRule;
+  /** every measure of the run's `measures` this variant has: key → value, null for an empty cell */
+  readonly measures: Record<string, number | null>;
+  /** why a measure cell of this variant is empty when that is by design, not an empty denominator */
+  readonly not_applicable: Record<string, string>;
+  /** |P|: the pairs the average error and correlation are computed over */
+  readonly pairs_compared: number;
+  /** percentage of documents with a near-duplicate at each evaluate.distribution threshold, same order; null where the scores do not say */
+  readonly distribution: readonly (number | null)[];
   readonly counters: Counters;
+  /** pairs, spans and tables written for this variant */
+  readonly files: readonly OutputFileRecord[];
   readonly warnings: readonly string[];
+  /** how `peak_rss_mb` was measured: from the variant's start (Linux), or the process's running maximum */
+  readonly memory: 'per-variant' | 'process-maximum';
   /** backend facts (EMR cluster id, step timeline, …) */
   readonly backend_extra?: Record<string, unknown>;
 }
@@ -111,9 +103,35 @@ export interface RunRecord {
     readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
   };
   readonly evaluate: { readonly threshold: number; readonly min_score: number; readonly distribution: readonly number[] };
+  /** the columns of metrics.csv after the swept parameters, before the counters (results/measures.ts) */
+  readonly measures: readonly MeasureInfo[];
+  /** figures the run's adapters add to its report */
+  readonly figures: readonly FigureRecord[];
   readonly variants: readonly VariantRecord[];
   readonly warnings: readonly string[];
   /** extra tables written beside metrics.csv (TREC studies), file name → one-line description */
   readonly tables: Record<string, string>;
-  readonly totals: { readonly runtime_s: number; readonly cpu_s: number; readonly cost_usd: number; readonly peak_rss_mb: number };
+  /** what the run read, fingerprinted (results/inputs.ts): a rerun is `already complete` only on the same inputs */
+  readonly inputs: InputsFingerprint;
+  /** every file of the run folder but run.json and report.html, with its size and SHA-256 */
+  readonly files: readonly FileEntry[];
+  /** variants taken from an interrupted run's checkpoint (`--resume`) */
+  readonly resumed: readonly string[];
+  /**
+   * Wall-clock seconds of each phase and of the whole run (reading the corpus, the variants, the
+   * TREC studies, writing), CPU seconds of the whole run (every thread and child process), its
+   * cost (the variants' cost plus the rest of the CPU at the local price), and the largest
+   * variant peak of memory.
+   */
+  readonly totals: {
+    readonly read_s: number;
+    readonly variants_s: number;
+    readonly studies_s: number;
+    readonly write_s: number;
+    readonly total_s: number;
+    readonly runtime_s: number;
+    readonly cpu_s: number;
+    readonly cost_usd: number;
+    readonly peak_rss_mb: number;
+  };
 }

@@ -1,10 +1,29 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { plans } from '../../algorithms/plans.ts';
+import { DETECTORS } from '../../algorithms/detectors.ts';
+import { findPlan } from '../../algorithms/plans.ts';
 import { adapters } from '../../algorithms/registry.ts';
 
-describe('the plan table the job script bundles', () => {
-  it('has exactly the registry adapters, with the same plan functions', () => {
-    expect(Object.keys(plans).sort()).toEqual(adapters.map((a) => a.name).sort());
-    for (const a of adapters) expect(plans[a.name]).toBe(a.plan);
+const ALGORITHMS = new URL('../../algorithms/', import.meta.url);
+
+describe('the detector list', () => {
+  it('names every detector folder (every folder of algorithms/ with an index.ts and a plan.ts)', () => {
+    const folders = readdirSync(ALGORITHMS, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .filter((f) => {
+        const files = readdirSync(new URL(`${f}/`, ALGORITHMS));
+        return files.includes('index.ts') && files.includes('plan.ts');
+      });
+    expect([...DETECTORS].sort()).toEqual(folders.sort());
+  });
+
+  it('gives each adapter the name of its folder', () => {
+    expect(adapters.map((a) => a.name)).toEqual([...DETECTORS]);
+  });
+
+  it('gives the job script the very plan functions of the adapters', async () => {
+    for (const a of adapters) expect(await findPlan(a.name)).toBe(a.plan);
+    expect(await findPlan('no-such-detector')).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /** Small document sets for tests, read without the project's readers. */
 import { readFileSync } from 'node:fs';
-import type { DocumentSet } from '../../algorithms/types.ts';
+import type { DocumentSet } from '../../contract/index.ts';
 
 export const SMALL_JSONL = new URL('../fixtures/corpus/small.jsonl', import.meta.url);
 

@@ -3,27 +3,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findAdapter } from '../../algorithms/registry.ts';
-import type { Counters, DocumentSet, PairList } from '../../algorithms/types.ts';
+import type { Counters, DocumentSet, PairList } from '../../contract/index.ts';
 import { createLocalBackend } from '../../harness/mapreduce/local/backend.ts';
+import type { PlanOutputs } from '../../harness/mapreduce/outputs.ts';
 
 export interface PlanRun {
   readonly pairs: PairList;
   readonly counters: Counters;
   /** `a b score` by document index, sorted */
   readonly rows: string[];
+  /** pairs, spans and tables as the backend returned them */
+  readonly outputs: PlanOutputs;
 }
 
 export async function runPlan(
   algorithm: string,
   rawParams: unknown,
   docs: DocumentSet,
-  opts: { engine: 'auto' | 'jobs'; workers?: number; memoryMb?: number; minScore?: number },
+  opts: { engine: 'auto' | 'jobs'; workers?: number; memoryMb?: number; minScore?: number; seed?: number },
 ): Promise<PlanRun> {
   const adapter = findAdapter(algorithm);
   if (!adapter) throw new Error(`no adapter ${algorithm}`);
   const params = adapter.params.parse(rawParams);
   const minScore = opts.minScore ?? Number.MIN_VALUE;
-  const plan = adapter.plan(params, { minScore });
+  const ctx = { minScore, seed: opts.seed ?? 0 };
+  const plan = adapter.plan(params, ctx);
   const backend = createLocalBackend({
     workers: opts.workers ?? 1,
     memoryMb: opts.memoryMb ?? 64,
@@ -33,10 +37,10 @@ export async function runPlan(
   const workDir = mkdtempSync(join(tmpdir(), 'ndd-test-'));
   try {
     const r = await backend.run(
-      { variant: 'test', algorithm, params, minScore, plan },
+      { variant: 'test', algorithm, params, ...ctx, plan },
       { docs, workDir, signal: new AbortController().signal, progress: () => {} },
     );
-    return { pairs: r.pairs, counters: r.counters, rows: rowsOf(r.pairs) };
+    return { pairs: r.outputs.pairs, counters: r.counters, rows: rowsOf(r.outputs.pairs), outputs: r.outputs };
   } finally {
     await backend.close();
     rmSync(workDir, { recursive: true, force: true });

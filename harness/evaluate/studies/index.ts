@@ -4,7 +4,7 @@
  * Table 4.1). Each returns CSV tables the runner writes beside metrics.csv and lists in
  * run.json's `tables`. Documents are matched to run lines by id (DOCNO = the document's id).
  */
-import type { PairList } from '../../../algorithms/types.ts';
+import type { PairList } from '../../../contract/index.ts';
 import type { ReadContext } from '../../corpus/types.ts';
 import { DataError } from '../../errors.ts';
 import type { StudiesConfig } from '../../experiment/types.ts';

@@ -4,7 +4,7 @@
  * per question: the ground-truth pairs are indexed once by document (compressed adjacency
  * lists), and a question about a set of documents walks only the neighbours of its members.
  */
-import type { PairList } from '../../../algorithms/types.ts';
+import type { PairList } from '../../../contract/index.ts';
 import { checkPairs } from '../sorted-pairs.ts';
 
 /** Document d's neighbours are `other[start[d] .. start[d+1])`, with the pair's score in `score`. */

@@ -25,7 +25,7 @@ import {
   type StepSummary,
 } from '@aws-sdk/client-emr';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { Counters, DocumentSet } from '../../../algorithms/types.ts';
+import type { Counters, DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
@@ -34,7 +34,8 @@ import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type Insta
 import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
 import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout } from './layout.ts';
-import { getObjectBytes, listPartKeys, maybeGunzip, PairDecoder } from './output.ts';
+import { OutputCollector, outputDatasets } from '../outputs.ts';
+import { forEachTextRecord, getObjectBytes, listPartKeys, maybeGunzip } from './output.ts';
 import { bootstrapScript, layoutOf, runJobFlowInput, specJson, variantSteps } from './plan.ts';
 import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
@@ -416,15 +417,19 @@ class EmrBackend implements Backend {
     const runtimeS = stepRows.reduce((n, r) => n + (r.runtimeS ?? 0), 0);
     c.variantsDone++;
 
-    ctx.progress('emr: fetching the pairs');
-    const pairsPrefix = datasetKey(this.layout, slug, job.plan.output.pairs);
-    const keys = await listPartKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, pairsPrefix);
-    const decoder = new PairDecoder();
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, key);
-      decoder.addText(maybeGunzip(bytes).toString('utf8'), `s3://${this.layout.bucket}/${key}`);
-      ctx.progress('emr: fetching the pairs', i + 1, keys.length);
+    ctx.progress('emr: fetching the output');
+    const collector = new OutputCollector(job.plan.output, ctx.docs.texts.length);
+    let outputParts = 0;
+    for (const dataset of outputDatasets(job.plan.output)) {
+      const prefix = datasetKey(this.layout, slug, dataset);
+      const keys = await listPartKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, prefix);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, key);
+        forEachTextRecord(maybeGunzip(bytes).toString('utf8'), (k, v, line) => collector.add(dataset, k, v, () => `s3://${this.layout.bucket}/${key}: line ${line}`));
+        ctx.progress(`emr: fetching ${dataset}`, i + 1, keys.length);
+      }
+      outputParts += keys.length;
     }
 
     const { counters, found } = await this.fetchCounters(c.id, steps, job);
@@ -445,11 +450,10 @@ class EmrBackend implements Backend {
       clusterReady: c.readyMs !== undefined ? new Date(c.readyMs).toISOString() : null,
       steps: stepRows,
       s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
-      outputParts: keys.length,
+      outputParts,
       counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
-      ...(job.plan.output.spans ? { spans: 'not fetched by the EMR backend' } : {}),
     };
-    return { pairs: decoder.result(), counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
+    return { outputs: collector.result(), counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
   }
 
   /** Best effort, never waited for: logs reach S3 minutes after a step ends. */

@@ -10,7 +10,7 @@
  *
  * The tasks' `reporter:counter:group,name,amount` lines are summed by Hadoop into this block.
  */
-import type { Counters } from '../../../algorithms/types.ts';
+import type { Counters } from '../../../contract/index.ts';
 
 const HEADER = /Counters: \d+\s*$/;
 const COUNTER = /^\t\t(.+)=(-?\d+)\s*$/;

@@ -1,11 +1,9 @@
 /**
  * Reading a job's output back from S3: the `part-*` files Hadoop wrote (gzip'd or not; the
- * magic bytes decide), decoded as text records. The pairs dataset's records are `a:b<TAB>score`
- * with document indexes a < b (algorithms/types.ts).
+ * magic bytes decide), decoded as text records (`../outputs.ts` turns them into pairs, spans, tables).
  */
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { PairList } from '../../../algorithms/types.ts';
 import { decodeRecord } from '../records.ts';
 
 export function maybeGunzip(bytes: Uint8Array): Buffer {
@@ -13,31 +11,14 @@ export function maybeGunzip(bytes: Uint8Array): Buffer {
   return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : b;
 }
 
-export class PairDecoder {
-  private a: number[] = [];
-  private b: number[] = [];
-  private s: number[] = [];
-
-  /** Adds the records of one part file; `where` names it in errors. */
-  addText(text: string, where: string): void {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] as string;
-      if (line === '') continue;
-      const [key, value] = decodeRecord(line);
-      const m = /^(\d+):(\d+)$/.exec(key);
-      const score = Number(value);
-      if (!m || value.trim() === '' || !Number.isFinite(score)) {
-        throw new Error(`${where}: line ${i + 1}: not a pair record "a:b<TAB>score": ${JSON.stringify(line.slice(0, 80))}`);
-      }
-      this.a.push(Number(m[1]));
-      this.b.push(Number(m[2]));
-      this.s.push(score);
-    }
-  }
-
-  result(): PairList {
-    return { a: Uint32Array.from(this.a), b: Uint32Array.from(this.b), score: Float64Array.from(this.s) };
+/** Calls `f` with each record of a part file's text and its 1-based line number (empty lines are not records). */
+export function forEachTextRecord(text: string, f: (key: string, value: string, line: number) => void): void {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line === '') continue;
+    const [key, value] = decodeRecord(line);
+    f(key, value, i + 1);
   }
 }
 

@@ -18,7 +18,7 @@ import { splitCount, type DocsDescription } from './splits.ts';
 import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
 
 /** The part of a variant the plan needs (a VariantJob fits). */
-export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'plan'>;
+export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan'>;
 
 export interface PlannedObject {
   readonly uri: string;
@@ -59,7 +59,7 @@ export interface EmrPlan {
 export const CLUSTER_ID = '<cluster-id>';
 
 export function specJson(v: PlannedVariant): string {
-  return `${JSON.stringify({ algorithm: v.algorithm, params: v.params, minScore: v.minScore })}\n`;
+  return `${JSON.stringify({ algorithm: v.algorithm, params: v.params, minScore: v.minScore, seed: v.seed })}\n`;
 }
 
 export function nodeBinary(c: EmrBackendConfig): string {

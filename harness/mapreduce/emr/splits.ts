@@ -5,7 +5,7 @@
  * splittable, so each split is exactly one map task on EMR. Pure: the dry-run plan and the
  * staging use the same cut.
  */
-import type { DocumentSet } from '../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../contract/index.ts';
 import { encodeRecord } from '../records.ts';
 
 export interface SplitRange {

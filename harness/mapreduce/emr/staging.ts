@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { DocumentSet } from '../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError } from '../../errors.ts';
 import { splitKey, type RunLayout } from './layout.ts';
 import { documentLine, type SplitRange } from './splits.ts';

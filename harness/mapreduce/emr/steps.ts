@@ -7,8 +7,8 @@
  *   node ndd-job.js --spec spec.json --job <job> --phase map|combine|reduce [--side <dataset>=<file> …]
  */
 import type { ActionOnFailure, StepConfig } from '@aws-sdk/client-emr';
-import type { JobSpec } from '../job.ts';
-import { DOCUMENTS } from '../job.ts';
+import type { JobSpec } from '../../../contract/index.ts';
+import { DOCUMENTS } from '../../../contract/index.ts';
 import { codeKey, datasetKey, documentsKey, JOB_SCRIPT_NAME, safeName, SPEC_NAME, specKey, type RunLayout } from './layout.ts';
 import { s3Uri } from './s3uri.ts';
 

@@ -4,9 +4,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Counters, DocumentSet, KernelContext } from '../../../algorithms/types.ts';
+import type { CorpusShape, Counters, DocumentSet, KernelContext } from '../../../contract/index.ts';
+import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { readPairFiles, runPlanJobs } from './engine.ts';
+import { readOutputFiles, runPlanJobs } from './engine.ts';
 import { runPlanJobsParallel } from './parallel-engine.ts';
 import { WorkerPool } from './pool.ts';
 
@@ -15,24 +16,21 @@ export interface LocalBackendOptions {
   readonly memoryMb: number;
   readonly pricePerVcpuHour: number;
   /**
-   * `auto`: the kernel when the plan has one and it fits `memoryMb` (kernelBytesEstimate), else
+   * `auto`: the kernel when the plan has one and its cost model fits `memoryMb`, else
    * the text jobs; `jobs`: always the text jobs (slower, for checking).
    */
   readonly engine: 'auto' | 'jobs';
   /** modules the worker threads load as soon as they start (the kernels' worker modules) */
   readonly preload?: readonly string[];
+  /** where worker threads rebuild a plan: a module exporting `findPlan(name)` (default algorithms/plans.ts) */
+  readonly planModule?: string;
 }
 
-/**
- * What a typed-array kernel holds for a document set, from its text length: the Broder kernel
- * keeps about 50 bytes per (fingerprint, document) entry, and a corpus has about one entry per
- * 7 characters (one shingle per word); 8 bytes a character leaves room for its pairs. Above
- * `memory_mb` the backend runs the text jobs instead, whose shuffle spills to disk.
- */
-export function kernelBytesEstimate(docs: DocumentSet): number {
+/** The shape of a document set, for a plan's cost model. */
+export function corpusShape(docs: DocumentSet): CorpusShape {
   let chars = 0;
   for (const t of docs.texts) chars += t.length;
-  return 8 * chars;
+  return { documents: docs.texts.length, chars };
 }
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
@@ -47,10 +45,11 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const counters: Counters = {};
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      let pairs;
+      let outputs: PlanOutputs;
       let extra: Record<string, unknown> | undefined;
-      const estimate = kernelBytesEstimate(ctx.docs);
-      if (job.plan.local && opts.engine === 'auto' && estimate <= budget) {
+      const local = job.plan.local;
+      const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
+      if (local && opts.engine === 'auto' && estimate <= budget) {
         const kctx: KernelContext = {
           docs: ctx.docs,
           parallelism: opts.workers,
@@ -74,9 +73,11 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
             g[name] = (g[name] ?? 0) + amount;
           },
           progress: (phase, done, total) => ctx.progress(phase, done, total),
+          signal: ctx.signal,
         };
         ctx.signal.throwIfAborted();
-        pairs = (await job.plan.local(kctx)).pairs;
+        const r = await local.run(kctx);
+        outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
         extra = { engine: 'kernel' };
       } else {
         const dir = join(ctx.workDir, 'jobs', job.variant);
@@ -90,6 +91,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
                 memoryBudgetBytes: budget,
                 parallelism: opts.workers,
                 runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+                ...(opts.planModule ? { planModule: opts.planModule } : {}),
                 signal: ctx.signal,
                 progress,
               })
@@ -98,13 +100,11 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
                 return { ...one, datasets: new Map([...one.datasets].map(([k, v]) => [k, [v]])) };
               })();
         for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
-        const files = r.datasets.get(job.plan.output.pairs);
-        if (!files) throw new Error(`plan of ${job.variant} produced no dataset ${job.plan.output.pairs}`);
-        pairs = readPairFiles(files);
+        outputs = readOutputFiles(job.variant, job.plan.output, r.datasets, ctx.docs.texts.length);
         extra = {
           engine: 'jobs',
           shuffle_spills: r.spills,
-          ...(job.plan.local && opts.engine === 'auto'
+          ...(local && opts.engine === 'auto'
             ? { why: `the kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` }
             : {}),
         };
@@ -113,7 +113,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const cpu = process.cpuUsage(cpu0);
       const cpuS = (cpu.user + cpu.system) / 1e6;
       return {
-        pairs,
+        outputs,
         counters,
         runtimeS,
         cpuS,

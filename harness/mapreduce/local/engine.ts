@@ -8,9 +8,9 @@
  * show that a kernel gives exactly the jobs' results.
  */
 import { join } from 'node:path';
-import type { Counters, DocumentSet, PairList } from '../../../algorithms/types.ts';
-import type { Plan } from '../../../algorithms/types.ts';
-import { DOCUMENTS, type JobSpec, type Reducer, type SideRecord, type TaskContext } from '../job.ts';
+import type { Counters, DocumentSet, Plan, PlanOutput } from '../../../contract/index.ts';
+import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
+import { DOCUMENTS, type JobSpec, type Reducer, type SideRecord, type TaskContext } from '../../../contract/index.ts';
 import { LineWriter, readLines } from '../lines.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
 
@@ -178,19 +178,25 @@ function* readDataset(datasets: ReadonlyMap<string, string>, name: string): Gene
   for (const line of readLines(path)) yield decodeRecord(line);
 }
 
-/** Decodes a pairs dataset (key `a:b`, value score), from its part files in order, into a PairList. */
-export function readPairFiles(paths: readonly string[]): PairList {
-  const a: number[] = [];
-  const b: number[] = [];
-  const s: number[] = [];
-  for (const path of paths) {
-    for (const line of readLines(path)) {
-      const [key, value] = decodeRecord(line);
-      const colon = key.indexOf(':');
-      a.push(Number(key.slice(0, colon)));
-      b.push(Number(key.slice(colon + 1)));
-      s.push(Number(value));
+/** Reads the plan's output datasets (pairs, spans, tables) from their part files, in order. */
+export function readOutputFiles(
+  variant: string,
+  output: PlanOutput,
+  datasets: ReadonlyMap<string, readonly string[]>,
+  documents: number,
+): PlanOutputs {
+  const collector = new OutputCollector(output, documents);
+  for (const name of outputDatasets(output)) {
+    const files = datasets.get(name);
+    if (!files) throw new Error(`plan of ${variant} produced no dataset ${name}`);
+    for (const path of files) {
+      let line = 0;
+      for (const text of readLines(path)) {
+        line++;
+        const [k, v] = decodeRecord(text);
+        collector.add(name, k, v, () => `${path}: line ${line}`);
+      }
     }
   }
-  return { a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(s) };
+  return collector.result();
 }

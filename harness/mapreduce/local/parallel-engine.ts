@@ -6,8 +6,7 @@
  * which runs them on one thread.
  */
 import { join } from 'node:path';
-import type { Counters, DocumentSet, Plan } from '../../../algorithms/types.ts';
-import { DOCUMENTS } from '../job.ts';
+import { addCounters, DOCUMENTS, type Counters, type DocumentSet, type Plan } from '../../../contract/index.ts';
 import { LineWriter } from '../lines.ts';
 import { encodeRecord } from '../records.ts';
 import type { MapTaskInput, MapTaskOutput, ReduceTaskInput } from './tasks.ts';
@@ -39,13 +38,7 @@ export interface PlanIdentity {
   readonly algorithm: string;
   readonly params: unknown;
   readonly minScore: number;
-}
-
-function addCounters(into: Counters, add: Counters): void {
-  for (const [g, names] of Object.entries(add)) {
-    const group = (into[g] ??= {});
-    for (const [n, v] of Object.entries(names)) group[n] = (group[n] ?? 0) + v;
-  }
+  readonly seed: number;
 }
 
 /** One documents file per thread, cut where the text length is even. */
@@ -91,7 +84,7 @@ export async function runPlanJobsParallel(
     const inputs = job.inputs.flatMap(filesOf);
     const side = Object.fromEntries((job.side ?? []).map((name) => [name, filesOf(name)]));
     const reducers = job.reducer ? opts.parallelism : 0;
-    const source = { planModule, algorithm: id.algorithm, params: id.params, minScore: id.minScore, job: job.name };
+    const source = { planModule, algorithm: id.algorithm, params: id.params, minScore: id.minScore, seed: id.seed, job: job.name };
     let done = 0;
     opts.progress?.(`${label} map`, 0, inputs.length);
     const maps = await Promise.all(

@@ -4,8 +4,7 @@
  * streaming job script does, reads its input file, and writes sorted runs or output records to
  * files: nothing but file names and counters crosses between threads.
  */
-import type { Counters, Plan, PlanContext } from '../../../algorithms/types.ts';
-import type { JobSpec, SideRecord } from '../job.ts';
+import type { Counters, JobSpec, PlanFunction, SideRecord } from '../../../contract/index.ts';
 import { LineWriter, readLines } from '../lines.ts';
 import { hadoopPartition } from '../partition.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
@@ -17,16 +16,15 @@ export interface PlanSource {
   readonly algorithm: string;
   readonly params: unknown;
   readonly minScore: number;
+  readonly seed: number;
   readonly job: string;
 }
 
 async function loadJob(src: PlanSource): Promise<JobSpec> {
-  const mod = (await import(src.planModule)) as {
-    findPlan(name: string): { plan(params: never, ctx: PlanContext): Plan } | undefined;
-  };
-  const entry = mod.findPlan(src.algorithm);
-  if (!entry) throw new Error(`${src.planModule} has no algorithm ${src.algorithm}`);
-  const job = entry.plan(src.params as never, { minScore: src.minScore }).jobs.find((j) => j.name === src.job);
+  const mod = (await import(src.planModule)) as { findPlan(name: string): Promise<PlanFunction | undefined> };
+  const plan = await mod.findPlan(src.algorithm);
+  if (!plan) throw new Error(`${src.planModule} has no algorithm ${src.algorithm}`);
+  const job = plan(src.params as never, { minScore: src.minScore, seed: src.seed }).jobs.find((j) => j.name === src.job);
   if (!job) throw new Error(`algorithm ${src.algorithm} has no job ${src.job}`);
   return job;
 }

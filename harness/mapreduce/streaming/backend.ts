@@ -15,16 +15,16 @@ import { mkdir, mkdtemp, open, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { Counters } from '../../../algorithms/types.ts';
+import { addCounters, type Counters } from '../../../contract/index.ts';
 import { InterruptedError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { DOCUMENTS, type JobSpec } from '../job.ts';
+import { DOCUMENTS, type JobSpec } from '../../../contract/index.ts';
 import { bundleJobScript } from './bundle.ts';
 import type { StreamingConfig } from './config.ts';
 import { reapedChildrenCpuS } from './cpu.ts';
-import { readPairs, writeDocuments } from './datasets.ts';
+import { readOutputs, writeDocuments } from './datasets.ts';
 import { ChildSet, describeFailure, rootFailure, startPipeline, type Command, type ProcessOutcome } from './processes.ts';
-import { addCounters } from './reporter.ts';
+import { addCounterLines } from './reporter.ts';
 import { partitionLines } from './shuffle.ts';
 import { alignSplits, planSplits, type Split } from './splits.ts';
 import type { JobScriptSpec } from './task-cli.ts';
@@ -68,9 +68,6 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
   return {
     kind: 'streaming',
     async run(variant: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
-      if (variant.plan.output.spans) {
-        throw new Error(`streaming backend: ${variant.variant}: span outputs have no text encoding in the job contract yet`);
-      }
       const script = await getScript();
       ctx.signal.throwIfAborted();
       const children = new ChildSet();
@@ -81,15 +78,15 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
       const t0 = performance.now();
       try {
         const run = new StreamingRun(config, script, parallel, options.sortBuffer ?? '128M', children, ctx, keptMaps);
-        const { pairsFiles, counters, jobs } = await run.execute(variant);
-        const pairs = await readPairs(pairsFiles, ctx.docs.texts.length);
+        const { datasets, counters, jobs } = await run.execute(variant);
+        const outputs = await readOutputs(variant.variant, variant.plan.output, datasets, ctx.docs.texts.length);
         const runtimeS = (performance.now() - t0) / 1000;
         const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
         const own = process.cpuUsage(ownCpu0);
         const frameworkCpuS = (own.user + own.system) / 1e6;
         const cpuS = childCpuS + frameworkCpuS;
         return {
-          pairs,
+          outputs,
           counters,
           runtimeS,
           cpuS,
@@ -132,11 +129,11 @@ class StreamingRun {
     private readonly keptMaps: Map<string, KeptMapOutput>,
   ) {}
 
-  async execute(variant: VariantJob): Promise<{ pairsFiles: string[]; counters: Counters; jobs: JobReport[] }> {
+  async execute(variant: VariantJob): Promise<{ datasets: ReadonlyMap<string, readonly string[]>; counters: Counters; jobs: JobReport[] }> {
     await mkdir(this.ctx.workDir, { recursive: true });
     this.root = await mkdtemp(join(this.ctx.workDir, 'streaming-'));
     this.specFile = join(this.root, 'spec.json');
-    const spec: JobScriptSpec = { algorithm: variant.algorithm, params: variant.params, minScore: variant.minScore };
+    const spec: JobScriptSpec = { algorithm: variant.algorithm, params: variant.params, minScore: variant.minScore, seed: variant.seed };
     await writeFile(this.specFile, JSON.stringify(spec));
     await mkdir(join(this.root, 'tmp'));
     const needsDocs = variant.plan.jobs.some((j) => j.inputs.includes(DOCUMENTS) || j.side?.includes(DOCUMENTS));
@@ -152,9 +149,7 @@ class StreamingRun {
     for (const [j, job] of variant.plan.jobs.entries()) {
       jobs.push(await this.runJob(job, join(this.root, `job-${j}-${job.name}`)));
     }
-    const pairsFiles = this.datasets.get(variant.plan.output.pairs);
-    if (!pairsFiles) throw new Error(`plan of ${variant.variant} produced no dataset "${variant.plan.output.pairs}"`);
-    return { pairsFiles, counters: this.counters, jobs };
+    return { datasets: this.datasets, counters: this.counters, jobs };
   }
 
   private dataset(job: JobSpec, name: string): string[] {
@@ -212,7 +207,7 @@ class StreamingRun {
     let kept = keepKey === undefined ? undefined : this.keptMaps.get(keepKey);
     const reused = kept !== undefined;
     if (kept) {
-      mergeCounters(this.counters, kept.counters);
+      addCounters(this.counters, kept.counters);
     } else {
       const mapDirs = splits.map((_, i) => join(dir, `map-${i}`));
       await Promise.all(mapDirs.map((d) => mkdir(d)));
@@ -288,7 +283,7 @@ class StreamingRun {
   private check(outcomes: readonly ProcessOutcome[]): void {
     const failure = rootFailure(outcomes);
     if (failure) throw new TaskFailure(failure);
-    for (const o of outcomes) addCounters(this.counters, o.counters);
+    for (const o of outcomes) addCounterLines(this.counters, o.counters);
   }
 
   /** Runs `count` tasks, at most `parallel` at a time; the first failure kills the others and is thrown. */
@@ -316,13 +311,6 @@ class StreamingRun {
       const what = error instanceof TaskFailure ? describeFailure(error.outcome) : (error as Error).message;
       throw new Error(`streaming: job ${job.name}: ${phase} task ${i}: ${what}`, { cause: error });
     }
-  }
-}
-
-function mergeCounters(into: Counters, add: Counters): void {
-  for (const [g, names] of Object.entries(add)) {
-    const group = (into[g] ??= {});
-    for (const [n, v] of Object.entries(names)) group[n] = (group[n] ?? 0) + v;
   }
 }
 

@@ -2,7 +2,7 @@
  * Hadoop Streaming's stderr protocol: `reporter:counter:<group>,<name>,<amount>` adds to a
  * counter, `reporter:status:<message>` sets the task status; anything else is a log line.
  */
-import type { Counters } from '../../../algorithms/types.ts';
+import type { Counters } from '../../../contract/index.ts';
 
 export interface CounterLine {
   readonly group: string;
@@ -24,7 +24,7 @@ export function parseReporterLine(line: string): CounterLine | 'status' | undefi
   return { group, name, amount: Number(amountText) };
 }
 
-export function addCounters(into: Counters, lines: readonly CounterLine[]): void {
+export function addCounterLines(into: Counters, lines: readonly CounterLine[]): void {
   for (const c of lines) {
     const g = (into[c.group] ??= {});
     g[c.name] = (g[c.name] ?? 0) + c.amount;

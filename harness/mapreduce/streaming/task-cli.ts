@@ -8,11 +8,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Readable, Writable } from 'node:stream';
-import type { PlanContext, Plan } from '../../../algorithms/types.ts';
+import type { PlanFunction } from '../../../contract/index.ts';
 
 /** What the job script needs of an algorithm: its plan function (not its parameter schema). */
-export type PlanLookup = (name: string) => { plan(params: never, ctx: PlanContext): Plan } | undefined;
-import type { JobSpec, SideRecord } from '../job.ts';
+export type PlanLookup = (name: string) => Promise<PlanFunction | undefined>;
+import type { JobSpec, SideRecord } from '../../../contract/index.ts';
 import { decodeRecord } from '../records.ts';
 import { forEachLine } from './line-reader.ts';
 import { PHASES, RecordError, runTask, type Phase } from './task.ts';
@@ -21,6 +21,7 @@ export interface JobScriptSpec {
   readonly algorithm: string;
   readonly params: unknown;
   readonly minScore: number;
+  readonly seed: number;
 }
 
 export interface TaskArgs {
@@ -72,20 +73,20 @@ export function parseTaskArgs(argv: readonly string[]): TaskArgs {
   return { spec, job, phase, side };
 }
 
-export function findJob(specFile: string, jobName: string, lookup: PlanLookup): JobSpec {
+export async function findJob(specFile: string, jobName: string, lookup: PlanLookup): Promise<JobSpec> {
   let spec: JobScriptSpec;
   try {
     spec = JSON.parse(readFileSync(specFile, 'utf8')) as JobScriptSpec;
   } catch (e) {
     throw new UsageError(`${specFile}: ${(e as Error).message}`);
   }
-  if (typeof spec?.algorithm !== 'string' || typeof spec.minScore !== 'number') {
-    throw new UsageError(`${specFile}: expected { "algorithm": string, "params": ..., "minScore": number }`);
+  if (typeof spec?.algorithm !== 'string' || typeof spec.minScore !== 'number' || typeof spec.seed !== 'number') {
+    throw new UsageError(`${specFile}: expected { "algorithm": string, "params": ..., "minScore": number, "seed": number }`);
   }
-  const adapter = lookup(spec.algorithm);
-  if (!adapter) throw new UsageError(`${specFile}: unknown algorithm "${spec.algorithm}"`);
+  const planFn = await lookup(spec.algorithm);
+  if (!planFn) throw new UsageError(`${specFile}: unknown algorithm "${spec.algorithm}"`);
   // spec.json carries parameters the adapter's schema validated before the run was staged.
-  const plan = adapter.plan(spec.params as never, { minScore: spec.minScore });
+  const plan = planFn(spec.params as never, { minScore: spec.minScore, seed: spec.seed });
   const job = plan.jobs.find((j) => j.name === jobName);
   if (!job) {
     throw new UsageError(`${specFile}: algorithm ${spec.algorithm} has no job "${jobName}" (jobs: ${plan.jobs.map((j) => j.name).join(', ')})`);
@@ -137,7 +138,7 @@ export async function runJobScript(
   try {
     const args = parseTaskArgs(argv);
     where = `ndd-job ${args.job} ${args.phase}`;
-    const job = findJob(args.spec, args.job, lookup);
+    const job = await findJob(args.spec, args.job, lookup);
     const missing = (job.side ?? []).filter((name) => !args.side.has(name));
     if (missing.length > 0) throw new UsageError(`job ${job.name} needs side dataset(s) ${missing.map((n) => `--side ${n}=<file>`).join(' ')}`);
     const side = new Map<string, SideRecord[]>();

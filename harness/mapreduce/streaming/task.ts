@@ -5,7 +5,7 @@
  * reported as `reporter:counter:<group>,<name>,<amount>` lines on stderr once at close.
  */
 import type { Writable } from 'node:stream';
-import type { JobSpec, Reducer, SideRecord, TaskContext } from '../job.ts';
+import type { JobSpec, Reducer, SideRecord, TaskContext } from '../../../contract/index.ts';
 import { encodeRecord, unescapeField } from '../records.ts';
 import { forEachLine } from './line-reader.ts';
 

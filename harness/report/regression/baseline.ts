@@ -5,23 +5,17 @@
  */
 import { z } from 'zod';
 import { DataError, UserError } from '../../errors.ts';
+import { exactMeasures } from '../../results/measures.ts';
 import type { RunRecord, VariantRecord } from '../../results/types.ts';
 
-export const BASELINE_SCHEMA_VERSION = 1;
-
-/** Quality measures compared exactly. */
-export const QUALITY_KEYS = ['pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs'] as const;
-export type QualityKey = (typeof QUALITY_KEYS)[number];
-
-/** Timing measures compared statistically. */
-export const TIMING_KEYS = ['runtime_s', 'cpu_s'] as const;
-export type TimingKey = (typeof TIMING_KEYS)[number];
+export const BASELINE_SCHEMA_VERSION = 2;
 
 const nullableNumber = z.number().nullable();
 
+// Version 1 had a fixed list of quality keys and runtime_s/cpu_s timings: the same shape as a record.
 const baselineSchema = z
   .object({
-    schema_version: z.literal(BASELINE_SCHEMA_VERSION),
+    schema_version: z.union([z.literal(1), z.literal(BASELINE_SCHEMA_VERSION)]),
     experiment: z.string(),
     config_hash: z.string(),
     created_at: z.string(),
@@ -33,8 +27,10 @@ const baselineSchema = z
         .object({
           algorithm: z.string(),
           ground_truth: z.boolean(),
-          quality: z.object(Object.fromEntries(QUALITY_KEYS.map((k) => [k, nullableNumber])) as Record<QualityKey, typeof nullableNumber>).strict(),
-          timings: z.object(Object.fromEntries(TIMING_KEYS.map((k) => [k, z.array(z.number()).min(1)])) as Record<TimingKey, z.ZodArray<z.ZodNumber>>).strict(),
+          /** the measures compared exactly (count and quality kinds of the run's measures) */
+          quality: z.record(z.string(), nullableNumber),
+          /** every sample of the timing measures */
+          timings: z.record(z.string(), z.array(z.number()).min(1)),
         })
         .strict(),
     ),
@@ -44,18 +40,18 @@ const baselineSchema = z
 export type Baseline = z.infer<typeof baselineSchema>;
 export type BaselineVariant = Baseline['variants'][string];
 
-export function qualityOf(v: VariantRecord): Record<QualityKey, number | null> {
-  const { pairs, metrics: m } = v;
-  return {
-    pairs,
-    avg_error: m.avg_error,
-    correlation: m.correlation,
-    precision_docs: m.precision_docs,
-    recall_docs: m.recall_docs,
-    precision_pairs: m.precision_pairs,
-    recall_pairs: m.recall_pairs,
-    f1_pairs: m.f1_pairs,
-  };
+/** The measures of `run` that `bench check` compares exactly, by key. */
+export function qualityKeys(run: RunRecord): string[] {
+  return exactMeasures(run.measures).map((m) => m.key);
+}
+
+/** The measures of `run` that `bench check` compares statistically. */
+export function timingKeys(run: RunRecord): string[] {
+  return run.measures.filter((m) => m.kind === 'timing').map((m) => m.key);
+}
+
+export function qualityOf(run: RunRecord, v: VariantRecord): Record<string, number | null> {
+  return Object.fromEntries(qualityKeys(run).map((k) => [k, v.measures[k] ?? null]));
 }
 
 /** The runs must be repetitions of one config; `runIds` name them in errors. */
@@ -74,20 +70,24 @@ export function baselineFromRuns(runs: readonly RunRecord[], label: (i: number) 
   const first = runs[0] as RunRecord;
   const variants: Record<string, BaselineVariant> = {};
   runs.forEach((run, i) => {
+    const timing = timingKeys(run);
     for (const v of run.variants) {
-      const quality = qualityOf(v);
+      const quality = qualityOf(run, v);
       const seen = variants[v.name];
       if (!seen) {
-        variants[v.name] = { algorithm: v.algorithm, ground_truth: v.ground_truth, quality, timings: { runtime_s: [v.runtime_s], cpu_s: [v.cpu_s] } };
+        const timings = Object.fromEntries(timing.flatMap((k) => (typeof v.measures[k] === 'number' ? [[k, [v.measures[k]]]] : [])));
+        variants[v.name] = { algorithm: v.algorithm, ground_truth: v.ground_truth, quality, timings };
         continue;
       }
-      for (const k of QUALITY_KEYS) {
-        if (seen.quality[k] !== quality[k]) {
-          throw new UserError(`${label(i)}: variant ${v.name}: ${k} is ${quality[k]}, ${label(0)} has ${seen.quality[k]}: quality is not deterministic across these runs`);
+      for (const [k, x] of Object.entries(quality)) {
+        if (seen.quality[k] !== x) {
+          throw new UserError(`${label(i)}: variant ${v.name}: ${k} is ${x}, ${label(0)} has ${seen.quality[k]}: quality is not deterministic across these runs`);
         }
       }
-      seen.timings.runtime_s.push(v.runtime_s);
-      seen.timings.cpu_s.push(v.cpu_s);
+      for (const k of timing) {
+        const x = v.measures[k];
+        if (typeof x === 'number') (seen.timings[k] ??= []).push(x);
+      }
     }
   });
   return {

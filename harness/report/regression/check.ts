@@ -4,20 +4,22 @@
  */
 import { UserError } from '../../errors.ts';
 import type { RunRecord } from '../../results/types.ts';
-import { QUALITY_KEYS, TIMING_KEYS, assertRepetitions, qualityOf, type Baseline, type QualityKey, type TimingKey } from './baseline.ts';
+import { assertRepetitions, qualityOf, type Baseline } from './baseline.ts';
 import { compareTimings, type TimingComparison, type TimingOptions } from './timing.ts';
 
 export interface QualityChange {
   readonly variant: string;
-  readonly measure: QualityKey;
+  readonly measure: string;
   readonly run: string;
   readonly baseline: number | null;
   readonly current: number | null;
+  /** the run has no such measure */
+  readonly absent?: boolean;
 }
 
 export interface TimingRow extends TimingComparison {
   readonly variant: string;
-  readonly measure: TimingKey;
+  readonly measure: string;
   readonly baselineSamples: number;
   readonly currentSamples: number;
 }
@@ -53,6 +55,7 @@ export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baseli
   }
   const quality: QualityChange[] = [];
   const missing = new Set<string>();
+  const newMeasures = new Set<string>();
   runs.forEach((run, i) => {
     const byName = new Map(run.variants.map((v) => [v.name, v]));
     for (const [name, b] of Object.entries(baseline.variants)) {
@@ -61,8 +64,13 @@ export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baseli
         missing.add(name);
         continue;
       }
-      const q = qualityOf(v);
-      for (const k of QUALITY_KEYS) if (q[k] !== b.quality[k]) quality.push({ variant: name, measure: k, run: label(i), baseline: b.quality[k], current: q[k] });
+      const q = qualityOf(run, v);
+      for (const [k, expected] of Object.entries(b.quality)) {
+        // A measure the run no longer has is a regression too: `undefined` differs from any baseline value.
+        const current = k in q ? (q[k] as number | null) : undefined;
+        if (current !== expected) quality.push({ variant: name, measure: k, run: label(i), baseline: expected, current: current ?? null, ...(current === undefined ? { absent: true } : {}) });
+      }
+      for (const k of Object.keys(q)) if (!(k in b.quality)) newMeasures.add(k);
     }
   });
   const added = [...new Set(runs.flatMap((r) => r.variants.map((v) => v.name)))].filter((n) => !(n in baseline.variants));
@@ -70,13 +78,13 @@ export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baseli
   if (!opts.qualityOnly) {
     for (const [name, b] of Object.entries(baseline.variants)) {
       if (missing.has(name)) continue;
-      for (const k of TIMING_KEYS) {
-        const current = runs.map((r) => r.variants.find((v) => v.name === name)?.[k] ?? NaN).filter(Number.isFinite);
-        const baselineSamples = b.timings[k];
+      for (const [k, baselineSamples] of Object.entries(b.timings)) {
+        const current = runs.map((r) => r.variants.find((v) => v.name === name)?.measures[k] ?? NaN).filter(Number.isFinite);
         timings.push({ variant: name, measure: k, baselineSamples: baselineSamples.length, currentSamples: current.length, ...compareTimings(baselineSamples, current, opts) });
       }
     }
   }
+  if (newMeasures.size > 0) notes.push(`measures not in the baseline (not judged): ${[...newMeasures].join(', ')}`);
   return { experiment: first.experiment, runs: runs.map((r) => r.run_id), notes, quality, missing: [...missing], added, timings, qualityOnly: opts.qualityOnly, options: opts };
 }
 
@@ -102,7 +110,7 @@ export function formatCheckReport(r: CheckReport, baselineFile: string): string 
   if (r.quality.length === 0 && r.missing.length === 0) out.push('  no differences');
   else {
     const rows = [
-      ...r.quality.map((q) => [q.variant, q.measure, show(q.baseline), show(q.current), q.run, 'REGRESSION']),
+      ...r.quality.map((q) => [q.variant, q.measure, show(q.baseline), q.absent ? '(no such measure)' : show(q.current), q.run, 'REGRESSION']),
       ...r.missing.map((m) => [m, '(variant)', 'present', 'missing', '', 'REGRESSION']),
     ];
     out.push(...table(['variant', 'measure', 'baseline', 'current', 'run', 'verdict'], rows).map((l) => `  ${l}`));

@@ -1,6 +1,6 @@
 import { sampleCorrelation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import type { PairList } from '../../../algorithms/types.ts';
+import type { PairList } from '../../../contract/index.ts';
 import { compareWithTruth } from '../../../harness/evaluate/compare.ts';
 import { pairList, randomPairs, seededRandom } from './pairs.ts';
 
@@ -92,6 +92,7 @@ describe('compareWithTruth', () => {
       truthPairs: 5,
       runPairs: 5,
       warnings: [],
+      notApplicable: {},
     });
   });
 

@@ -1,5 +1,5 @@
 /** Test helpers: building PairLists from literals and random data. */
-import type { PairList } from '../../../algorithms/types.ts';
+import type { PairList } from '../../../contract/index.ts';
 
 export function pairList(rows: readonly (readonly [number, number, number])[]): PairList {
   return {

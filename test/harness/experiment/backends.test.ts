@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
-import { TIMING_COLUMNS } from '../../../harness/results/types.ts';
+import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
 import { runOptions } from '../../support/run-options.ts';
 
@@ -45,7 +45,7 @@ function options(over: Partial<RunOptions> = {}): RunOptions {
 
 function withoutTimings(csv: string): string {
   const rows = csv.trim().split('\n').map((r) => r.split(','));
-  const keep = (rows[0] as string[]).map((c) => !(TIMING_COLUMNS as readonly string[]).includes(c));
+  const keep = (rows[0] as string[]).map((c) => !VARYING_COLUMNS.includes(c));
   return rows.map((r) => r.filter((_, i) => keep[i]).join(',')).join('\n');
 }
 

@@ -81,7 +81,8 @@ describe('loadExperiment: valid configs', () => {
     expect(exp.variants).toEqual([
       { name: 'sct/sct=3', algorithm: 'broder', params: { shingle: word3, fingerprint: 'rabin64', sampling: { method: 'sct', threshold: 3 } }, swept: { 'sampling.threshold': 3 }, groundTruth: false },
       { name: 'sct/sct=2', algorithm: 'broder', params: { shingle: word3, fingerprint: 'rabin64', sampling: { method: 'sct', threshold: 2 } }, swept: { 'sampling.threshold': 2 }, groundTruth: false },
-      { name: 'broder', algorithm: 'broder', params: { shingle: word3, fingerprint: 'md5', sampling: { method: 'none' } }, swept: {}, groundTruth: false },
+      // unswept and unnamed: named by what sets it apart from the defaults (word shingles of 3, MD5)
+      { name: 'broder/unit=word,size=3,fingerprint=md5', algorithm: 'broder', params: { shingle: word3, fingerprint: 'md5', sampling: { method: 'none' } }, swept: {}, groundTruth: false },
     ]);
     expect(exp.evaluate).toEqual({ threshold: 0.6, min_score: 0.2, distribution: [0.8, 0.6] });
     expect(exp.backend).toEqual({ kind: 'local', engine: 'auto', workers: 3, memory_mb: 512, price_per_vcpu_hour: 0.1 });

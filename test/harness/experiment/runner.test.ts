@@ -13,7 +13,7 @@ import { normalize } from '../../../algorithms/text/normalize.ts';
 import { charShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
-import { TIMING_COLUMNS } from '../../../harness/results/types.ts';
+import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import { SMALL_JSONL, smallCorpus } from '../../support/corpus.ts';
 import { quiet, runOptions } from '../../support/run-options.ts';
 
@@ -46,7 +46,7 @@ function options(over: Partial<RunOptions> = {}): RunOptions {
 function deterministicMetrics(csv: string): string {
   const [head, ...rows] = csv.trim().split('\n') as [string, ...string[]];
   const cols = head.split(',');
-  const keep = cols.map((c) => !(TIMING_COLUMNS as readonly string[]).includes(c));
+  const keep = cols.map((c) => !VARYING_COLUMNS.includes(c));
   return [head, ...rows].map((r) => r.split(',').filter((_, i) => keep[i]).join(',')).join('\n');
 }
 
@@ -135,7 +135,10 @@ describe('bench run on a small corpus', () => {
     expect(run.variants.map((v: { name: string }) => v.name)).toEqual(['ground-truth', 'broder/sct=5', 'broder/sct=2']);
     expect(run.variants[2].counters['mr1-shingle-pairs'].fingerprints_over_sct).toBeGreaterThan(0);
     // SCT drops pairs from MR#1 (Figure 3.9)
-    expect(run.variants[2].mr1_reduction_pct).toBeGreaterThan(0);
+    expect(run.variants[2].measures.mr1_reduction_pct).toBeGreaterThan(0);
+    expect(run.variants[2].measures.mr1_reduction_pct).toBe(
+      100 * (1 - run.variants[2].counters['mr1-shingle-pairs'].output_pairs / run.variants[0].counters['mr1-shingle-pairs'].output_pairs),
+    );
   });
 
   it('finds a complete run of the same config instead of running it again', async () => {
@@ -156,11 +159,15 @@ describe('bench run on a small corpus', () => {
     expect(readFileSync(join(dir, 'pairs', 'broder', 'sct=2.csv.gz')).equals(before.pairs)).toBe(true);
   });
 
-  it('leaves no folder behind when the run is aborted', async () => {
+  it('leaves no run folder, temporary folder or lock behind when the run is aborted', async () => {
     const c = new AbortController();
     const outRoot = join(root, 'aborted');
-    const p = runExperiment(options({ outRoot, signal: c.signal, progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
+    const notices: string[] = [];
+    const p = runExperiment(options({ outRoot, signal: c.signal, notice: (l) => notices.push(l), progress: { ...quiet, update: () => c.abort(new Error('interrupted')) } }));
     await expect(p).rejects.toThrow('interrupted');
-    expect(existsSync(join(outRoot, 'small')) ? readdirSync(join(outRoot, 'small')) : []).toEqual([]);
+    // The abort is seen after the ground truth, which is kept for --resume, and the user is told.
+    const left = existsSync(join(outRoot, 'small')) ? readdirSync(join(outRoot, 'small')) : [];
+    expect(left).toEqual([expect.stringMatching(/^\.resume-/)]);
+    expect(notices).toEqual([expect.stringMatching(/^note: 1 of 3 variants are saved in .*\.resume-.*--resume/)]);
   });
 });

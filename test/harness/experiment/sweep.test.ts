@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { broderParams } from '../../../algorithms/broder/params.ts';
-import { expandSweeps, findSweeps, sweepLabels } from '../../../harness/experiment/sweep.ts';
+import { distinguishingName, expandSweeps, findSweeps, sweepLabels } from '../../../harness/experiment/sweep.ts';
 
 /** Scans a params mapping written in YAML against the broder schema. */
 function scan(yaml: string) {
@@ -87,5 +87,34 @@ describe('expandSweeps', () => {
     ]);
     expect(points[6]?.name).toBe('r/size=5,fingerprint=md5,mod=2');
     expect(points[6]?.swept).toEqual({ 'shingle.size': 5, fingerprint: 'md5', 'sampling.m': 2 });
+  });
+});
+
+describe('distinguishingName', () => {
+  const name = (raw: unknown): string => distinguishingName('broder', broderParams.parse(raw), broderParams);
+
+  it('names a run by the parameters that set it apart from the defaults', () => {
+    expect(name({ sampling: { method: 'sct', threshold: 70 } })).toBe('broder/sct=70');
+    expect(name({ sampling: { method: 'mod', m: 64 } })).toBe('broder/mod=64');
+    expect(name({ fingerprint: 'md5' })).toBe('broder/fingerprint=md5');
+  });
+
+  it('leaves out parameters written with their default values', () => {
+    expect(name({})).toBe('broder');
+    expect(name({ shingle: { unit: 'char', size: 64, start: 'word' }, fingerprint: 'rabin64', sampling: { method: 'none' } })).toBe('broder');
+    expect(name({ sampling: { method: 'mod', m: 64, residue: 0 } })).toBe('broder/mod=64');
+  });
+
+  it('gives two different runs two names', () => {
+    const runs = [
+      { sampling: { method: 'sct', threshold: 70 } },
+      { sampling: { method: 'mod', m: 64 } },
+      { sampling: { method: 'mod', m: 64, residue: 3 } },
+      { sampling: { method: 'adaptive', groups: [{ max_size: 100, m: 2 }, { m: 8 }] } },
+      { sampling: { method: 'adaptive', groups: [{ max_size: 200, m: 2 }, { m: 8 }] } },
+      { shingle: { unit: 'word', size: 5 } },
+    ];
+    const names = runs.map(name);
+    expect(new Set(names).size).toBe(runs.length);
   });
 });

@@ -41,7 +41,32 @@ describe('readRunRecord errors', () => {
   });
 
   it('names the field of another schema version', async () => {
-    const d = await withRunJson('{"schema_version": 2}');
-    await expect(readRunRecord(d)).rejects.toThrow(/run\.json: schema_version: expected 1, got 2$/);
+    const d = await withRunJson('{"schema_version": 3}');
+    await expect(readRunRecord(d)).rejects.toThrow(/run\.json: schema_version: expected 1 or 2, got 3$/);
+  });
+});
+
+describe('readRunRecord of a run written before the measure registry (schema 1)', () => {
+  it('turns the fixed columns into measures and a detector column into a measure of its own', async () => {
+    const v1 = {
+      schema_version: 1,
+      status: 'completed',
+      experiment: 'old',
+      run_id: 'r',
+      corpus: { documents: 12 },
+      evaluate: {},
+      environment: {},
+      git: {},
+      backend: { kind: 'local' },
+      totals: {},
+      variants: [
+        { name: 'ground-truth', pairs: 7, metrics: { avg_error: 0, correlation: 1, f1_pairs: 1, pairs_compared: 9 }, runtime_s: 0.4, cpu_s: 0.6, peak_rss_mb: 90, cost_usd: 0, own_count: 172 },
+      ],
+    };
+    const run = await readRunRecord(await withRunJson(JSON.stringify(v1)));
+    expect(run.schema_version).toBe(2);
+    expect(run.variants[0]?.measures).toMatchObject({ docs: 12, pairs: 7, avg_error: 0, correlation: 1, f1_pairs: 1, runtime_s: 0.4, own_count: 172 });
+    expect(run.variants[0]?.pairs_compared).toBe(9);
+    expect(run.measures.map((m) => m.key)).toContain('own_count');
   });
 });

@@ -85,7 +85,7 @@ describe('runFigures on the fixture run', () => {
 describe('runFigures on other shapes of run', () => {
   it('adds a cost chart when a variant had a cost', () => {
     const paid = editedRun(run, (r) => {
-      for (const v of r.variants) v.cost_usd = 0.05;
+      for (const v of r.variants) v.measures.cost_usd = 0.05;
     });
     expect(runFigures(paid, []).find((s) => s.id === 'cost')?.charts.map((c) => c.title)).toEqual(['Runtime per variant', 'Cost per variant']);
   });

@@ -53,7 +53,7 @@ describe('writeLeaderboard', () => {
     cleanup = t.cleanup;
     await writeRunReport(t.runA);
     const r = await writeLeaderboard(t.root, new Date('2025-11-22T12:00:00Z'));
-    expect(r).toEqual({ file: join(t.root, 'leaderboard.html'), runs: 2, reportsWritten: [t.runB] });
+    expect(r).toEqual({ file: join(t.root, 'leaderboard.html'), runs: 2, reportsWritten: [t.runB], skipped: [] });
     const html = await readFile(r.file, 'utf8');
     expect(html).toContain('href="tiny-sct/20251122T101500Z-3f9a2c/report.html"');
     expect(html).toContain('href="tiny-sct/20251122T103000Z-7b21d0/report.html"');

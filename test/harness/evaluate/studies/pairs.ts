@@ -4,7 +4,7 @@
  * Pairs (RR): A-B 0.9, C-D 0.5 (exactly the threshold), E-F 0.49 (just below), A-G 0.6,
  * B-H 0.3. D-X and D-Y appear in runs but not in the corpus.
  */
-import type { PairList } from '../../../../algorithms/types.ts';
+import type { PairList } from '../../../../contract/index.ts';
 
 export const ids = ['D-A', 'D-B', 'D-C', 'D-D', 'D-E', 'D-F', 'D-G', 'D-H', 'D-Z'];
 

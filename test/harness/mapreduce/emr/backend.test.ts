@@ -15,7 +15,7 @@ import {
 import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
+import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
@@ -32,9 +32,9 @@ const plan: Plan = {
     { name: 'mr1-shingle-pairs', description: '', inputs: ['documents'], output: 'shingles', mapper: noop, reducer: noop },
     { name: 'mr2-pair-scores', description: '', inputs: ['shingles'], output: 'pairs', mapper: noop, combiner: noop, reducer: noop },
   ],
-  output: { pairs: 'pairs' },
+  output: { pairs: 'pairs', score: { kind: 'resemblance', floor: 0.1 }, decisions: { kind: 'score-at-threshold' } },
 };
-const job = (variant = 'broder/sct=70'): VariantJob => ({ variant, algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, plan });
+const job = (variant = 'broder/sct=70'): VariantJob => ({ variant, algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, seed: 0, plan });
 
 interface Sim {
   now: number;
@@ -178,9 +178,9 @@ describe('EMR backend: success', () => {
 
   it('stages, runs both steps, decodes the pairs and prices the run', async () => {
     const r = await t.backend.run(job(), t.ctx());
-    expect([...r.pairs.a]).toEqual([0, 2, 1]);
-    expect([...r.pairs.b]).toEqual([1, 3, 2]);
-    expect([...r.pairs.score]).toEqual([0.5, 1, 0.25]);
+    expect([...r.outputs.pairs.a]).toEqual([0, 2, 1]);
+    expect([...r.outputs.pairs.b]).toEqual([1, 3, 2]);
+    expect([...r.outputs.pairs.score]).toEqual([0.5, 1, 0.25]);
     // two steps of 300 s; start-up 300 s reported apart
     expect(r.runtimeS).toBe(600);
     expect(r.extra?.startupS).toBe(300);
@@ -303,7 +303,7 @@ describe('EMR backend: throttling', () => {
     const t = setup({}, { throttleDescribe: 3 });
     const r = await t.backend.run(job(), t.ctx());
     expect(t.s.sleeps.slice(0, 4)).toEqual([1000, 2000, 4000, 30_000]);
-    expect(r.pairs.a).toHaveLength(3);
+    expect(r.outputs.pairs.a).toHaveLength(3);
     expect(t.warnings.filter((w) => w.includes('ThrottlingException'))).toHaveLength(3);
   });
 });

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { DescribeClusterCommand, EMRClient, ListStepsCommand } from '@aws-sdk/client-emr';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
+import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
@@ -32,9 +32,9 @@ const plan: Plan = {
     { name: 'mr1-shingle-pairs', description: '', inputs: ['documents'], output: 'shingles', mapper: noop, reducer: noop },
     { name: 'mr2-pair-scores', description: '', inputs: ['shingles'], output: 'pairs', mapper: noop, combiner: noop, reducer: noop },
   ],
-  output: { pairs: 'pairs' },
+  output: { pairs: 'pairs', score: { kind: 'resemblance', floor: 0.1 }, decisions: { kind: 'score-at-threshold' } },
 };
-const job: VariantJob = { variant: 'broder/sct=70', algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, plan };
+const job: VariantJob = { variant: 'broder/sct=70', algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, seed: 0, plan };
 const texts = ['the quick brown fox', 'tab\there and a newline\nthere', 'the quick brown fox'];
 
 async function freePort(): Promise<number> {
@@ -117,7 +117,7 @@ describe.skipIf(!hasMoto)('EMR backend against moto_server', () => {
     const lines = gunzipSync(await split.Body!.transformToByteArray()).toString('utf8');
     expect(lines).toBe('0\tthe quick brown fox\n1\ttab\\there and a newline\\nthere\n2\tthe quick brown fox\n');
     const spec = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'bench/moto-run/variants/v01-broder_sct_70/spec.json' }));
-    expect(JSON.parse(await spec.Body!.transformToString())).toEqual({ algorithm: 'broder', params: { sct: 70 }, minScore: 0.1 });
+    expect(JSON.parse(await spec.Body!.transformToString())).toEqual({ algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, seed: 0 });
 
     // the cluster, its steps, its end
     const { Cluster } = await emr.send(new DescribeClusterCommand({ ClusterId: clusterId }));

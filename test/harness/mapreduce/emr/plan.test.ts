@@ -1,7 +1,7 @@
 import type { StepConfig } from '@aws-sdk/client-emr';
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../algorithms/types.ts';
-import type { JobSpec } from '../../../../harness/mapreduce/job.ts';
+import type { Plan } from '../../../../contract/index.ts';
+import type { JobSpec } from '../../../../contract/index.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrDryRunPlan, type PlannedVariant } from '../../../../harness/mapreduce/emr/plan.ts';
 import { describeDocuments } from '../../../../harness/mapreduce/emr/splits.ts';
@@ -19,10 +19,10 @@ const twoJobs: Plan = {
     job({ name: 'mr1-shingle-pairs', description: 'shingle → docs', inputs: ['documents'], output: 'shingles' }),
     job({ name: 'mr2-pair-scores', description: 'pairs → RR', inputs: ['shingles'], output: 'pairs', combine: true }),
   ],
-  output: { pairs: 'pairs' },
+  output: { pairs: 'pairs', score: { kind: 'resemblance', floor: 0.1 }, decisions: { kind: 'score-at-threshold' } },
 };
 const variant = (name: string, plan: Plan = twoJobs): PlannedVariant => ({
-  variant: name, algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, plan,
+  variant: name, algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, seed: 0, plan,
 });
 
 const config = parseEmrBackend({
@@ -105,7 +105,7 @@ describe('emrDryRunPlan: a 2-job variant on a new cluster', () => {
 
   it('lists every object with its size: bundle, bootstrap, 2 splits, spec', () => {
     // doc 0 line = "0\t" + 600000 x + "\n" = 600003 bytes; doc 1 the same: 1 MiB is reached after doc 1.
-    const spec = '{"algorithm":"broder","params":{"sct":70},"minScore":0.1}\n';
+    const spec = '{"algorithm":"broder","params":{"sct":70},"minScore":0.1,"seed":0}\n';
     expect(plan.objects.map((o) => [o.uri, o.bytes])).toEqual([
       [`${R}/code/ndd-job.js`, null],
       [`${R}/code/install-node.sh`, expect.any(Number)],
@@ -150,7 +150,7 @@ describe('emrDryRunPlan: more variants, side data, existing clusters', () => {
           job({ name: 'counts', description: '', inputs: ['documents'], output: 'df' }),
           job({ name: 'filter', description: '', inputs: ['documents'], output: 'pairs', side: ['df'], reduce: false }),
         ],
-        output: { pairs: 'pairs' },
+        output: { pairs: 'pairs', score: { kind: 'resemblance', floor: 0.1 }, decisions: { kind: 'score-at-threshold' } },
       })],
     });
     const steps = (plan.requests.find((r) => r.operation === 'RunJobFlow')?.params as { Steps: StepConfig[] }).Steps;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { broder } from '../../../../algorithms/broder/index.ts';
-import type { DocumentSet } from '../../../../algorithms/types.ts';
+import { adapter as broder } from '../../../../algorithms/broder/index.ts';
+import type { DocumentSet } from '../../../../contract/index.ts';
 import { createLocalBackend } from '../../../../harness/mapreduce/local/backend.ts';
 import { docSet } from '../../../support/corpus.ts';
 import { rowsOf } from '../../../support/run-plan.ts';
@@ -15,10 +15,10 @@ describe('local backend', () => {
     const params = broder.params.parse({ shingle: { unit: 'char', size: 5 } });
     const run = async (docs: DocumentSet): Promise<string[]> => {
       const r = await backend.run(
-        { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, plan: broder.plan(params, { minScore: Number.MIN_VALUE }) },
+        { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, seed: 0, plan: broder.plan(params, { minScore: Number.MIN_VALUE, seed: 0 }) },
         { docs, workDir: work, signal: new AbortController().signal, progress() {} },
       );
-      return rowsOf(r.pairs);
+      return rowsOf(r.outputs.pairs);
     };
     try {
       // "ab cd ef gh" / "ab cd ef xy": 2 of 4 shingles shared (RR 0.5); then a set where the
@@ -42,7 +42,7 @@ describe('local backend memory budget', () => {
       const params = broder.params.parse({ shingle: { unit: 'char', size: 5 } });
       try {
         return await backend.run(
-          { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, plan: broder.plan(params, { minScore: Number.MIN_VALUE }) },
+          { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, seed: 0, plan: broder.plan(params, { minScore: Number.MIN_VALUE, seed: 0 }) },
           { docs, workDir: work, signal: new AbortController().signal, progress() {} },
         );
       } finally {
@@ -56,7 +56,7 @@ describe('local backend memory budget', () => {
     expect(tight.extra?.engine).toBe('jobs');
     expect(String(tight.extra?.why)).toMatch(/over memory_mb 1/);
     // {ab cd, cd ef, ef gh, gh ab} vs {ab cd, cd ef, ef xy, xy ab}: 2 shared of 6 → 1/3, either way
-    expect(rowsOf(tight.pairs)).toEqual(rowsOf(roomy.pairs));
-    expect(rowsOf(tight.pairs)).toEqual([`0 1 ${2 / 6}`]);
+    expect(rowsOf(tight.outputs.pairs)).toEqual(rowsOf(roomy.outputs.pairs));
+    expect(rowsOf(tight.outputs.pairs)).toEqual([`0 1 ${2 / 6}`]);
   });
 });

@@ -70,7 +70,7 @@ describe('in-process MapReduce engine on two worker threads', () => {
   const run = async (budget: number) => {
     const pool = new WorkerPool(2);
     try {
-      return await runPlanJobsParallel({ algorithm: 'toy', params: {}, minScore: 0 }, plan, docs, {
+      return await runPlanJobsParallel({ algorithm: 'toy', params: {}, minScore: 0, seed: 0 }, plan, docs, {
         workDir: dir,
         memoryBudgetBytes: budget,
         parallelism: 2,

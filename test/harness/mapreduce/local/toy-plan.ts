@@ -3,8 +3,8 @@
  * map-only job, and a job that reads an earlier output as side data. `findPlan` makes it
  * loadable by the worker-thread tasks, as algorithms/plans.ts does for real algorithms.
  */
-import type { Plan } from '../../../../algorithms/types.ts';
-import { DOCUMENTS, type JobSpec } from '../../../../harness/mapreduce/job.ts';
+import type { Plan } from '../../../../contract/index.ts';
+import { DOCUMENTS, type JobSpec } from '../../../../contract/index.ts';
 
 /** word → count, then (with the stop-word list as side data) count → words, map-only upper-casing last. */
 export const wordCount: JobSpec = {
@@ -42,8 +42,11 @@ export const byCount: JobSpec = {
   },
   reducer: (ctx) => ({ reduce: (c, ws) => ctx.emit(c, [...ws].sort().join(',')) }),
 };
-export const plan: Plan = { jobs: [wordCount, stop, byCount], output: { pairs: 'groups' } };
+export const plan: Plan = {
+  jobs: [wordCount, stop, byCount],
+  output: { pairs: 'groups', score: { kind: 'other', why: 'a toy' }, decisions: { kind: 'every-reported-pair' } },
+};
 
-export function findPlan(name: string): { plan: () => Plan } | undefined {
-  return name === 'toy' ? { plan: () => plan } : undefined;
+export async function findPlan(name: string): Promise<(() => Plan) | undefined> {
+  return name === 'toy' ? () => plan : undefined;
 }

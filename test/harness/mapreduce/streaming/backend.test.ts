@@ -23,7 +23,7 @@ describe('streaming backend', () => {
     const variant = toyVariant({ max_df: 3 });
     const expected = expectedToy(TOY_DOCS, { max_df: 3, fail_on: null });
     const r = await backend.run(variant, makeContext(TOY_DOCS));
-    expect(pairsOf(r.pairs)).toEqual(expected.pairs);
+    expect(pairsOf(r.outputs.pairs)).toEqual(expected.pairs);
     expect(expected.pairs.length).toBeGreaterThan(3);
     expect(r.counters).toEqual({
       toy: { documents: TOY_DOCS.texts.length, 'distinct words': expected.distinctWords, 'pairs_ emitted': expected.postingPairs },
@@ -39,7 +39,7 @@ describe('streaming backend', () => {
     const backend = createStreamingBackend(config({ map_tasks: 1, reduce_tasks: 3, split_mb: 0.0002 }), { jobScript: script });
     const variant = toyVariant({ max_df: 1000 });
     const r = await backend.run(variant, makeContext(TOY_DOCS));
-    expect(pairsOf(r.pairs)).toEqual(expectedToy(TOY_DOCS, { max_df: 1000, fail_on: null }).pairs);
+    expect(pairsOf(r.outputs.pairs)).toEqual(expectedToy(TOY_DOCS, { max_df: 1000, fail_on: null }).pairs);
     const jobs = (r.extra?.jobs ?? []) as { name: string; map_tasks: number; reduce_tasks: number }[];
     expect(jobs.find((j) => j.name === 'clean')?.map_tasks).toBeGreaterThan(1);
     expect(jobs.find((j) => j.name === 'counts')?.reduce_tasks).toBe(3);

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAdapter } from '../../../../algorithms/registry.ts';
-import type { DocumentSet } from '../../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../../contract/index.ts';
 import { createStreamingBackend } from '../../../../harness/mapreduce/streaming/backend.ts';
 import { streamingBackendSchema } from '../../../../harness/mapreduce/streaming/config.ts';
 import { rowsOf, runPlan } from '../../../support/run-plan.ts';
@@ -49,16 +49,16 @@ describe.runIf(broder)('Broder plan on the streaming backend', () => {
       const adapter = broder as NonNullable<typeof broder>;
       const params = adapter.params.parse(raw);
       const minScore = 0.1;
-      const plan = adapter.plan(params, { minScore });
+      const plan = adapter.plan(params, { minScore, seed: 0 });
       const backend = createStreamingBackend(streamingBackendSchema.parse({ kind: 'streaming' }));
-      const streamed = await backend.run({ variant: name, algorithm: 'broder', params, minScore, plan }, makeContext(DOCS));
+      const streamed = await backend.run({ variant: name, algorithm: 'broder', params, minScore, seed: 0, plan }, makeContext(DOCS));
       const local = await runPlan('broder', raw, DOCS, { engine: 'auto', minScore });
-      expect(rowsOf(streamed.pairs)).toEqual(local.rows);
+      expect(rowsOf(streamed.outputs.pairs)).toEqual(local.rows);
       expect(streamed.counters).toEqual(local.counters);
       // The planted exact copy of document 0 (index 3) shares all its fingerprints: resemblance 1 in
       // the ground truth. (SCT 3 drops the fingerprints these 4 related texts share.)
-      if (name === 'ground truth') expect(rowsOf(streamed.pairs)).toContain('0 3 1');
-      expect(streamed.pairs.a.length).toBeGreaterThan(8);
+      if (name === 'ground truth') expect(rowsOf(streamed.outputs.pairs)).toContain('0 3 1');
+      expect(streamed.outputs.pairs.a.length).toBeGreaterThan(8);
     });
   }
 });

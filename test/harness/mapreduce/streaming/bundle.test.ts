@@ -25,7 +25,7 @@ describe('bundleJobScript', () => {
     // As on a Hadoop node: the script and the spec in the task's working directory, nothing else.
     const alone = tempDir('ndd-alone-');
     copyFileSync(bundle, join(alone, 'ndd-job.js'));
-    writeFileSync(join(alone, 'spec.json'), JSON.stringify({ algorithm: 'toy-words', params: { max_df: 5, fail_on: null }, minScore: 0 }));
+    writeFileSync(join(alone, 'spec.json'), JSON.stringify({ algorithm: 'toy-words', params: { max_df: 5, fail_on: null }, minScore: 0, seed: 0 }));
     const r = runNode('ndd-job.js', ['--spec', 'spec.json', '--job', 'clean', '--phase', 'map'], '4\tHello, World!\n', alone);
     expect(r.stderr).toBe('reporter:counter:toy,documents,1\n');
     expect(r.stdout).toBe('4\thello world\n');

@@ -13,8 +13,8 @@ let script = '';
 const dir = tempDir('ndd-task-cli-');
 const wordsSpec = join(dir, 'words.json');
 const echoSpec = join(dir, 'echo.json');
-writeFileSync(wordsSpec, JSON.stringify({ algorithm: 'toy-words', params: { max_df: 2, fail_on: null }, minScore: 0 }));
-writeFileSync(echoSpec, JSON.stringify({ algorithm: 'toy-echo', params: {}, minScore: 0 }));
+writeFileSync(wordsSpec, JSON.stringify({ algorithm: 'toy-words', params: { max_df: 2, fail_on: null }, minScore: 0, seed: 0 }));
+writeFileSync(echoSpec, JSON.stringify({ algorithm: 'toy-echo', params: {}, minScore: 0, seed: 0 }));
 
 beforeAll(async () => {
   script = await toyJobScript();
@@ -111,7 +111,7 @@ describe('job script', () => {
 
   it('fails with exit 1 and ends stderr with one line when the job code throws', () => {
     const spec = join(dir, 'fail.json');
-    writeFileSync(spec, JSON.stringify({ algorithm: 'toy-words', params: { max_df: 2, fail_on: 'boom' }, minScore: 0 }));
+    writeFileSync(spec, JSON.stringify({ algorithm: 'toy-words', params: { max_df: 2, fail_on: 'boom' }, minScore: 0, seed: 0 }));
     const r = runScript(['--spec', spec, '--job', 'clean', '--phase', 'map'], '0\tfine\n1\tit goes boom\n');
     expect(r.code).toBe(1);
     expect(r.stderr.at(-1)).toBe('ndd-job clean map: planted failure in document 1');

@@ -45,9 +45,9 @@ describe('bench check', () => {
   it('throws RegressionFound (exit code 1) after printing the table when quality changed', async () => {
     const s = await setup();
     const file = join(s.runA, 'run.json');
-    const run = JSON.parse(await readFile(file, 'utf8')) as { variants: { name: string; pairs: number }[] };
+    const run = JSON.parse(await readFile(file, 'utf8')) as { variants: { name: string; measures: { pairs: number } }[] };
     const v = run.variants.find((x) => x.name === 'broder/sct=2');
-    if (v) v.pairs = 4;
+    if (v) v.measures.pairs = 4;
     await writeFile(file, JSON.stringify(run));
     let printed = '';
     const err = await check({ runs: [s.runA], baseline: s.baseline, minFactor: 1.5, qualityOnly: true }, (t) => (printed += t)).catch((e: unknown) => e);

@@ -16,15 +16,18 @@ describe('baselineFromRuns', () => {
     expect(Object.keys(base.variants)).toEqual(a.variants.map((v) => v.name));
     const sct2a = a.variants.find((v) => v.name === 'broder/sct=2');
     const sct2b = b.variants.find((v) => v.name === 'broder/sct=2');
-    expect(base.variants['broder/sct=2']?.quality.f1_pairs).toBe(sct2a?.metrics.f1_pairs);
-    expect(base.variants['broder/sct=2']?.quality.pairs).toBe(sct2a?.pairs);
-    expect(base.variants['broder/sct=2']?.timings.runtime_s).toEqual([sct2a?.runtime_s, sct2b?.runtime_s]);
+    expect(base.variants['broder/sct=2']?.quality.f1_pairs).toBe(sct2a?.measures.f1_pairs);
+    expect(base.variants['broder/sct=2']?.quality.pairs).toBe(sct2a?.measures.pairs);
+    // Broder's own measures are compared exactly too; timings and memory are not quality
+    expect(base.variants['broder/sct=2']?.quality.mr1_reduction_pct).toBe(sct2a?.measures.mr1_reduction_pct);
+    expect(Object.keys(base.variants['broder/sct=2']?.quality ?? {})).not.toContain('peak_rss_mb');
+    expect(base.variants['broder/sct=2']?.timings.runtime_s).toEqual([sct2a?.measures.runtime_s, sct2b?.measures.runtime_s]);
   });
 
   it('refuses runs whose quality differs: a baseline needs deterministic repetitions', () => {
     const drifted = editedRun(b, (r) => {
       const v = r.variants[2];
-      if (v) v.metrics.recall_docs = 0.5;
+      if (v) v.measures.recall_docs = 0.5;
     });
     expect(() => baselineFromRuns([a, drifted], label, now)).toThrow(UserError);
     expect(() => baselineFromRuns([a, drifted], label, now)).toThrow(/run1: variant broder\/sct=3: recall_docs is 0.5, run0 has 1/);

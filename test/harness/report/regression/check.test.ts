@@ -17,8 +17,8 @@ function repetitions(factors: readonly number[]): RunRecord[] {
     editedRun(a, (r) => {
       r.run_id = `rep-${i}`;
       for (const v of r.variants) {
-        v.runtime_s *= f;
-        v.cpu_s *= f;
+        v.measures.runtime_s = (v.measures.runtime_s ?? 0) * f;
+        v.measures.cpu_s = (v.measures.cpu_s ?? 0) * f;
       }
     }),
   );
@@ -31,7 +31,7 @@ describe('checkRuns with planted regressions', () => {
   it('reports a quality drop with both values', () => {
     const dropped = editedRun(a, (r) => {
       const v = r.variants.find((x) => x.name === 'broder/sct=3');
-      if (v) v.metrics.recall_pairs = 0.75;
+      if (v) v.measures.recall_pairs = 0.75;
     });
     const r = checkRuns([dropped], baseline, 'base.json', label, opts);
     expect(r.quality).toEqual([{ variant: 'broder/sct=3', measure: 'recall_pairs', run: 'run0', baseline: 1, current: 0.75 }]);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DocumentSet } from '../../../../../algorithms/types.ts';
+import type { DocumentSet } from '../../../../../contract/index.ts';
 import type { BackendContext, VariantJob } from '../../../../../harness/mapreduce/backend.ts';
 import { bundleJobScript } from '../../../../../harness/mapreduce/streaming/bundle.ts';
 import { cleanText, toyWords, type ToyParams } from './toy-algorithms.ts';
@@ -52,7 +52,7 @@ export const TOY_DOCS: DocumentSet = {
 
 export function toyVariant(params: Partial<ToyParams> = {}): VariantJob {
   const p = toyWords.params.parse(params);
-  return { variant: 'toy', algorithm: toyWords.name, params: p, minScore: 0, plan: toyWords.plan(p, { minScore: 0 }) };
+  return { variant: 'toy', algorithm: toyWords.name, params: p, minScore: 0, seed: 0, plan: toyWords.plan(p, { minScore: 0, seed: 0 }) };
 }
 
 export interface ExpectedPair {

@@ -9,8 +9,8 @@
  *   scores  sum the shared words of each pair (with a combiner) → ("a:b", shared / (shared + 1))
  */
 import { z } from 'zod';
-import { DOCUMENTS, type JobSpec } from '../../../../../harness/mapreduce/job.ts';
-import { formatScore, type AlgorithmAdapter } from '../../../../../algorithms/types.ts';
+import { DOCUMENTS, type JobSpec } from '../../../../../contract/index.ts';
+import { formatScore, type AlgorithmAdapter } from '../../../../../contract/index.ts';
 
 export const toyParams = z
   .object({
@@ -109,7 +109,10 @@ export const toyWords: AlgorithmAdapter<typeof toyParams> = {
   description: 'toy: documents sharing rare words',
   citation: 'none',
   params: toyParams,
-  plan: (params) => ({ jobs: toyJobs(params), output: { pairs: 'scores' } }),
+  plan: (params) => ({
+    jobs: toyJobs(params),
+    output: { pairs: 'scores', score: { kind: 'other', why: 'a toy score' }, decisions: { kind: 'every-reported-pair' } },
+  }),
 };
 
 const echoParams = z.object({}).strict();
@@ -135,7 +138,7 @@ export const toyEcho: AlgorithmAdapter<typeof echoParams> = {
         }),
       },
     ],
-    output: { pairs: 'echo' },
+    output: { pairs: 'echo', score: { kind: 'other', why: 'an echo' }, decisions: { kind: 'every-reported-pair' } },
   }),
 };
 

@@ -2,4 +2,4 @@
 import { exitWith, runJobScript } from '../../../../../harness/mapreduce/streaming/task-cli.ts';
 import { toyAdapters } from './toy-algorithms.ts';
 
-void runJobScript(process.argv.slice(2), (name) => toyAdapters.find((a) => a.name === name)).then(exitWith);
+void runJobScript(process.argv.slice(2), async (name) => toyAdapters.find((a) => a.name === name)?.plan).then(exitWith);

@@ -1,0 +1,114 @@
+/**
+ * Everything the evaluation says about one variant against the ground truth, from what its
+ * plan declared (contract/plan.ts): which pairs are its decisions, whether its scores estimate
+ * the RR (and from which floor), and which counter counts its candidates.
+ */
+import { readCounter, type Counters, type PairList, type PlanOutput } from '../../contract/index.ts';
+import type { EvaluateConfig } from '../experiment/types.ts';
+import { compareWithTruth } from './compare.ts';
+import { nearDuplicateDistribution } from './distribution.ts';
+
+export interface TruthSummary {
+  /** the ground truth's pairs, sorted (sortPairs) */
+  readonly pairs: PairList;
+  /** its candidate pairs, null when its plan declares none or the counter is missing */
+  readonly candidates: number | null;
+}
+
+export interface VariantEvaluation {
+  /** `pairs`, the quality measures and, when the plan declares candidates, `candidate_pairs` and `candidate_reduction_pct` */
+  readonly measures: Record<string, number | null>;
+  readonly notApplicable: Record<string, string>;
+  readonly warnings: string[];
+  readonly distribution: (number | null)[];
+  readonly pairsCompared: number;
+  /** the lowest score a pair needs to be written to the pairs file */
+  readonly pairsFileFloor: number;
+}
+
+/** The lowest score of a pair in the pairs file: min_score for RR estimates (DESIGN.md), every reported pair otherwise. */
+export function pairsFileFloor(output: PlanOutput, minScore: number): number {
+  return output.score.kind === 'resemblance' ? minScore : -Infinity;
+}
+
+export function evaluateVariant(args: {
+  readonly pairs: PairList;
+  readonly output: PlanOutput;
+  readonly counters: Counters;
+  readonly documents: number;
+  readonly evaluate: EvaluateConfig;
+  /** undefined when this variant is the ground truth */
+  readonly truth: TruthSummary | undefined;
+}): VariantEvaluation {
+  const { pairs, output, evaluate, documents } = args;
+  const floor = pairsFileFloor(output, evaluate.min_score);
+  const reference = args.truth?.pairs ?? pairs;
+  const cmp = compareWithTruth(reference, pairs, documents, {
+    minScore: evaluate.min_score,
+    threshold: evaluate.threshold,
+    decisions: output.decisions.kind,
+    scores: output.score.kind === 'resemblance' ? output.score.floor : output.score.why,
+  });
+  const warnings = [...cmp.warnings];
+  const notApplicable: Record<string, string> = { ...cmp.notApplicable };
+  let reported = 0;
+  for (const s of pairs.score) if (s >= floor) reported++;
+  const measures: Record<string, number | null> = {
+    pairs: reported,
+    avg_error: cmp.avgError,
+    correlation: cmp.correlation,
+    precision_docs: cmp.precisionDocs,
+    recall_docs: cmp.recallDocs,
+    precision_pairs: cmp.precisionPairs,
+    recall_pairs: cmp.recallPairs,
+    f1_pairs: cmp.f1Pairs,
+  };
+  if (output.candidates) {
+    const c = readCounter(args.counters, output.candidates);
+    const ref = `${output.candidates.group}.${output.candidates.name}`;
+    measures.candidate_pairs = c;
+    if (c === null) warnings.push(`candidate_pairs: undefined, the counter ${ref} did not arrive`);
+    measures.candidate_reduction_pct = candidateReduction(c, args.truth, warnings);
+  }
+  return {
+    measures,
+    notApplicable,
+    warnings,
+    distribution: distributionOf(pairs, output, documents, evaluate.distribution, notApplicable),
+    pairsCompared: cmp.pairsCompared,
+    pairsFileFloor: floor,
+  };
+}
+
+function candidateReduction(c: number | null, truth: TruthSummary | undefined, warnings: string[]): number | null {
+  if (c === null) return null;
+  if (!truth) return 0;
+  if (truth.candidates === null) {
+    warnings.push('candidate_reduction_pct: undefined, the ground truth reports no candidate pairs');
+    return null;
+  }
+  if (truth.candidates === 0) {
+    warnings.push('candidate_reduction_pct: undefined, the ground truth has 0 candidate pairs');
+    return null;
+  }
+  return 100 * (1 - c / truth.candidates);
+}
+
+/** The documents with a near-duplicate at each RR threshold, where the scores say so. */
+function distributionOf(
+  pairs: PairList,
+  output: PlanOutput,
+  documents: number,
+  thresholds: readonly number[],
+  notApplicable: Record<string, string>,
+): (number | null)[] {
+  if (output.score.kind !== 'resemblance') {
+    notApplicable.distribution = output.score.why;
+    return thresholds.map(() => null);
+  }
+  const { floor } = output.score;
+  const all = nearDuplicateDistribution(pairs, documents, thresholds);
+  const below = thresholds.filter((t) => t < floor);
+  if (below.length > 0) notApplicable.distribution = `the detector reports pairs from RR ${floor} up: no share at ${below.join(', ')}`;
+  return all.map((x, i) => ((thresholds[i] as number) < floor ? null : x));
+}

@@ -1,0 +1,123 @@
+/**
+ * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
+ * ground truth, and build its record and files (pairs, spans, tables).
+ */
+import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
+import { findDetector, type DetectorCatalog } from '../detectors.ts';
+import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
+import { UserError } from '../errors.ts';
+import type { Backend } from '../mapreduce/backend.ts';
+import type { PlanOutputs } from '../mapreduce/outputs.ts';
+import { peakRssMb, resetPeakRss } from '../results/memory.ts';
+import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
+import { pairsCsvGz } from '../results/pairs-file.ts';
+import type { OutputFileRecord, VariantRecord } from '../results/types.ts';
+import type { Experiment, Variant } from './types.ts';
+
+/**
+ * Pairs a plan reports: every pair it finds (score > 0). The measures need the exact score of
+ * every pair above `min_score` in either the run or the ground truth, and a score cut at the
+ * floor would turn a true 0.08 into 0 (DESIGN.md: an unreported pair scores 0).
+ */
+export const REPORT_FLOOR = Number.MIN_VALUE;
+
+/** A variant with its adapter and plan. */
+export interface PlannedVariant {
+  readonly variant: Variant;
+  readonly adapter: AlgorithmAdapter;
+  readonly plan: Plan;
+}
+
+export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
+  const adapter = findDetector(detectors, v.algorithm);
+  if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
+  return { variant: v, adapter, plan: adapter.plan(v.params, { minScore: REPORT_FLOOR, seed: exp.seed }) };
+}
+
+/** The ground truth as every later variant needs it. */
+export type Truth = TruthSummary & { readonly measured: MeasuredVariant };
+
+export interface VariantResult {
+  readonly record: VariantRecord;
+  readonly files: readonly { readonly file: string; readonly bytes: Buffer }[];
+  /** the ground truth's pairs, sorted, when this variant is the ground truth */
+  readonly truth?: Truth;
+}
+
+export interface VariantContext {
+  readonly exp: Experiment;
+  readonly docs: DocumentSet;
+  readonly backend: Backend;
+  readonly workDir: string;
+  readonly signal: AbortSignal;
+  progress(phase: string, done?: number, total?: number): void;
+}
+
+export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
+  const { variant: v, adapter, plan } = p;
+  const { exp, docs } = ctx;
+  const memory = resetPeakRss();
+  const result = await ctx.backend.run(
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan },
+    { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
+  );
+  const { pairs } = result.outputs;
+  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth });
+  const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
+  const measures: Record<string, number | null> = {
+    docs: docs.ids.length,
+    ...ev.measures,
+    runtime_s: result.runtimeS,
+    cpu_s: result.cpuS,
+    peak_rss_mb: peakRssMb(),
+    cost_usd: result.costUsd,
+  };
+  for (const m of adapter.measures ?? []) {
+    measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
+  }
+  const files = outputFiles(v.name, plan, result.outputs, docs.ids, ev.pairsFileFloor);
+  return {
+    files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
+    ...(v.groundTruth ? { truth: { pairs: sortTruth(pairs), candidates: measured.candidates, measured } } : {}),
+    record: {
+      name: v.name,
+      algorithm: v.algorithm,
+      ground_truth: v.groundTruth,
+      params: v.params,
+      swept: v.swept,
+      score: plan.output.score,
+      decisions: plan.output.decisions,
+      measures,
+      not_applicable: ev.notApplicable,
+      pairs_compared: ev.pairsCompared,
+      distribution: ev.distribution,
+      counters: result.counters,
+      files: files.map((f) => f.record),
+      warnings: ev.warnings,
+      memory,
+      ...(result.extra ? { backend_extra: result.extra } : {}),
+    },
+  };
+}
+
+/** The pairs file, and the spans and tables files the plan declares. */
+function outputFiles(
+  variant: string,
+  plan: Plan,
+  outputs: PlanOutputs,
+  ids: readonly string[],
+  pairsFloor: number,
+): { record: OutputFileRecord; bytes: Buffer }[] {
+  const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
+  const pairs = pairsCsvGz(outputs.pairs, ids, pairsFloor);
+  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
+  if (plan.output.spans) {
+    const spans = outputs.spans ?? [];
+    files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });
+  }
+  for (const t of plan.output.tables ?? []) {
+    const records = outputs.tables?.[t.dataset] ?? [];
+    files.push({ record: { file: `${t.folder}/${variant}.csv.gz`, rows: records.length, description: t.description }, bytes: tableCsvGz(t, records, ids) });
+  }
+  return files;
+}

@@ -1,0 +1,133 @@
+/**
+ * What `bench run --resume` resumes from: `<results>/<experiment>/.resume-<run-id>/`, where each
+ * variant is saved as it completes (its record and files; the ground truth's pairs too, which
+ * every later variant is compared with). The folder is written only under the run id's lock,
+ * kept when a run fails or is interrupted, and removed when the run completes. A saved variant
+ * is reused only when the run's inputs (config, package version, input files) and the variant's
+ * algorithm and parameters are those it was saved with.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PairList } from '../../contract/index.ts';
+import type { VariantRecord } from './types.ts';
+
+export interface SavedVariant {
+  readonly record: VariantRecord;
+  readonly files: readonly { readonly file: string; readonly bytes: Buffer }[];
+  /** the ground truth's sorted pairs */
+  readonly truth?: PairList;
+}
+
+interface Manifest {
+  readonly inputs_digest: string;
+  /** variant name → its identity and folder */
+  readonly variants: Record<string, { readonly identity: string; readonly dir: string }>;
+}
+
+export function checkpointDir(experimentDir: string, runId: string): string {
+  return join(experimentDir, `.resume-${runId}`);
+}
+
+/** The identity a saved variant must match: its algorithm and validated parameters. */
+export function variantIdentity(algorithm: string, params: unknown): string {
+  return JSON.stringify([algorithm, params]);
+}
+
+export class Checkpoint {
+  private manifest: Manifest;
+
+  private constructor(
+    readonly dir: string,
+    inputsDigest: string,
+    manifest: Manifest | undefined,
+  ) {
+    this.manifest = manifest ?? { inputs_digest: inputsDigest, variants: {} };
+  }
+
+  /**
+   * Opens the run id's checkpoint. With `resume`, one saved with the same inputs is kept (and
+   * `reason` is undefined); otherwise, or when the inputs differ, it is emptied and `reason` says why.
+   */
+  static open(dir: string, inputsDigest: string, resume: boolean): { checkpoint: Checkpoint; saved: number; discarded?: string } {
+    const old = readManifest(dir);
+    if (old && resume && old.inputs_digest === inputsDigest) {
+      return { checkpoint: new Checkpoint(dir, inputsDigest, old), saved: Object.keys(old.variants).length };
+    }
+    const discarded = old === undefined ? undefined : resume ? 'its inputs differ from this run’s' : 'this run was not asked to resume (--resume)';
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const c = new Checkpoint(dir, inputsDigest, undefined);
+    c.writeManifest();
+    return { checkpoint: c, saved: 0, ...(discarded && Object.keys(old?.variants ?? {}).length > 0 ? { discarded } : {}) };
+  }
+
+  restore(name: string, identity: string): SavedVariant | undefined {
+    const entry = this.manifest.variants[name];
+    if (!entry || entry.identity !== identity) return undefined;
+    const dir = join(this.dir, entry.dir);
+    try {
+      const record = JSON.parse(readFileSync(join(dir, 'record.json'), 'utf8')) as VariantRecord;
+      const files = record.files.map((f) => ({ file: f.file, bytes: readFileSync(join(dir, 'files', ...f.file.split('/'))) }));
+      const truthFile = join(dir, 'truth.bin');
+      return { record, files, ...(existsSync(truthFile) ? { truth: decodePairs(readFileSync(truthFile)) } : {}) };
+    } catch {
+      // A variant whose files are not all there is run again.
+      return undefined;
+    }
+  }
+
+  save(name: string, identity: string, v: SavedVariant): void {
+    const slot = `v${String(Object.keys(this.manifest.variants).length).padStart(3, '0')}`;
+    const tmp = join(this.dir, `${slot}.tmp`);
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    for (const f of v.files) {
+      const p = join(tmp, 'files', ...f.file.split('/'));
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, f.bytes);
+    }
+    if (v.truth) writeFileSync(join(tmp, 'truth.bin'), encodePairs(v.truth));
+    writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));
+    rmSync(join(this.dir, slot), { recursive: true, force: true });
+    renameSync(tmp, join(this.dir, slot));
+    this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } } };
+    this.writeManifest();
+  }
+
+  get savedVariants(): number {
+    return Object.keys(this.manifest.variants).length;
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private writeManifest(): void {
+    const tmp = join(this.dir, 'manifest.json.tmp');
+    writeFileSync(tmp, JSON.stringify(this.manifest));
+    renameSync(tmp, join(this.dir, 'manifest.json'));
+  }
+}
+
+function readManifest(dir: string): Manifest | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    return typeof m.inputs_digest === 'string' && typeof m.variants === 'object' ? m : undefined;
+  } catch {
+    return existsSync(dir) && readdirSync(dir).length > 0 ? { inputs_digest: '', variants: {} } : undefined;
+  }
+}
+
+/** n, then the a, b and score arrays, little-endian as the machine writes them. */
+function encodePairs(p: PairList): Buffer {
+  const n = p.a.length;
+  const head = Buffer.alloc(8);
+  head.writeBigUInt64LE(BigInt(n));
+  return Buffer.concat([head, Buffer.from(p.a.buffer, p.a.byteOffset, 4 * n), Buffer.from(p.b.buffer, p.b.byteOffset, 4 * n), Buffer.from(p.score.buffer, p.score.byteOffset, 8 * n)]);
+}
+
+function decodePairs(buf: Buffer): PairList {
+  const n = Number(buf.readBigUInt64LE(0));
+  const copy = (start: number, bytes: number): ArrayBuffer => buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + bytes) as ArrayBuffer;
+  return { a: new Uint32Array(copy(8, 4 * n)), b: new Uint32Array(copy(8 + 4 * n, 4 * n)), score: new Float64Array(copy(8 + 8 * n, 8 * n)) };
+}

@@ -1,0 +1,115 @@
+/**
+ * What a run read, fingerprinted, so that a run is tied to its inputs: `already complete` holds
+ * only when the config, the package version and every input file are what the complete run
+ * read. A file is fingerprinted by its path, size and modification time (a stat, cheap on a
+ * 426 GB collection) or, when asked, by a SHA-256 of its content; a folder by all the files under it.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join, relative } from 'node:path';
+import { findCorpusReader } from '../corpus/registry.ts';
+import type { Experiment } from '../experiment/types.ts';
+
+export interface FileSetFingerprint {
+  /** the file or folder, absolute */
+  readonly path: string;
+  readonly files: number;
+  readonly bytes: number;
+  /** the newest modification time of its files, ISO 8601 (null when it has none) */
+  readonly newest: string | null;
+  /** SHA-256 over each file's relative path, size and mtime (or content hash) */
+  readonly digest: string;
+}
+
+export interface InputsFingerprint {
+  readonly method: 'stat' | 'content';
+  readonly package_version: string;
+  readonly config_hash: string;
+  readonly files: readonly FileSetFingerprint[];
+  /** SHA-256 of all of the above: equal digests, same inputs */
+  readonly digest: string;
+}
+
+const PACKAGE = new URL('../../package.json', import.meta.url);
+
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(PACKAGE, 'utf8')) as { version: string }).version;
+}
+
+/** The files and folders an experiment reads: the corpus (as its reader resolves it), qrels and run files. */
+export function inputPaths(exp: Experiment): string[] {
+  const paths: string[] = [];
+  const reader = findCorpusReader(exp.corpus.format);
+  const corpus = exp.corpus.path ?? '';
+  const location = reader?.location ? reader.location(corpus) : corpus;
+  if (location !== '') paths.push(location);
+  const subset = exp.corpus.subset;
+  if (subset) paths.push(...('qrels' in subset ? [subset.qrels] : subset.runs));
+  for (const s of [exp.studies?.topic_collections, exp.studies?.run_topics]) if (s) paths.push(...s.runs);
+  return [...new Set(paths)];
+}
+
+function walk(root: string, st: Stats): { path: string; st: Stats }[] {
+  if (!st.isDirectory()) return [{ path: root, st }];
+  const out: { path: string; st: Stats }[] = [];
+  const visit = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.isFile()) out.push({ path: p, st: statSync(p) });
+    }
+  };
+  visit(root);
+  return out;
+}
+
+async function contentHash(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+async function fingerprintPath(path: string, method: 'stat' | 'content'): Promise<FileSetFingerprint> {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch {
+    return { path, files: 0, bytes: 0, newest: null, digest: 'missing' };
+  }
+  const h = createHash('sha256');
+  let bytes = 0;
+  let newest = 0;
+  const files = walk(path, st);
+  for (const f of files) {
+    bytes += f.st.size;
+    newest = Math.max(newest, f.st.mtimeMs);
+    const what = method === 'content' ? await contentHash(f.path) : `${f.st.size}\u0000${f.st.mtimeMs}`;
+    h.update(`${relative(path, f.path)}\u0000${what}\n`);
+  }
+  return { path, files: files.length, bytes, newest: files.length > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
+}
+
+export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat'): Promise<InputsFingerprint> {
+  const files = await Promise.all(inputPaths(exp).map((p) => fingerprintPath(p, method)));
+  const base = { method, package_version: packageVersion(), config_hash: exp.hash, files };
+  return { ...base, digest: createHash('sha256').update(JSON.stringify(base)).digest('hex') };
+}
+
+const mb = (b: number): string => `${(b / 2 ** 20).toFixed(1)} MB`;
+const describe = (f: FileSetFingerprint): string => `${f.files.toLocaleString('en-US')} files, ${mb(f.bytes)}, newest ${f.newest ?? 'none'}`;
+
+/** What differs between the inputs a run read and these, one clause each; empty when they are the same. */
+export function inputChanges(before: InputsFingerprint, now: InputsFingerprint): string[] {
+  if (before.digest === now.digest) return [];
+  const out: string[] = [];
+  if (before.package_version !== now.package_version) out.push(`ndd-bench ${before.package_version} → ${now.package_version}`);
+  if (before.config_hash !== now.config_hash) out.push('the config changed');
+  if (before.method !== now.method) out.push(`inputs fingerprinted by ${before.method}, now by ${now.method}`);
+  for (const f of now.files) {
+    const old = before.files.find((b) => b.path === f.path);
+    if (!old) out.push(`${f.path} is new`);
+    else if (old.digest !== f.digest) out.push(`${f.path} changed (${describe(old)} → ${describe(f)})`);
+  }
+  for (const b of before.files) if (!now.files.some((f) => f.path === b.path)) out.push(`${b.path} is no longer read`);
+  return out.length > 0 ? out : ['the inputs differ'];
+}

@@ -1,0 +1,92 @@
+/**
+ * What the evaluation makes of a plan's declarations, on pairs small enough to count by hand.
+ * Truth over 5 documents: (0,1) 0.9, (0,2) 0.6, (1,2) 0.3, (3,4) 0.05.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PairList, PlanOutput } from '../../../contract/index.ts';
+import { evaluateVariant } from '../../../harness/evaluate/variant.ts';
+
+const list = (rows: [number, number, number][]): PairList => ({
+  a: Uint32Array.from(rows.map((r) => r[0])),
+  b: Uint32Array.from(rows.map((r) => r[1])),
+  score: Float64Array.from(rows.map((r) => r[2])),
+});
+const truthPairs = list([
+  [0, 1, 0.9],
+  [0, 2, 0.6],
+  [1, 2, 0.3],
+  [3, 4, 0.05],
+]);
+const evaluate = { threshold: 0.5, min_score: 0.1, distribution: [0.8, 0.5, 0.2] };
+const truth = { pairs: truthPairs, candidates: 10 };
+const output = (over: Partial<PlanOutput>): PlanOutput => ({
+  pairs: 'p',
+  score: { kind: 'resemblance', floor: 0 },
+  decisions: { kind: 'score-at-threshold' },
+  ...over,
+});
+
+describe('evaluateVariant', () => {
+  it('compares an exact join from its floor up: a join at 0.5 that finds every pair there has no error', () => {
+    const join = list([
+      [0, 1, 0.9],
+      [0, 2, 0.6],
+    ]);
+    const e = evaluateVariant({ pairs: join, output: output({ score: { kind: 'resemblance', floor: 0.5 }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
+    // P = {G >= 0.5 or S >= 0.5} = {(0,1), (0,2)}: both exact
+    expect(e.pairsCompared).toBe(2);
+    expect(e.measures.avg_error).toBe(0);
+    expect(e.measures.precision_pairs).toBe(1);
+    expect(e.measures.recall_pairs).toBe(1);
+    // below its floor the join says nothing of the share of documents
+    expect(e.distribution).toEqual([40, 60, null]);
+    expect(e.notApplicable.distribution).toMatch(/from RR 0.5 up: no share at 0.2/);
+  });
+
+  it('with floor 0 the same pairs are an estimate that missed (1,2) at 0.3', () => {
+    const e = evaluateVariant({ pairs: list([[0, 1, 0.9], [0, 2, 0.6]]), output: output({}), counters: {}, documents: 5, evaluate, truth });
+    // P = {(0,1), (0,2), (1,2)}: errors 0, 0, 0.3
+    expect(e.pairsCompared).toBe(3);
+    expect(e.measures.avg_error).toBeCloseTo(0.1, 15);
+  });
+
+  it('takes every reported pair as a decision, whatever its score, when the plan says so', () => {
+    // a detector that calls (0,1) and (1,2) duplicates with score 0.2 each
+    const pairs = list([[0, 1, 0.2], [1, 2, 0.2]]);
+    const byScore = evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' } }), counters: {}, documents: 5, evaluate, truth });
+    expect(byScore.measures.precision_pairs).toBeNull();
+    const byDecision = evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
+    // Res = {(0,1), (1,2)}, Dup = {(0,1), (0,2)}: 1 of 2 each way
+    expect(byDecision.measures.precision_pairs).toBe(0.5);
+    expect(byDecision.measures.recall_pairs).toBe(0.5);
+    expect(byDecision.measures.avg_error).toBeNull();
+    expect(byDecision.notApplicable).toMatchObject({ avg_error: 'w', correlation: 'w', distribution: 'w' });
+    expect(byDecision.distribution).toEqual([null, null, null]);
+    // every reported pair goes to the pairs file when the score is no RR
+    expect(byDecision.measures.pairs).toBe(2);
+  });
+
+  it('reads candidates from the counter the plan names, and compares them with the ground truth’s', () => {
+    const candidates = { group: 'j', name: 'compared' };
+    const e = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { compared: 4 } }, documents: 5, evaluate, truth });
+    expect(e.measures.candidate_pairs).toBe(4);
+    expect(e.measures.candidate_reduction_pct).toBeCloseTo(60, 12);
+  });
+
+  it('leaves candidates empty, never a 100% reduction, when the counters did not arrive', () => {
+    const candidates = { group: 'j', name: 'compared' };
+    const e = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: {}, documents: 5, evaluate, truth });
+    expect(e.measures.candidate_pairs).toBeNull();
+    expect(e.measures.candidate_reduction_pct).toBeNull();
+    expect(e.warnings).toContain('candidate_pairs: undefined, the counter j.compared did not arrive');
+    // a group that exists without the counter means zero
+    const zero = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { other: 1 } }, documents: 5, evaluate, truth });
+    expect(zero.measures.candidate_pairs).toBe(0);
+    expect(zero.measures.candidate_reduction_pct).toBe(100);
+  });
+
+  it('has no candidate measures when the plan declares no candidates', () => {
+    const e = evaluateVariant({ pairs: list([]), output: output({}), counters: {}, documents: 5, evaluate, truth });
+    expect('candidate_pairs' in e.measures).toBe(false);
+  });
+});
