@@ -5,4 +5,5 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'ppjoin',
 ];

@@ -1,6 +1,6 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
 import { ppjoinParams } from './params.ts';
-import { planPPJoin } from './plan.ts';
+import { plan } from './plan.ts';
 
 export const adapter: AlgorithmAdapter<typeof ppjoinParams> = {
   name: 'ppjoin',
@@ -8,5 +8,5 @@ export const adapter: AlgorithmAdapter<typeof ppjoinParams> = {
   citation:
     'Xiao, Wang, Lin, Yu 2008, Efficient similarity joins for near duplicate detection (WWW); Wang et al. 2010, MapDupReducer (SIGMOD demo)',
   params: ppjoinParams,
-  plan: planPPJoin,
+  plan,
 };

@@ -4,7 +4,7 @@ import { ppjoinKernel } from './kernel.ts';
 import type { PPJoinParams } from './params.ts';
 import { C, GROUP, joinSettings } from './settings.ts';
 
-export function planPPJoin(params: PPJoinParams, ctx: PlanContext): Plan {
+export function plan(params: PPJoinParams, ctx: PlanContext): Plan {
   const settings = joinSettings(params, ctx.minScore);
   const spec = { shingle: params.shingle, fingerprint: params.fingerprint };
   return {
