@@ -10,9 +10,9 @@ import type { JoinResult } from './join.ts';
 import { buildIndex, processingOrder } from './order.ts';
 import { C, GROUP, type JoinSettings } from './settings.ts';
 import type { TokenSpec } from './jobs.ts';
-import { numberTokens, rankTokens, signatures, type NumberedTokens, type TokenSlice } from './tokens.ts';
+import { numberTokens, rankTokens, signatures, TOKENS_MODULE, type NumberedTokens, type TokenSlice } from './tokens.ts';
 
-export const TOKENS_MODULE = new URL('./tokens.ts', import.meta.url).href;
+export { TOKENS_MODULE };
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
@@ -76,7 +76,7 @@ async function tokenize(k: KernelContext, spec: TokenSpec): Promise<NumberedToke
     }),
   );
   k.progress('numbering tokens');
-  return numberTokens(results);
+  return numberTokens(results, k.parallelism, (url, name, payload) => k.runInWorker(url, name, payload));
 }
 
 function countCorpus(k: KernelContext, t: NumberedTokens): void {

@@ -2,18 +2,17 @@
  * The join's tokens in the kernel: each document's distinct shingle fingerprints (exactly Broder's
  * sets, `algorithms/text/fingerprint.ts`), numbered and put in the global order.
  *
- * The global order is ascending document frequency, ties broken by first occurrence (the first
- * document holding the token, then the token's place among that document's distinct tokens in
- * text order). The first job of the text pipeline knows all three for a token from its reducer's
- * values, and here hashing the documents in order numbers the tokens in first-occurrence order, so
- * a stable counting sort by frequency gives the ranks. This costs one hash-table pass where a
- * fingerprint-ordered dictionary (Broder's `features.ts`) needs a radix sort and a merge: the
- * order of tokens of equal frequency is arbitrary for PPJoin (Xiao et al. only ask for a global
- * order), as long as the jobs and the kernel agree on it.
- *
- * Worker threads fingerprint slices of the corpus and drop repeated fingerprints within each
- * document (`tokenizeSlice`); the calling thread numbers the tokens across slices
- * (`numberTokens`) and ranks them (`rankTokens`).
+ * The global order is ascending document frequency; ties go by the token's partition (the top
+ * byte of a hash of its fingerprint, `tokenPartition`), then by first occurrence (the first
+ * document holding it, then its place among that document's distinct tokens in text order).
+ * PPJoin only asks for a global order (Xiao et al.); this one is what a hash table numbers for
+ * free: worker threads fingerprint slices of the corpus and group each slice's distinct tokens
+ * by partition (`tokenizeSlice`), then each worker numbers a range of partitions across all
+ * slices with a hash table small enough to stay in cache (`numberPartitions`): token ids come
+ * out in (partition, first occurrence) order, and a stable counting sort by frequency gives the
+ * ranks (`rankTokens`). A fingerprint-ordered dictionary (Broder's `features.ts`) costs a radix
+ * sort and a merge instead. The first text job knows the same three keys of every token from its
+ * reducer's values, so jobs and kernel agree on the order (`jobs.ts`, `tokenText`).
  */
 import { sharedU32 } from '../text/chunks.ts';
 import { shingleFingerprints } from '../text/fingerprint.ts';
@@ -27,23 +26,45 @@ export interface TokenizePayload {
   readonly kind: FingerprintKind;
 }
 
-/** Partitions of the numbering pass: by the top bits of a token's hash. */
 const PARTITION_BITS = 8;
-const PARTITIONS = 1 << PARTITION_BITS;
+export const PARTITIONS = 1 << PARTITION_BITS;
 
-/** One slice's documents as their distinct fingerprints, in text order of first occurrence. */
+/** A hash of a fingerprint's 32-bit words (most significant first). */
+export function hashKey(data: Uint32Array, at: number, width: number): number {
+  let h = 0x811c9dc5;
+  for (let w = 0; w < width; w++) {
+    h = Math.imul(h ^ (data[at + w] as number), 0x9e3779b1);
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+
+/** The partition of a token with hash h: the second key of the global order. */
+export function tokenPartition(h: number): number {
+  return h >>> (32 - PARTITION_BITS);
+}
+
+function sameKey(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): boolean {
+  for (let w = 0; w < width; w++) if (a[i + w] !== b[j + w]) return false;
+  return true;
+}
+
+/**
+ * One slice's documents as their distinct fingerprints, in text order of first occurrence; all
+ * arrays on SharedArrayBuffers, so the numbering workers read them without copies.
+ */
 export interface TokenSlice {
   readonly docs: number;
   readonly width: 2 | 4;
   /** CSR over the slice's documents: entries docStart[d] .. docStart[d+1] */
   readonly docStart: Uint32Array;
-  /** the last 32-bit word of each entry's fingerprint, in entry order */
+  /** the last 32-bit word of each entry's fingerprint, in entry order (signature bits) */
   readonly lowWords: Uint32Array;
   /**
    * The entries grouped by partition, in entry order within each: the k-th of the slice's
    * grouped entries is entry partEntries[k], with fingerprint partKeys[k·width ..] (most
    * significant word first) and hash partHashes[k]; partition p is [partStart[p], partStart[p+1]).
-   * Grouped copies, so that the numbering pass reads them in sequence.
+   * Grouped copies, so that numbering reads them in sequence.
    */
   readonly partStart: Uint32Array;
   readonly partEntries: Uint32Array;
@@ -86,33 +107,16 @@ class FingerprintSet {
   }
 }
 
-function hashKey(data: Uint32Array, at: number, width: number): number {
-  let h = 0x811c9dc5;
-  for (let w = 0; w < width; w++) {
-    h = Math.imul(h ^ (data[at + w] as number), 0x9e3779b1);
-    h ^= h >>> 16;
-  }
-  return h >>> 0;
-}
-
-function sameKey(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): boolean {
-  for (let w = 0; w < width; w++) if (a[i + w] !== b[j + w]) return false;
-  return true;
-}
-
-/**
- * Runs in a worker thread: normalizes, fingerprints and de-duplicates one slice's documents,
- * and groups its entries by hash partition for the numbering pass.
- */
+/** Runs in a worker thread: normalizes, fingerprints and de-duplicates one slice's documents. */
 export function tokenizeSlice(p: TokenizePayload): TokenSlice {
   const width: 2 | 4 = p.kind === 'md5' ? 4 : 2;
   const seen = new FingerprintSet();
-  const docStart = new Uint32Array(p.texts.length + 1);
+  const docStart = sharedU32(p.texts.length + 1);
   let keys = new Uint32Array(1 << 16);
   let hashes = new Uint32Array(1 << 15);
   let n = 0;
-  p.texts.forEach((text, d) => {
-    const fps = shingleFingerprints(normalize(text), p.shingle, p.kind);
+  for (let d = 0; d < p.texts.length; d++) {
+    const fps = shingleFingerprints(normalize(p.texts[d] as string), p.shingle, p.kind);
     if (hashes.length < n + fps.count) {
       const size = Math.max(hashes.length * 2, n + fps.count);
       const k2 = new Uint32Array(size * width);
@@ -130,22 +134,23 @@ export function tokenizeSlice(p: TokenizePayload): TokenSlice {
       hashes[n++] = h;
     }
     docStart[d + 1] = n;
-  });
-  const partStart = new Uint32Array(PARTITIONS + 1);
+  }
+  const partStart = sharedU32(PARTITIONS + 1);
   for (let e = 0; e < n; e++) {
-    const part = (hashes[e] as number) >>> (32 - PARTITION_BITS);
+    const part = tokenPartition(hashes[e] as number);
     partStart[part + 1] = (partStart[part + 1] as number) + 1;
   }
   for (let q = 0; q < PARTITIONS; q++) partStart[q + 1] = (partStart[q + 1] as number) + (partStart[q] as number);
   const fill = partStart.slice(0, PARTITIONS);
-  const partEntries = new Uint32Array(n);
-  const partKeys = new Uint32Array(n * width);
-  const partHashes = new Uint32Array(n);
-  const lowWords = new Uint32Array(n);
+  const partEntries = sharedU32(n);
+  const partKeys = sharedU32(n * width);
+  const partHashes = sharedU32(n);
+  const lowWords = sharedU32(n);
   for (let e = 0; e < n; e++) {
     const h = hashes[e] as number;
-    const at = fill[h >>> (32 - PARTITION_BITS)] as number;
-    fill[h >>> (32 - PARTITION_BITS)] = at + 1;
+    const part = tokenPartition(h);
+    const at = fill[part] as number;
+    fill[part] = at + 1;
     partEntries[at] = e;
     partHashes[at] = h;
     for (let w = 0; w < width; w++) partKeys[at * width + w] = keys[e * width + w] as number;
@@ -154,7 +159,80 @@ export function tokenizeSlice(p: TokenizePayload): TokenSlice {
   return { docs: p.texts.length, width, docStart, lowWords, partStart, partEntries, partKeys, partHashes };
 }
 
-/** The corpus's tokens, numbered in first-occurrence order. */
+export interface NumberPayload {
+  readonly slices: readonly TokenSlice[];
+  /** corpus index of each slice's first entry */
+  readonly sliceEntries: readonly number[];
+  /** number the partitions [from, to) */
+  readonly from: number;
+  readonly to: number;
+  /** written: each entry's token, numbered from 0 within this range of partitions */
+  readonly tokenOf: Uint32Array;
+}
+
+/** A range of partitions numbered: its tokens' document frequencies, in id order. */
+export interface NumberedRange {
+  readonly df: Uint32Array;
+}
+
+/**
+ * Runs in a worker thread: numbers the tokens of partitions [from, to) across all slices, in
+ * (partition, first occurrence) order, writing each entry's token id into the shared `tokenOf`.
+ * A partition's tokens fit a small hash table that stays in cache, where one table for the whole
+ * corpus (tens of megabytes) costs a cache and TLB miss per entry, four times slower here.
+ */
+export function numberPartitions(p: NumberPayload): NumberedRange {
+  const width = p.slices[0]?.width ?? 2;
+  const stride = width + 2;
+  let largest = 0;
+  let total = 0;
+  for (let part = p.from; part < p.to; part++) {
+    let size = 0;
+    for (const s of p.slices) size += (s.partStart[part + 1] as number) - (s.partStart[part] as number);
+    largest = Math.max(largest, size);
+    total += size;
+  }
+  let cap = 64;
+  while (cap < 2 * largest) cap *= 2;
+  const mask = cap - 1;
+  // Slot: key words, token, generation stamp (the partition's number + 1).
+  const table = new Uint32Array(cap * stride);
+  const df = new Uint32Array(Math.max(1, total));
+  let tokens = 0;
+  for (let part = p.from; part < p.to; part++) {
+    const generation = part + 1;
+    for (let si = 0; si < p.slices.length; si++) {
+      const s = p.slices[si] as TokenSlice;
+      const offset = p.sliceEntries[si] as number;
+      const keys = s.partKeys;
+      for (let q = s.partStart[part] as number; q < (s.partStart[part + 1] as number); q++) {
+        const at = q * width;
+        let slot = (s.partHashes[q] as number) & mask;
+        let t: number;
+        for (;;) {
+          const base = slot * stride;
+          if (table[base + width + 1] !== generation) {
+            for (let w = 0; w < width; w++) table[base + w] = keys[at + w] as number;
+            t = tokens++;
+            table[base + width] = t;
+            table[base + width + 1] = generation;
+            break;
+          }
+          if (sameKey(table, base, keys, at, width)) {
+            t = table[base + width] as number;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        df[t] = (df[t] as number) + 1;
+        p.tokenOf[offset + (s.partEntries[q] as number)] = t;
+      }
+    }
+  }
+  return { df: df.slice(0, tokens) };
+}
+
+/** The corpus's tokens, numbered in (partition, first occurrence) order. */
 export interface NumberedTokens {
   readonly docs: number;
   readonly width: 2 | 4;
@@ -169,95 +247,106 @@ export interface NumberedTokens {
   readonly lowWords: Uint32Array;
 }
 
-/**
- * Numbers the slices' fingerprints across the corpus (slices given in corpus order), partition
- * by partition: a partition's tokens fit a small hash table that stays in cache, where one table
- * for the whole corpus (tens of megabytes) would cost a cache and TLB miss per entry, four times
- * slower here. Tokens are first numbered in the order partitions find them, then renumbered by
- * their first entry, which is first-occurrence order.
- */
-export function numberTokens(slices: readonly TokenSlice[]): NumberedTokens {
-  const width = slices[0]?.width ?? 2;
-  const stride = width + 2;
+type RunInWorker = <T>(moduleUrl: string, exportName: string, payload: unknown) => Promise<T>;
+
+export const TOKENS_MODULE = new URL('./tokens.ts', import.meta.url).href;
+
+interface NumberingPlan {
+  readonly docs: number;
+  readonly entries: number;
+  readonly docStart: Uint32Array;
+  readonly sliceEntries: number[];
+  readonly tokenOf: Uint32Array;
+  readonly ranges: [number, number][];
+}
+
+function numberingPlan(slices: readonly TokenSlice[], parallelism: number): NumberingPlan {
   const docs = slices.reduce((s, x) => s + x.docs, 0);
-  const entries = slices.reduce((s, x) => s + x.lowWords.length, 0);
+  const sliceEntries: number[] = [];
+  let entries = 0;
   const docStart = sharedU32(docs + 1);
-  const sliceOffset: number[] = [];
-  let e = 0;
   let d = 0;
   for (const s of slices) {
-    sliceOffset.push(e);
-    for (let k = 0; k < s.docs; k++) docStart[++d] = e + (s.docStart[k + 1] as number);
-    e += s.lowWords.length;
+    sliceEntries.push(entries);
+    for (let k = 0; k < s.docs; k++) docStart[++d] = entries + (s.docStart[k + 1] as number);
+    entries += s.lowWords.length;
   }
-  let largest = 0;
-  for (let part = 0; part < PARTITIONS; part++) {
-    let size = 0;
-    for (const s of slices) size += (s.partStart[part + 1] as number) - (s.partStart[part] as number);
-    largest = Math.max(largest, size);
+  return { docs, entries, docStart, sliceEntries, tokenOf: sharedU32(entries), ranges: partitionRanges(slices, Math.max(1, parallelism)) };
+}
+
+/**
+ * Numbers the slices' tokens across the corpus (slices in corpus order) on `parallelism`
+ * threads, each taking a contiguous range of partitions: ids of a later range follow those of
+ * an earlier one, so the order stays (partition, first occurrence).
+ */
+export async function numberTokens(slices: readonly TokenSlice[], parallelism: number, run: RunInWorker): Promise<NumberedTokens> {
+  const plan = numberingPlan(slices, parallelism);
+  const { sliceEntries, tokenOf } = plan;
+  const parts = await Promise.all(
+    plan.ranges.map(([from, to]) => run<NumberedRange>(TOKENS_MODULE, 'numberPartitions', { slices, sliceEntries, from, to, tokenOf })),
+  );
+  return assemble(slices, plan, parts);
+}
+
+/** `numberTokens` on the calling thread. */
+export function numberTokensHere(slices: readonly TokenSlice[]): NumberedTokens {
+  const plan = numberingPlan(slices, 1);
+  const { sliceEntries, tokenOf } = plan;
+  return assemble(slices, plan, plan.ranges.map(([from, to]) => numberPartitions({ slices, sliceEntries, from, to, tokenOf })));
+}
+
+function assemble(slices: readonly TokenSlice[], plan: NumberingPlan, parts: readonly NumberedRange[]): NumberedTokens {
+  const { sliceEntries, tokenOf, ranges } = plan;
+  // Ids of range r start after the tokens of the earlier ranges.
+  const base: number[] = [];
+  let distinct = 0;
+  for (const r of parts) {
+    base.push(distinct);
+    distinct += r.df.length;
   }
-  let cap = 64;
-  while (cap < 2 * largest) cap *= 2;
-  const mask = cap - 1;
-  // Slot: key words, token + 1, generation stamp.
-  const table = new Uint32Array(cap * stride);
-  const tokenOf = new Uint32Array(entries);
-  const firstEntry = new Uint32Array(Math.max(1, entries));
-  const dfFound = new Uint32Array(Math.max(1, entries));
-  let tokens = 0;
-  for (let part = 0; part < PARTITIONS; part++) {
-    const generation = part + 1;
+  const df = new Uint32Array(distinct);
+  parts.forEach((r, i) => df.set(r.df, base[i]));
+  if (parts.length > 1) {
+    const rangeOf = new Uint8Array(PARTITIONS);
+    ranges.forEach(([from, to], i) => rangeOf.fill(i, from, to));
     for (let si = 0; si < slices.length; si++) {
       const s = slices[si] as TokenSlice;
-      const offset = sliceOffset[si] as number;
-      const keys = s.partKeys;
-      for (let q = s.partStart[part] as number; q < (s.partStart[part + 1] as number); q++) {
-        const entry = s.partEntries[q] as number;
-        const at = q * width;
-        let slot = (s.partHashes[q] as number) & mask;
-        for (;;) {
-          const base = slot * stride;
-          if (table[base + width + 1] !== generation) {
-            for (let w = 0; w < width; w++) table[base + w] = keys[at + w] as number;
-            table[base + width] = tokens;
-            table[base + width + 1] = generation;
-            firstEntry[tokens] = offset + entry;
-            dfFound[tokens] = 1;
-            tokenOf[offset + entry] = tokens++;
-            break;
-          }
-          if (sameKey(table, base, keys, at, width)) {
-            const t = table[base + width] as number;
-            dfFound[t] = (dfFound[t] as number) + 1;
-            tokenOf[offset + entry] = t;
-            break;
-          }
-          slot = (slot + 1) & mask;
+      const offset = sliceEntries[si] as number;
+      for (let part = 0; part < PARTITIONS; part++) {
+        const add = base[rangeOf[part] as number] as number;
+        if (add === 0) continue;
+        for (let q = s.partStart[part] as number; q < (s.partStart[part + 1] as number); q++) {
+          const e = offset + (s.partEntries[q] as number);
+          tokenOf[e] = (tokenOf[e] as number) + add;
         }
       }
     }
   }
-  // Renumber in first-occurrence order: first entries are distinct, so a pass over the entries finds them in order.
-  const tokenAtEntry = new Int32Array(entries).fill(-1);
-  for (let t = 0; t < tokens; t++) tokenAtEntry[firstEntry[t] as number] = t;
-  const renumbered = new Uint32Array(tokens);
-  const df = new Uint32Array(tokens);
-  let next = 0;
-  for (let x = 0; x < entries; x++) {
-    const t = tokenAtEntry[x] as number;
-    if (t < 0) continue;
-    renumbered[t] = next;
-    df[next++] = dfFound[t] as number;
+  const lowWords = sharedU32(plan.entries);
+  slices.forEach((s, si) => lowWords.set(s.lowWords, sliceEntries[si]));
+  return { docs: plan.docs, width: slices[0]?.width ?? 2, distinct, docStart: plan.docStart, ids: tokenOf, df, lowWords };
+}
+
+/** Contiguous ranges of partitions of about equal numbers of entries, one per thread. */
+function partitionRanges(slices: readonly TokenSlice[], chunks: number): [number, number][] {
+  const sizes = new Float64Array(PARTITIONS);
+  let total = 0;
+  for (const s of slices) {
+    for (let part = 0; part < PARTITIONS; part++) sizes[part] = (sizes[part] as number) + (s.partStart[part + 1] as number) - (s.partStart[part] as number);
   }
-  const ids = sharedU32(entries);
-  const lowWords = new Uint32Array(entries);
-  for (let si = 0; si < slices.length; si++) {
-    const s = slices[si] as TokenSlice;
-    const offset = sliceOffset[si] as number;
-    lowWords.set(s.lowWords, offset);
-    for (let q = 0; q < s.lowWords.length; q++) ids[offset + q] = renumbered[tokenOf[offset + q] as number] as number;
+  for (const v of sizes) total += v;
+  const ranges: [number, number][] = [];
+  let from = 0;
+  let acc = 0;
+  for (let part = 0; part < PARTITIONS; part++) {
+    acc += sizes[part] as number;
+    if (acc >= (total * (ranges.length + 1)) / chunks && ranges.length < chunks - 1) {
+      ranges.push([from, part + 1]);
+      from = part + 1;
+    }
   }
-  return { docs, width, distinct: tokens, docStart, ids, df, lowWords };
+  ranges.push([from, PARTITIONS]);
+  return ranges;
 }
 
 /** Each document's tokens as ascending ranks of the global order. */

@@ -117,7 +117,7 @@ describe('PPJoin through the runner', () => {
       writeFileSync(file, `experiment: bad\ncorpus: { format: jsonl, path: corpus.jsonl }\nruns:\n  - algorithm: ppjoin\n    params: ${params}\n`);
       const e = await loadExperiment(file, {}).catch((err: unknown) => err);
       expect(e).toBeInstanceOf(ConfigError);
-      return (e as ConfigError).issues;
+      return [...(e as ConfigError).issues];
     };
     const t = await bad('{ threshold: 1.5 }');
     expect(t).toHaveLength(1);

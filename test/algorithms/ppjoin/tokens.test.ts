@@ -1,9 +1,11 @@
 /**
  * The kernel's token numbering against a plain Map over the same fingerprints: ids in order of
- * first occurrence (document, then place among its distinct fingerprints), document frequencies,
- * and ranks in ascending (frequency, first occurrence), however the corpus is sliced.
+ * hash partition, then first occurrence (document, then place among its distinct fingerprints),
+ * document frequencies, and ranks in ascending (frequency, id), however the corpus is sliced and
+ * on however many threads.
  */
 import { describe, expect, it } from 'vitest';
+import { partitionOfHex } from '../../../algorithms/ppjoin/jobs.ts';
 import { numberTokens, rankTokens, tokenizeSlice } from '../../../algorithms/ppjoin/tokens.ts';
 import { fingerprintHex, shingleFingerprints } from '../../../algorithms/text/fingerprint.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
@@ -14,37 +16,42 @@ const texts = [...nearDuplicateCorpus(5, 25), '', 'a b c a b c', ...nearDuplicat
 const shingle = { unit: 'word', size: 2 } as const;
 
 function reference(kind: FingerprintKind): { ids: number[][]; df: number[] } {
-  const idOf = new Map<string, number>();
-  const df: number[] = [];
-  const ids = texts.map((t) => {
+  // first occurrence order, then a stable sort by partition
+  const first = new Map<string, number>();
+  const docsHex = texts.map((t) => {
     const fps = shingleFingerprints(normalize(t), shingle, kind);
-    const mine: number[] = [];
-    const seen = new Set<string>();
-    for (let i = 0; i < fps.count; i++) {
-      const hex = fingerprintHex(fps.data, i, fps.width);
-      if (seen.has(hex)) continue;
-      seen.add(hex);
-      let id = idOf.get(hex);
-      if (id === undefined) idOf.set(hex, (id = idOf.size));
-      df[id] = (df[id] ?? 0) + 1;
-      mine.push(id);
-    }
-    return mine;
+    const mine = new Set<string>();
+    for (let i = 0; i < fps.count; i++) mine.add(fingerprintHex(fps.data, i, fps.width));
+    for (const hex of mine) if (!first.has(hex)) first.set(hex, first.size);
+    return [...mine];
   });
+  const order = [...first.keys()].sort((x, y) => partitionOfHex(x) - partitionOfHex(y) || (first.get(x) as number) - (first.get(y) as number));
+  const idOf = new Map(order.map((hex, id) => [hex, id]));
+  const df: number[] = order.map(() => 0);
+  const ids = docsHex.map((hexes) =>
+    hexes.map((hex) => {
+      const id = idOf.get(hex) as number;
+      df[id] = (df[id] as number) + 1;
+      return id;
+    }),
+  );
   return { ids, df };
 }
 
 describe('PPJoin token numbering', () => {
-  it.each(['rabin64', 'md5'] as const)('numbers %s fingerprints in first-occurrence order, over any slicing', (kind) => {
+  it.each(['rabin64', 'md5'] as const)('numbers %s fingerprints in (partition, first occurrence) order, over any slicing', async (kind) => {
     const expected = reference(kind);
-    for (const cuts of [[texts.length], [10, texts.length], [1, 26, 27, 30, texts.length]]) {
+    for (const [cuts, threads] of [[[texts.length], 1], [[10, texts.length], 2], [[1, 26, 27, 30, texts.length], 3]] as const) {
       let from = 0;
       const slices = cuts.map((to) => {
         const s = tokenizeSlice({ texts: texts.slice(from, to), shingle, kind });
         from = to;
         return s;
       });
-      const t = numberTokens(slices);
+      const t = await numberTokens(slices, threads, async (url, name, payload) => {
+        const m = (await import(url)) as Record<string, (p: unknown) => unknown>;
+        return (m[name] as (p: unknown) => never)(payload);
+      });
       const ids = texts.map((_, d) => [...t.ids.subarray(t.docStart[d], t.docStart[d + 1])]);
       expect(ids).toEqual(expected.ids);
       expect([...t.df]).toEqual(expected.df);
