@@ -5,5 +5,8 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'imatch',
+  'pdc-mr',
   'ppjoin',
+  'spotsigs',
 ];

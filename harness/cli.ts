@@ -11,6 +11,7 @@ import { checkCommand } from './commands/check.ts';
 import { corpusCommand } from './commands/corpus.ts';
 import { listCommand } from './commands/list.ts';
 import { pricesCommand } from './commands/prices.ts';
+import { synthCommand } from './commands/synth.ts';
 import { reportCommand } from './commands/report.ts';
 import { InterruptedRun, runCommand } from './commands/run.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       .command(baselineCommand)
       .command(checkCommand)
       .command(pricesCommand)
+      .command(synthCommand)
       .demandCommand(1, 'name a command (see --help)')
       .strict()
       .recommendCommands()

@@ -16,6 +16,8 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr, env = p
   const started = Date.now();
   let last = 0;
   let shown = false;
+  let phase = '';
+  let phaseStarted = started;
   const clear = (): void => {
     if (shown) stream.write('\r\x1b[2K');
     shown = false;
@@ -23,15 +25,19 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr, env = p
   return {
     update(label, done, total) {
       const now = Date.now();
+      if (label !== phase) {
+        phase = label;
+        phaseStarted = now;
+      }
       if (now - last < 100 && !(total !== undefined && done === total)) return;
       last = now;
       const elapsed = ((now - started) / 1000).toFixed(1);
       let text = `${label}`;
       if (done !== undefined && total !== undefined && total > 0) {
         const pct = ((100 * done) / total).toFixed(0);
-        text += ` ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} (${pct}%)`;
+        text += ` ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} (${pct}%)${rateAndEta(done, total, now - phaseStarted)}`;
       } else if (done !== undefined) {
-        text += ` ${done.toLocaleString('en-US')}`;
+        text += ` ${done.toLocaleString('en-US')}${rateAndEta(done, undefined, now - phaseStarted)}`;
       }
       const width = (stream.columns ?? 100) - 1;
       const line = `[${elapsed}s] ${text}`.slice(0, width);
@@ -46,4 +52,15 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr, env = p
       clear();
     },
   };
+}
+
+/** ` 412/s, ETA 12 s` once a phase has run long enough to say (half a second). */
+export function rateAndEta(done: number, total: number | undefined, phaseMs: number): string {
+  if (phaseMs < 500 || done <= 0) return '';
+  const rate = (1000 * done) / phaseMs;
+  const shownRate = rate >= 100 ? Math.round(rate).toLocaleString('en-US') : rate.toPrecision(2);
+  if (total === undefined || done >= total) return `, ${shownRate}/s`;
+  const eta = (total - done) / rate;
+  const shownEta = eta >= 90 ? `${Math.round(eta / 60)} min` : `${Math.ceil(eta)} s`;
+  return `, ${shownRate}/s, ETA ${shownEta}`;
 }

@@ -32,3 +32,28 @@ export const fingerprintKind = z
   .describe('shingle fingerprint: rabin64 (Rabin 64-bit, the thesis) or md5 (128-bit, Ye et al.)');
 
 export type FingerprintKind = z.output<typeof fingerprintKind>;
+
+/**
+ * The idf range of an I-Match lexicon (algorithms/text/lexicon.ts), as two fields so that each
+ * can be swept on its own: `idf_min: [0, 0.1, 0.2]` names variants `idf_min=0.1`.
+ */
+export const idfMin = z
+  .number()
+  .min(0)
+  .max(1)
+  .default(0.1)
+  .describe('lowest normalized idf, log(N/df)/log(N), of a lexicon term (Zhang et al. 2010 Figure 7: 0.1 best)');
+
+export const idfMax = z
+  .number()
+  .min(0)
+  .max(1)
+  .default(1)
+  .describe('highest normalized idf of a lexicon term (1 keeps terms of a single unit)');
+
+/** A reversed range is a one-line error on `idf_max`. */
+export function checkIdfRange(p: { readonly idf_min: number; readonly idf_max: number }, ctx: z.RefinementCtx): void {
+  if (p.idf_min > p.idf_max) {
+    ctx.addIssue({ code: 'custom', path: ['idf_max'], message: `must be at least idf_min (${p.idf_min}), got ${p.idf_max}` });
+  }
+}

@@ -3,6 +3,7 @@
  * (TREC qrels or runs, corpus/subset.ts), in one pass over the collection. Shared by `bench run`
  * and `bench corpus`, so both count and skip the same way.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
@@ -48,7 +49,14 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     },
     stats,
   );
+  let yielded = performance.now();
   for await (const d of source as AsyncIterable<Document>) {
+    // Readers that read synchronously between awaits never let timers and signal handlers run:
+    // give the event loop a turn every 50 ms, so that Ctrl-C stops the reading at once.
+    if (performance.now() - yielded > 50) {
+      await setImmediate();
+      yielded = performance.now();
+    }
     opts.signal?.throwIfAborted();
     if (subset && !subset.ids.has(d.id)) {
       outside++;

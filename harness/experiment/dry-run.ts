@@ -4,6 +4,7 @@
  * requests (harness/mapreduce/emr/plan.ts); for the other backends, the variants and their jobs.
  */
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
+import { existsSync } from 'node:fs';
 import { buildSubset } from '../corpus/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
@@ -60,12 +61,13 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
 /** The documents a run would read, known without reading the collection. */
 async function documentCount(exp: Experiment, given: number | undefined): Promise<number> {
   if (given !== undefined) return given;
-  if (exp.corpus.subset) {
+  const subsetFiles = exp.corpus.subset ? ('qrels' in exp.corpus.subset ? [exp.corpus.subset.qrels] : exp.corpus.subset.runs) : [];
+  if (exp.corpus.subset && subsetFiles.every((f) => existsSync(f))) {
     const subset = await buildSubset(exp.corpus.subset);
     return exp.corpus.limit !== undefined ? Math.min(exp.corpus.limit, subset.ids.size) : subset.ids.size;
   }
   if (exp.corpus.limit !== undefined) return exp.corpus.limit;
   throw new UserError(
-    `${exp.file}: --dry-run does not read the collection and the config has no subset or limit: give --docs N (and --doc-bytes B, default ${DEFAULT_DOCUMENT_BYTES})`,
+    `${exp.file}: --dry-run does not read the collection and ${exp.corpus.subset ? 'the subset files are not here' : 'the config has no subset or limit'}: give --docs N (and --doc-bytes B, default ${DEFAULT_DOCUMENT_BYTES})`,
   );
 }

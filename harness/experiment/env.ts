@@ -14,6 +14,8 @@ export const envHints: Readonly<Record<string, string>> = {
     'set it to the TREC 2004 Terabyte track qrels file 04.qrels.12-Nov-04 (NIST: trec.nist.gov)',
   CLUEWEB09_ROOT:
     'set it to the folder of the ClueWeb09 collection (licensed from Carnegie Mellon University: lemurproject.org)',
+  CACM_DIR:
+    "set it to a folder holding cacm.tar.gz and run.cacm-bm25.txt (Anserini's test resources, Apache-2.0: github.com/castorini/anserini, src/main/resources/cacm and the CACM regression's BM25 run)",
   WEB09_RUNS:
     'set it to the folder of the TREC 2009 Web track ad hoc runs (NIST: trec.nist.gov, past results)',
 };
@@ -27,6 +29,8 @@ export interface Expansion {
   readonly value: string;
   /** One message per missing variable or malformed reference, in order. */
   readonly problems: readonly string[];
+  /** Missing variables given a placeholder (`missing: 'placeholder'`). */
+  readonly placeholders: readonly string[];
 }
 
 // `$${` is the escape for a literal `${`; anything else starting with `${` must be a reference.
@@ -37,8 +41,14 @@ const form = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
  * Expands every reference in `text`. An empty variable counts as unset: an empty path would
  * silently name the config's own folder.
  */
-export function expandVariables(text: string, env: Env): Expansion {
+/** The value a missing variable takes in a dry run (`bench run --dry-run` plans without the collection). */
+export function placeholder(name: string): string {
+  return `<${name}>`;
+}
+
+export function expandVariables(text: string, env: Env, missing: 'problem' | 'placeholder' = 'problem'): Expansion {
   const problems: string[] = [];
+  const placeholders: string[] = [];
   const value = text.replace(reference, (whole, body: string | undefined, close: string | undefined) => {
     if (whole === '$${') return '${';
     const parts = close === undefined ? null : form.exec(body ?? '');
@@ -50,8 +60,12 @@ export function expandVariables(text: string, env: Env): Expansion {
     const set = env[name];
     if (set !== undefined && set !== '') return set;
     if (parts[2] !== undefined) return parts[2];
+    if (missing === 'placeholder') {
+      placeholders.push(name);
+      return placeholder(name);
+    }
     problems.push(missingVariableMessage(name));
     return whole;
   });
-  return { value, problems };
+  return { value, problems, placeholders };
 }

@@ -47,21 +47,22 @@ function yamlProblem(file: string, lineCounter: LineCounter, error: YAMLError, t
  * Expands `${VAR}`s in every string value (keys are left alone), in place. Returns the
  * fields that could not be expanded, whose files are then not looked for.
  */
-function expandScalars(node: unknown, path: Path, env: Env, issues: IssueList, failed = new Set<string>()): Set<string> {
+function expandScalars(node: unknown, path: Path, env: Env, issues: IssueList, missing: 'problem' | 'placeholder', failed = new Set<string>()): Set<string> {
   if (isMap(node)) {
     for (const pair of node.items) {
       const key: unknown = isScalar(pair.key) ? pair.key.value : undefined;
       if (typeof key === 'string' || typeof key === 'number') {
-        expandScalars(pair.value, [...path, String(key)], env, issues, failed);
+        expandScalars(pair.value, [...path, String(key)], env, issues, missing, failed);
       }
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => expandScalars(item, [...path, i], env, issues, failed));
+    node.items.forEach((item, i) => expandScalars(item, [...path, i], env, issues, missing, failed));
   } else if (isScalar(node) && typeof node.value === 'string') {
-    const { value, problems } = expandVariables(node.value, env);
+    const { value, problems, placeholders } = expandVariables(node.value, env, missing);
+    // A placeholder names a collection this machine does not have: its files are not looked for.
+    if (problems.length > 0 || placeholders.length > 0) failed.add(formatPath(path));
     node.value = value;
     for (const p of problems) issues.add(node.range?.[0] ?? 0, path, p);
-    if (problems.length > 0) failed.add(formatPath(path));
   }
   return failed;
 }
@@ -73,9 +74,11 @@ interface FileRef {
 }
 
 function fileRefs(raw: unknown): FileRef[] {
+  const evaluate = isRecord(raw) ? raw.evaluate : undefined;
+  const oracle: FileRef[] = isRecord(evaluate) && typeof evaluate.oracle === 'string' ? [{ path: ['evaluate', 'oracle'], value: evaluate.oracle, mustBeFile: true }] : [];
   const corpus = isRecord(raw) ? raw.corpus : undefined;
-  if (!isRecord(corpus)) return [];
-  const refs: FileRef[] = [];
+  if (!isRecord(corpus)) return oracle;
+  const refs: FileRef[] = [...oracle];
   if (typeof corpus.path === 'string') refs.push({ path: ['corpus', 'path'], value: corpus.path, mustBeFile: false });
   const subset = corpus.subset;
   if (isRecord(subset)) {
@@ -258,7 +261,15 @@ function withDefaultWorkers(b: NonNullable<ExperimentInput['backend']>): Backend
 }
 
 /** Reads, validates and expands `file`; throws one `ConfigError` listing every problem. */
-export async function loadExperiment(file: string, env: Env = process.env, detectors: DetectorCatalog = BUILTIN_DETECTORS): Promise<Experiment> {
+export interface LoadOptions {
+  /**
+   * For a dry run: a missing `${VAR}` becomes `<VAR>` instead of an error, and the files it
+   * names are not looked for, so that a config of a licensed collection plans anywhere.
+   */
+  readonly withoutCollection?: boolean;
+}
+
+export async function loadExperiment(file: string, env: Env = process.env, detectors: DetectorCatalog = BUILTIN_DETECTORS, options: LoadOptions = {}): Promise<Experiment> {
   const text = await readConfig(file);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -267,7 +278,7 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   if (yamlError !== undefined) throw new ConfigError([yamlProblem(file, lineCounter, yamlError, text)]);
 
   const issues = new IssueList(file, lineCounter);
-  const unexpanded = expandScalars(doc.contents, [], env, issues);
+  const unexpanded = expandScalars(doc.contents, [], env, issues, options.withoutCollection ? 'placeholder' : 'problem');
   const raw: unknown = doc.toJS();
   const locate = yamlLocator(doc.contents);
   const dir = dirname(resolve(file));
@@ -321,7 +332,7 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
     corpus,
     groundTruth,
     variants: runs.flatMap((r) => r?.built.map((b) => b.variant) ?? []),
-    evaluate: cfg.evaluate,
+    evaluate: cfg.evaluate.oracle === undefined ? cfg.evaluate : { ...cfg.evaluate, oracle: resolve(dir, cfg.evaluate.oracle) },
     backend,
     alternativeBackends,
     ...(studies === undefined ? {} : { studies }),

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/index.ts';
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
+import { loadSpanOracle } from '../evaluate/oracle.ts';
 import type { ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
@@ -78,7 +79,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const detectors = opts.detectors ?? BUILTIN_DETECTORS;
-  const loaded = await loadExperiment(opts.configFile, opts.env, detectors);
+  const loaded = await loadExperiment(opts.configFile, opts.env, detectors, { withoutCollection: opts.dryRun !== undefined });
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);
@@ -119,6 +120,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors });
     const { docs, corpus } = await readDocuments(exp, opts);
+    const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
     const planned = all.map((v) => planVariant(exp, detectors, v));
@@ -144,7 +146,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
       const r = await runVariant(
         p,
-        { exp, docs, backend, workDir, signal: opts.signal, progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total) },
+        {
+          exp,
+          docs,
+          backend,
+          workDir,
+          signal: opts.signal,
+          progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
+          ...(spanOracle ? { spanOracle } : {}),
+        },
         truth,
         sortTruth,
       );

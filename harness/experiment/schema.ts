@@ -86,6 +86,11 @@ export const evaluateSchema = z
       .min(1)
       .default([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1])
       .describe('RR thresholds of distribution.csv'),
+    oracle: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('CSV of known shared spans (bench synth partial): detectors that write spans are scored on sentence pairs; relative to the config file'),
   })
   .strict()
   .superRefine((e, ctx) => {

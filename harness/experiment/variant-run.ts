@@ -4,6 +4,7 @@
  */
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
+import type { SpanOracle } from '../evaluate/oracle.ts';
 import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
@@ -51,6 +52,8 @@ export interface VariantContext {
   readonly workDir: string;
   readonly signal: AbortSignal;
   progress(phase: string, done?: number, total?: number): void;
+  /** `evaluate.oracle`: planted spans that span-producing variants are scored against */
+  readonly spanOracle?: SpanOracle;
 }
 
 export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
@@ -71,6 +74,7 @@ export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: 
     cpu_s: result.cpuS,
     peak_rss_mb: peakRssMb(),
     cost_usd: result.costUsd,
+    ...(ctx.spanOracle && plan.output.spans ? ctx.spanOracle.measures(result.outputs.spans ?? []) : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);

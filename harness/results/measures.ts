@@ -49,6 +49,13 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'peak_rss_mb', label: 'Peak memory of the process during the variant, MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'cost_usd', label: 'Cost, USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
   { key: 'candidate_pairs', label: 'Candidate pairs', kind: 'count', worse: 'higher', range: { min: 0 } },
+  // Against a span oracle (evaluate.oracle), for detectors that write spans: harness/evaluate/spans.ts.
+  { key: 'span_precision', label: 'Span precision (sentence pairs)', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'span_recall', label: 'Span recall (sentence pairs)', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'span_f1', label: 'Span F1 (sentence pairs)', kind: 'quality', worse: 'lower', summary: { header: 'span_F1', digits: 4 }, range: unit },
+  { key: 'span_doc_precision', label: 'Precision of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'span_doc_recall', label: 'Recall of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'span_doc_f1', label: 'F1 of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
   {
     key: 'candidate_reduction_pct',
     label: 'Reduction of candidate pairs against the ground truth, %',
@@ -62,7 +69,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'span_f1'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
 export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8 };

@@ -13,13 +13,14 @@ import { runExperiment } from '../../harness/experiment/runner.ts';
 import { runOptions } from '../support/run-options.ts';
 
 const CONFIG = fileURLToPath(new URL('../../configs/cacm-runs.yaml', import.meta.url));
-const RUN = fileURLToPath(new URL('../../../shared/fixtures/anserini/run.cacm-bm25.txt', import.meta.url));
+const CACM_DIR = fileURLToPath(new URL('../../../shared/fixtures/anserini', import.meta.url));
+const RUN = join(CACM_DIR, 'run.cacm-bm25.txt');
 let out: string;
 let dir: string;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'cacm-'));
-  const r = await runExperiment(runOptions(CONFIG, out));
+  const r = await runExperiment(runOptions(CONFIG, out, { env: { CACM_DIR } }));
   if (r.kind !== 'completed') throw new Error('not completed');
   dir = r.dir;
 });

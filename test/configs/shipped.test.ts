@@ -1,11 +1,13 @@
 /** Every shipped config loads, given its data (licensed data stood in for by the fixtures). */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../harness/errors.ts';
 import { loadExperiment } from '../../harness/experiment/load.ts';
+import { runExperiment } from '../../harness/experiment/runner.ts';
+import { runOptions } from '../support/run-options.ts';
 
 const CONFIGS = fileURLToPath(new URL('../../configs/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -17,6 +19,7 @@ const env = {
   TREC_QRELS: join(FIXTURES, 'trec', 'qrels.terabyte04.701-750.txt'),
   CLUEWEB09_ROOT: join(FIXTURES, 'anserini', 'clueweb09-segment1.warc.gz'),
   WEB09_RUNS: join(FIXTURES, 'anserini', 'run.cacm-bm25.txt'),
+  CACM_DIR: join(FIXTURES, 'anserini'),
 };
 const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
@@ -26,6 +29,7 @@ describe('shipped configs', () => {
       'cacm-runs.yaml',
       'gov2-hash-sampling.yaml',
       'gov2-sct.yaml',
+      'pdc-mr.yaml',
       'ppjoin-filters.yaml',
       'ppjoin-ground-truth.yaml',
       'quickstart.yaml',
@@ -39,7 +43,7 @@ describe('shipped configs', () => {
     expect(exp.groundTruth.name).toBe('ground-truth');
   });
 
-  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml'])(
+  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml'])(
     '%s names the licensed data it misses and where to get it',
     async (name) => {
       const e = await loadExperiment(join(CONFIGS, name), {}).catch((err: unknown) => err);
@@ -47,4 +51,33 @@ describe('shipped configs', () => {
       expect((e as ConfigError).issues.every((l) => /environment variable [A-Z0-9_]+ is not set: .+/.test(l))).toBe(true);
     },
   );
+});
+
+describe('a licensed-collection config without its collection', () => {
+  it('plans an EMR dry run from --docs, with no data, variables or network', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dry-'));
+    try {
+      const r = await runExperiment(runOptions(join(CONFIGS, 'gov2-sct.yaml'), out, { backendKind: 'emr', dryRun: { documents: 1000 } }));
+      if (r.kind !== 'dry-run') throw new Error('expected a dry run');
+      const plan = JSON.stringify(r.plan);
+      expect(plan).toContain('"kind":"emr-plan"');
+      expect(plan).toContain('mr1-shingle-pairs');
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('asks for --docs when it cannot count the documents without the collection', async () => {
+    await expect(runExperiment(runOptions(join(CONFIGS, 'gov2-sct.yaml'), tmpdir(), { backendKind: 'emr', dryRun: {} }))).rejects.toThrow(/--dry-run does not read the collection and the subset files are not here: give --docs N/);
+  });
+});
+
+describe('the README', () => {
+  it('calls the CLI in a way that cannot fetch and run a stranger’s package', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const calls = readme.match(/npx(?: --?[a-z-]+)* bench\b/g) ?? [];
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls.filter((c) => !c.startsWith('npx --no-install bench'))).toEqual([]);
+  });
 });

@@ -42,85 +42,97 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
   return {
     kind: 'local',
     async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
-      const counters: Counters = {};
-      const cpu0 = process.cpuUsage();
-      const t0 = performance.now();
-      let outputs: PlanOutputs;
-      let extra: Record<string, unknown> | undefined;
-      const local = job.plan.local;
-      const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
-      if (local && opts.engine === 'auto' && estimate <= budget) {
-        const kctx: KernelContext = {
-          docs: ctx.docs,
-          parallelism: opts.workers,
-          memoryBudgetBytes: budget,
-          runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
-          cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
-            let cache = caches.get(ctx.docs);
-            if (!cache) caches.set(ctx.docs, (cache = new Map()));
-            let p = cache.get(key) as Promise<T> | undefined;
-            if (!p) {
-              p = compute();
-              cache.set(key, p);
-              p.catch(() => cache.delete(key));
-            }
-            return p;
-          },
-          count(group, name, amount = 1) {
-            // The text jobs only create a counter when something happens; do the same.
-            if (amount === 0) return;
-            const g = (counters[group] ??= {});
-            g[name] = (g[name] ?? 0) + amount;
-          },
-          progress: (phase, done, total) => ctx.progress(phase, done, total),
-          signal: ctx.signal,
-        };
-        ctx.signal.throwIfAborted();
-        const r = await local.run(kctx);
-        outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
-        extra = { engine: 'kernel' };
-      } else {
-        const dir = join(ctx.workDir, 'jobs', job.variant);
-        mkdirSync(dir, { recursive: true });
-        const progress = (phase: string, done?: number, total?: number): void => ctx.progress(phase, done, total);
-        // Both cores: map and reduce tasks on the worker threads; one thread: the same jobs in line.
-        const r =
-          opts.workers > 1
-            ? await runPlanJobsParallel(job, job.plan, ctx.docs, {
-                workDir: dir,
-                memoryBudgetBytes: budget,
-                parallelism: opts.workers,
-                runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
-                ...(opts.planModule ? { planModule: opts.planModule } : {}),
-                signal: ctx.signal,
-                progress,
-              })
-            : (() => {
-                const one = runPlanJobs(job.plan, ctx.docs, { workDir: dir, memoryBudgetBytes: budget, signal: ctx.signal, progress });
-                return { ...one, datasets: new Map([...one.datasets].map(([k, v]) => [k, [v]])) };
-              })();
-        for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
-        outputs = readOutputFiles(job.variant, job.plan.output, r.datasets, ctx.docs.texts.length);
-        extra = {
-          engine: 'jobs',
-          shuffle_spills: r.spills,
-          ...(local && opts.engine === 'auto'
-            ? { why: `the kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` }
-            : {}),
-        };
+      ctx.signal.throwIfAborted();
+      // An interrupt stops the worker threads at once; the run then fails with the abort's reason.
+      const onAbort = (): void => void pool.abort(ctx.signal.reason);
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await runOnce(job, ctx);
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
       }
-      const runtimeS = (performance.now() - t0) / 1000;
-      const cpu = process.cpuUsage(cpu0);
-      const cpuS = (cpu.user + cpu.system) / 1e6;
-      return {
-        outputs,
-        counters,
-        runtimeS,
-        cpuS,
-        costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
-        extra,
-      };
     },
     close: () => pool.close(),
   };
+
+  async function runOnce(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
+    const counters: Counters = {};
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let outputs: PlanOutputs;
+    let extra: Record<string, unknown> | undefined;
+    const local = job.plan.local;
+    const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
+    if (local && opts.engine === 'auto' && estimate <= budget) {
+      const kctx: KernelContext = {
+        docs: ctx.docs,
+        parallelism: opts.workers,
+        memoryBudgetBytes: budget,
+        runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+        cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+          let cache = caches.get(ctx.docs);
+          if (!cache) caches.set(ctx.docs, (cache = new Map()));
+          let p = cache.get(key) as Promise<T> | undefined;
+          if (!p) {
+            p = compute();
+            cache.set(key, p);
+            p.catch(() => cache.delete(key));
+          }
+          return p;
+        },
+        count(group, name, amount = 1) {
+          // The text jobs only create a counter when something happens; do the same.
+          if (amount === 0) return;
+          const g = (counters[group] ??= {});
+          g[name] = (g[name] ?? 0) + amount;
+        },
+        progress: (phase, done, total) => ctx.progress(phase, done, total),
+        signal: ctx.signal,
+      };
+      ctx.signal.throwIfAborted();
+      const r = await local.run(kctx);
+      outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
+      extra = { engine: 'kernel' };
+    } else {
+      const dir = join(ctx.workDir, 'jobs', job.variant);
+      mkdirSync(dir, { recursive: true });
+      const progress = (phase: string, done?: number, total?: number): void => ctx.progress(phase, done, total);
+      // Both cores: map and reduce tasks on the worker threads; one thread: the same jobs in line.
+      const r =
+        opts.workers > 1
+          ? await runPlanJobsParallel(job, job.plan, ctx.docs, {
+              workDir: dir,
+              memoryBudgetBytes: budget,
+              parallelism: opts.workers,
+              runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+              ...(opts.planModule ? { planModule: opts.planModule } : {}),
+              signal: ctx.signal,
+              progress,
+            })
+          : (() => {
+              const one = runPlanJobs(job.plan, ctx.docs, { workDir: dir, memoryBudgetBytes: budget, signal: ctx.signal, progress });
+              return { ...one, datasets: new Map([...one.datasets].map(([k, v]) => [k, [v]])) };
+            })();
+      for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
+      outputs = readOutputFiles(job.variant, job.plan.output, r.datasets, ctx.docs.texts.length);
+      extra = {
+        engine: 'jobs',
+        shuffle_spills: r.spills,
+        ...(local && opts.engine === 'auto'
+          ? { why: `the kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` }
+          : {}),
+      };
+    }
+    const runtimeS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    return {
+      outputs,
+      counters,
+      runtimeS,
+      cpuS,
+      costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
+      extra,
+    };
+  }
 }

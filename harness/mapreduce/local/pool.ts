@@ -107,11 +107,24 @@ export class WorkerPool {
     this.dispatch();
   }
 
+  /**
+   * Stops every task now (an interrupted run must stop within seconds, not when a long join
+   * finishes): the threads are terminated and every pending task rejects with `reason`.
+   */
+  async abort(reason: unknown): Promise<void> {
+    await this.shutdown(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
   async close(): Promise<void> {
+    await this.shutdown(new Error('worker pool closed'));
+  }
+
+  private async shutdown(why: Error): Promise<void> {
     this.closed = true;
+    this.queue.length = 0;
     const ws = this.workers.splice(0);
-    await Promise.all(ws.map((w) => w.terminate()));
-    for (const p of this.pending.values()) p.reject(new Error('worker pool closed'));
+    for (const p of this.pending.values()) p.reject(why);
     this.pending.clear();
+    await Promise.all(ws.map((w) => w.terminate()));
   }
 }

@@ -3,14 +3,14 @@ import { envHints, expandVariables, missingVariableMessage } from '../../../harn
 
 describe('expandVariables', () => {
   it('replaces ${VAR} anywhere in a string, as often as it occurs', () => {
-    expect(expandVariables('${A}/x/${B}-${A}', { A: '/data', B: 'y' })).toEqual({ value: '/data/x/y-/data', problems: [] });
+    expect(expandVariables('${A}/x/${B}-${A}', { A: '/data', B: 'y' })).toEqual({ value: '/data/x/y-/data', problems: [], placeholders: [] });
   });
 
   it('uses the default of ${VAR:-default} only when the variable is unset or empty', () => {
-    expect(expandVariables('${A:-d}/x', {})).toEqual({ value: 'd/x', problems: [] });
-    expect(expandVariables('${A:-d}/x', { A: '' })).toEqual({ value: 'd/x', problems: [] });
-    expect(expandVariables('${A:-d}/x', { A: 'set' })).toEqual({ value: 'set/x', problems: [] });
-    expect(expandVariables('${A:-}', {})).toEqual({ value: '', problems: [] });
+    expect(expandVariables('${A:-d}/x', {})).toEqual({ value: 'd/x', problems: [], placeholders: [] });
+    expect(expandVariables('${A:-d}/x', { A: '' })).toEqual({ value: 'd/x', problems: [], placeholders: [] });
+    expect(expandVariables('${A:-d}/x', { A: 'set' })).toEqual({ value: 'set/x', problems: [], placeholders: [] });
+    expect(expandVariables('${A:-}', {})).toEqual({ value: '', problems: [], placeholders: [] });
   });
 
   it('reports each missing variable once per reference, in order', () => {
@@ -22,11 +22,15 @@ describe('expandVariables', () => {
   });
 
   it('leaves text without references alone, including a lone $', () => {
-    expect(expandVariables('costs $5 {x}', {})).toEqual({ value: 'costs $5 {x}', problems: [] });
+    expect(expandVariables('costs $5 {x}', {})).toEqual({ value: 'costs $5 {x}', problems: [], placeholders: [] });
   });
 
   it('writes $${ as a literal ${', () => {
-    expect(expandVariables('$${A} ${A}', { A: 'a' })).toEqual({ value: '${A} a', problems: [] });
+    expect(expandVariables('$${A} ${A}', { A: 'a' })).toEqual({ value: '${A} a', problems: [], placeholders: [] });
+  });
+
+  it('gives a missing variable a placeholder instead of a problem when planning without the collection', () => {
+    expect(expandVariables('${A}/x/${B:-b}', {}, 'placeholder')).toEqual({ value: '<A>/x/b', problems: [], placeholders: ['A'] });
   });
 
   it('rejects malformed references', () => {
@@ -41,7 +45,8 @@ describe('expandVariables', () => {
 
 describe('missingVariableMessage', () => {
   it('tells where each dataset of the shipped configs comes from', () => {
-    expect(Object.keys(envHints).sort()).toEqual(['CLUEWEB09_ROOT', 'GOV2_ROOT', 'TREC_QRELS', 'WEB09_RUNS']);
+    expect(Object.keys(envHints).sort()).toEqual(['CACM_DIR', 'CLUEWEB09_ROOT', 'GOV2_ROOT', 'TREC_QRELS', 'WEB09_RUNS']);
+    expect(missingVariableMessage('CACM_DIR')).toContain('cacm.tar.gz and run.cacm-bm25.txt');
     expect(missingVariableMessage('GOV2_ROOT')).toBe(
       'environment variable GOV2_ROOT is not set: set it to the folder of the GOV2 collection ' +
         '(licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',

@@ -1,5 +1,5 @@
 /** `bench baseline` then `bench check` over real run folders on disk (copies of the fixture). */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeBaseline } from '../../../../harness/commands/baseline.ts';
@@ -65,5 +65,17 @@ describe('bench check', () => {
   it('names a missing baseline file', async () => {
     const s = await setup();
     await expect(check({ runs: [s.runA], baseline: `${s.baseline}.nope`, minFactor: 1.5, qualityOnly: false }, () => {})).rejects.toThrow(/tiny-sct\.json\.nope: cannot read baseline: ENOENT/);
+  });
+});
+
+describe('bench check on an incomplete run', () => {
+  it('never says OK: a run with a file missing is refused (exit 2)', async () => {
+    const s = await setup();
+    await rm(join(s.runA, 'distribution.csv'));
+    let printed = '';
+    const err = await check({ runs: [s.runA], baseline: s.baseline, minFactor: 1.5, qualityOnly: true }, (t) => (printed += t)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(/run\.json: incomplete run: distribution\.csv is missing/);
+    expect(printed).not.toContain('OK');
   });
 });

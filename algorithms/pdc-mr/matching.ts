@@ -1,0 +1,89 @@
+/**
+ * The arithmetic of PDC-MR (Zhang et al. 2010 §4.2-4.3), shared by the text jobs and the kernel
+ * so that both decide alike, double for double.
+ */
+
+/**
+ * The length filter of equations (1)-(2): J(A, B) <= min(|A|, |B|) / max(|A|, |B|), so a pair
+ * whose size ratio is below τ cannot reach τ. A ratio of exactly τ is kept (Algorithm 1's
+ * `>= τ`): J = τ is then still possible, when the smaller set lies inside the larger one (the
+ * prose's "|A|/|B| <= τ can be safely removed" would lose that pair).
+ */
+export function lengthCompatible(sizeA: number, sizeB: number, tau: number): boolean {
+  return sizeA <= sizeB ? sizeA / sizeB >= tau : sizeB / sizeA >= tau;
+}
+
+/** Jaccard from the shared count and the two set sizes: c / (|A| + |B| − c). */
+export function jaccard(common: number, sizeA: number, sizeB: number): number {
+  return common / (sizeA + sizeB - common);
+}
+
+/**
+ * Algorithm 1's reducer, with the paper's typo mended: the printed `< τ` contradicts the text
+ * ("if the Jaccard similarity between a sentence pair is over a threshold, they are considered
+ * duplicates"); a pair is a near-duplicate when its Jaccard is at least τ.
+ */
+export function nearDuplicate(common: number, sizeA: number, sizeB: number, tau: number): boolean {
+  return jaccard(common, sizeA, sizeB) >= tau;
+}
+
+/** A near-duplicate sentence pair of two documents: sentence `a` of the first, `b` of the second. */
+export interface SentencePair {
+  readonly a: number;
+  readonly b: number;
+}
+
+/** A diagonal of the duplicate matrix: sentences aStart.. of one document match bStart.. of the other. */
+export interface Run {
+  readonly aStart: number;
+  readonly bStart: number;
+  readonly length: number;
+}
+
+/**
+ * Algorithm 2 (sequence matching): for each sentence pair still in P, taken in ascending (a, b)
+ * order, DIAGONALEXTRACT follows (a+1, b+1), (a+2, b+2), … while they are in P; a diagonal of
+ * at least γ pairs is a run and leaves P. The paper prints `|D| > γ`; its text calls γ "the
+ * threshold of diagonal length" and evaluates γ = 1 against γ = 3, which only makes sense for
+ * `|D| >= γ` (with `>`, γ = 1 would drop every single matching sentence).
+ *
+ * The ascending order makes the result the set of maximal diagonals of at least γ pairs (each
+ * is reached first at its root, whose predecessor is not in P) and independent of the order
+ * the pairs arrive in, as a reducer must be. Runs come out in ascending (aStart, bStart).
+ */
+export function diagonalRuns(pairs: readonly SentencePair[], gamma: number): Run[] {
+  const sorted = [...pairs].sort((x, y) => x.a - y.a || x.b - y.b);
+  const P = new Set<string>();
+  for (const p of sorted) P.add(`${p.a},${p.b}`);
+  const runs: Run[] = [];
+  for (const p of sorted) {
+    if (!P.has(`${p.a},${p.b}`)) continue;
+    let length = 0;
+    while (P.has(`${p.a + length},${p.b + length}`)) length++;
+    if (length < gamma) continue;
+    for (let k = 0; k < length; k++) P.delete(`${p.a + k},${p.b + k}`);
+    runs.push({ aStart: p.a, bStart: p.b, length });
+  }
+  return runs;
+}
+
+/**
+ * The pair's score: the share of the shorter document's sentences (fewer sentences) that its
+ * runs cover; for documents of equal length the larger of the two shares. A sentence covered by
+ * two runs (a sentence repeated in the other document) counts once.
+ */
+export function coverageScore(runs: readonly Run[], sentencesA: number, sentencesB: number): number {
+  const coveredA = new Set<number>();
+  const coveredB = new Set<number>();
+  for (const r of runs) {
+    for (let k = 0; k < r.length; k++) {
+      coveredA.add(r.aStart + k);
+      coveredB.add(r.bStart + k);
+    }
+  }
+  const shareA = coveredA.size / sentencesA;
+  const shareB = coveredB.size / sentencesB;
+  if (sentencesA < sentencesB) return shareA;
+  if (sentencesB < sentencesA) return shareB;
+  return Math.max(shareA, shareB);
+}

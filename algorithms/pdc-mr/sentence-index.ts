@@ -1,0 +1,149 @@
+/**
+ * The kernel's inverted index and sentence join, shared by PDC-MR (units = sentences) and
+ * document-level SpotSigs (units = documents): the signed slices merged into one CSR of units
+ * by signature, and Algorithm 1 run as ScanCount on worker threads.
+ */
+import type { KernelContext } from '../../contract/index.ts';
+import { balancedRanges, sharedU32 } from '../text/chunks.ts';
+import type { JoinResult, SignedSlice } from './tasks.ts';
+
+export const TASKS_MODULE = new URL('./tasks.ts', import.meta.url).href;
+
+export interface UnitIndex {
+  readonly units: number;
+  /** document of each unit, and the unit's position in it */
+  readonly unitDoc: Uint32Array;
+  readonly unitId: Uint32Array;
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
+  /** distinct signatures of each unit */
+  readonly size: Uint32Array;
+  /** units of each document */
+  readonly docUnits: Uint32Array;
+  readonly sigStart: Uint32Array;
+  readonly sigs: Uint32Array;
+  readonly entryPos: Uint32Array;
+  /** units holding each signature id, ascending */
+  readonly postStart: Uint32Array;
+  readonly postUnit: Uint32Array;
+  readonly terms: number;
+  /** signatures held by units of at least two documents */
+  readonly sharedTerms: number;
+  readonly documentsWithoutUnits: number;
+  readonly unitsWithoutSignatures: number;
+}
+
+/** Merges slices signed in corpus order (`slices[i]` covers documents [from, to)). */
+export function buildIndex(slices: readonly (readonly [number, number])[], signed: readonly SignedSlice[], docs: number): UnitIndex {
+  let units = 0;
+  let entries = 0;
+  for (const s of signed) {
+    units += s.start.length;
+    entries += s.sigs.length;
+  }
+  const unitDoc = sharedU32(units);
+  const unitId = new Uint32Array(units);
+  const start = new Uint32Array(units);
+  const end = new Uint32Array(units);
+  const size = sharedU32(units);
+  const docUnits = new Uint32Array(docs);
+  const sigStart = sharedU32(units + 1);
+  const sigs = sharedU32(entries);
+  const globalId = new Map<string, number>();
+  let g = 0;
+  let e = 0;
+  let documentsWithoutUnits = 0;
+  let unitsWithoutSignatures = 0;
+  slices.forEach(([from], i) => {
+    const s = signed[i] as SignedSlice;
+    const remap = s.keys.map((key) => {
+      let id = globalId.get(key);
+      if (id === undefined) globalId.set(key, (id = globalId.size));
+      return id;
+    });
+    let local = 0;
+    for (let d = 0; d < s.docSentences.length; d++) {
+      const n = s.docSentences[d] as number;
+      docUnits[from + d] = n;
+      if (n === 0) documentsWithoutUnits++;
+      for (let j = 0; j < n; j++, local++, g++) {
+        unitDoc[g] = from + d;
+        unitId[g] = j;
+        start[g] = s.start[local] as number;
+        end[g] = s.end[local] as number;
+        const a = s.sigStart[local] as number;
+        const b = s.sigStart[local + 1] as number;
+        size[g] = b - a;
+        if (b === a) unitsWithoutSignatures++;
+        for (let q = a; q < b; q++) sigs[e++] = remap[s.sigs[q] as number] as number;
+        sigStart[g + 1] = e;
+      }
+    }
+  });
+
+  // Postings: units by signature id, ascending (filled in unit order).
+  const terms = globalId.size;
+  const postStart = sharedU32(terms + 1);
+  for (let q = 0; q < entries; q++) {
+    const t = (sigs[q] as number) + 1;
+    postStart[t] = (postStart[t] as number) + 1;
+  }
+  for (let t = 0; t < terms; t++) postStart[t + 1] = (postStart[t + 1] as number) + (postStart[t] as number);
+  const fill = postStart.slice(0, terms);
+  const postUnit = sharedU32(entries);
+  const entryPos = sharedU32(entries);
+  for (let x = 0; x < units; x++) {
+    for (let q = sigStart[x] as number; q < (sigStart[x + 1] as number); q++) {
+      const t = sigs[q] as number;
+      const to = fill[t] as number;
+      fill[t] = to + 1;
+      postUnit[to] = x;
+      entryPos[q] = to - (postStart[t] as number);
+    }
+  }
+  let sharedTerms = 0;
+  for (let t = 0; t < terms; t++) {
+    const a = postStart[t] as number;
+    const b = postStart[t + 1] as number;
+    if (b - a > 1 && unitDoc[postUnit[a] as number] !== unitDoc[postUnit[b - 1] as number]) sharedTerms++;
+  }
+  return {
+    units, unitDoc, unitId, start, end, size, docUnits, sigStart, sigs, entryPos, postStart, postUnit, terms, sharedTerms,
+    documentsWithoutUnits, unitsWithoutSignatures,
+  };
+}
+
+/** Algorithm 1 over all units, on worker threads in ranges of about equal posting work. */
+export async function joinUnits(k: KernelContext, index: UnitIndex, tau: number): Promise<JoinResult[]> {
+  const { sigStart, sigs, postStart, entryPos } = index;
+  const work = (x: number): number => {
+    let w = 0;
+    for (let q = sigStart[x] as number; q < (sigStart[x + 1] as number); q++) {
+      const t = sigs[q] as number;
+      w += (postStart[t + 1] as number) - (postStart[t] as number) - (entryPos[q] as number) - 1;
+    }
+    return w;
+  };
+  const ranges = balancedRanges(index.units, work, Math.max(1, k.parallelism * 4));
+  let joined = 0;
+  k.progress('joining', 0, ranges.length);
+  return Promise.all(
+    ranges.map(async ([from, to]) => {
+      const r = await k.runInWorker<JoinResult>(TASKS_MODULE, 'joinSentences', {
+        sentDoc: index.unitDoc,
+        size: index.size,
+        sigStart,
+        sigs,
+        entryPos,
+        postStart,
+        postSent: index.postUnit,
+        sentences: index.units,
+        tau,
+        from,
+        to,
+      });
+      k.progress('joining', ++joined, ranges.length);
+      return r;
+    }),
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * The kernel's work that runs on worker threads, one slice of the corpus or of the sentences a
+ * call: counting terms, signing sentences, and the sentence join (Algorithm 1 as ScanCount).
+ */
+import { documentTerms, makeSigner, signDocument, type CorpusTables } from './signatures.ts';
+import { normalize } from '../text/normalize.ts';
+import { lengthCompatible, nearDuplicate } from './matching.ts';
+import type { SentenceSignature } from './params.ts';
+
+export interface TermSlice {
+  readonly terms: string[];
+  /** documents of the slice holding each term */
+  readonly df: Uint32Array;
+}
+
+/** Document frequencies within a slice of documents. */
+export function termSlice(p: { texts: readonly string[] }): TermSlice {
+  const df = new Map<string, number>();
+  for (const text of p.texts) for (const t of new Set(documentTerms(text))) df.set(t, (df.get(t) ?? 0) + 1);
+  return { terms: [...df.keys()], df: Uint32Array.from(df.values()) };
+}
+
+/** Document-level SpotSigs (`algorithms/spotsigs/`): each document one unit, signed whole. */
+export function signDocumentsSlice(p: SignPayload): SignedSlice {
+  const signer = makeSigner(p.signature, p.tables);
+  const sigStart: number[] = [0];
+  const sigs: number[] = [];
+  const ids = new Map<string, number>();
+  for (const text of p.texts) {
+    for (const sig of signer(normalize(text))) {
+      let id = ids.get(sig);
+      if (id === undefined) ids.set(sig, (id = ids.size));
+      sigs.push(id);
+    }
+    sigStart.push(sigs.length);
+  }
+  const n = p.texts.length;
+  return {
+    docSentences: new Uint32Array(n).fill(1),
+    start: new Uint32Array(n),
+    end: Uint32Array.from(p.texts, (t) => t.length),
+    sigStart: Uint32Array.from(sigStart),
+    sigs: Uint32Array.from(sigs),
+    keys: [...ids.keys()],
+  };
+}
+
+export interface SignPayload {
+  readonly texts: readonly string[];
+  readonly signature: SentenceSignature;
+  readonly tables: CorpusTables;
+}
+
+/** A slice of documents as sentences with signatures; signatures as ids into `keys`. */
+export interface SignedSlice {
+  /** sentences of each document of the slice */
+  readonly docSentences: Uint32Array;
+  /** per sentence of the slice, in document then sentence order */
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
+  /** CSR over sentences of `sigs` */
+  readonly sigStart: Uint32Array;
+  readonly sigs: Uint32Array;
+  /** the slice's distinct signatures */
+  readonly keys: string[];
+}
+
+export function signSlice(p: SignPayload): SignedSlice {
+  const signer = makeSigner(p.signature, p.tables);
+  const docSentences = new Uint32Array(p.texts.length);
+  const start: number[] = [];
+  const end: number[] = [];
+  const sigStart: number[] = [0];
+  const sigs: number[] = [];
+  const ids = new Map<string, number>();
+  p.texts.forEach((text, d) => {
+    const { sentences } = signDocument(text, signer);
+    docSentences[d] = sentences.length;
+    for (const s of sentences) {
+      start.push(s.start);
+      end.push(s.end);
+      for (const sig of s.signatures) {
+        let id = ids.get(sig);
+        if (id === undefined) ids.set(sig, (id = ids.size));
+        sigs.push(id);
+      }
+      sigStart.push(sigs.length);
+    }
+  });
+  return {
+    docSentences,
+    start: Uint32Array.from(start),
+    end: Uint32Array.from(end),
+    sigStart: Uint32Array.from(sigStart),
+    sigs: Uint32Array.from(sigs),
+    keys: [...ids.keys()],
+  };
+}
+
+export interface JoinPayload {
+  /** document of each sentence (global sentence index, in (document, sentence) order) */
+  readonly sentDoc: Uint32Array;
+  /** distinct signatures of each sentence */
+  readonly size: Uint32Array;
+  /** CSR over sentences of their signature ids, and each entry's position in that id's postings */
+  readonly sigStart: Uint32Array;
+  readonly sigs: Uint32Array;
+  readonly entryPos: Uint32Array;
+  /** CSR over signature ids of the sentences holding them, ascending */
+  readonly postStart: Uint32Array;
+  readonly postSent: Uint32Array;
+  readonly sentences: number;
+  readonly tau: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface JoinResult {
+  /** near-duplicate sentence pairs (x, y), x < y, sentences of different documents */
+  readonly x: Uint32Array;
+  readonly y: Uint32Array;
+  /** signatures each pair shares */
+  readonly common: Uint32Array;
+  /** records MR#2's mapper emits (pairs passing the length filter, once per shared signature) */
+  readonly candidates: number;
+  /** distinct sentence pairs among them (MR#2's reduce calls) */
+  readonly distinct: number;
+}
+
+/** Algorithm 1 for the sentences x in [from, to): ScanCount over the postings after x. */
+export function joinSentences(p: JoinPayload): JoinResult {
+  const count = new Uint32Array(p.sentences);
+  const touched = new Uint32Array(p.sentences);
+  const outX: number[] = [];
+  const outY: number[] = [];
+  const outC: number[] = [];
+  let candidates = 0;
+  let distinct = 0;
+  for (let x = p.from; x < p.to; x++) {
+    const dx = p.sentDoc[x] as number;
+    const sx = p.size[x] as number;
+    let nt = 0;
+    for (let e = p.sigStart[x] as number; e < (p.sigStart[x + 1] as number); e++) {
+      const id = p.sigs[e] as number;
+      const end = p.postStart[id + 1] as number;
+      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
+        const y = p.postSent[q] as number;
+        if (p.sentDoc[y] === dx || !lengthCompatible(sx, p.size[y] as number, p.tau)) continue;
+        const c = count[y] as number;
+        if (c === 0) touched[nt++] = y;
+        count[y] = c + 1;
+        candidates++;
+      }
+    }
+    touched.subarray(0, nt).sort();
+    for (let t = 0; t < nt; t++) {
+      const y = touched[t] as number;
+      const c = count[y] as number;
+      count[y] = 0;
+      distinct++;
+      if (!nearDuplicate(c, sx, p.size[y] as number, p.tau)) continue;
+      outX.push(x);
+      outY.push(y);
+      outC.push(c);
+    }
+  }
+  return { x: Uint32Array.from(outX), y: Uint32Array.from(outY), common: Uint32Array.from(outC), candidates, distinct };
+}

@@ -1,0 +1,57 @@
+/** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
+import type { KernelContext, LocalKernel, PairList } from '../../contract/index.ts';
+import { balancedRanges } from '../text/chunks.ts';
+import { documentFrequencies } from '../pdc-mr/kernel.ts';
+import { jaccard } from '../pdc-mr/matching.ts';
+import { buildIndex, joinUnits, TASKS_MODULE } from '../pdc-mr/sentence-index.ts';
+import { corpusTables } from '../pdc-mr/signatures.ts';
+import type { SignedSlice } from '../pdc-mr/tasks.ts';
+import { DF, MR1, MR2, signatureSpec } from './jobs.ts';
+import type { SpotSigsParams } from './params.ts';
+
+export function spotSigsKernel(params: SpotSigsParams, minScore: number): LocalKernel {
+  return {
+    run: (k) => run(k, params, minScore),
+    memoryBytes: (shape) => 24 * shape.chars + 128 * shape.documents + (1 << 20),
+    workerModules: [TASKS_MODULE],
+  };
+}
+
+async function run(k: KernelContext, params: SpotSigsParams, minScore: number): Promise<{ pairs: PairList }> {
+  const texts = k.docs.texts;
+  const docs = texts.length;
+  const slices = balancedRanges(docs, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 2));
+  const df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
+  if (df.df.size > 0) k.count(DF, 'terms', df.df.size);
+  const spec = signatureSpec(params);
+  const tables = corpusTables(spec, df);
+  k.progress('signing documents');
+  const signed = await Promise.all(
+    slices.map(([from, to]) => k.runInWorker<SignedSlice>(TASKS_MODULE, 'signDocumentsSlice', { texts: texts.slice(from, to), signature: spec, tables })),
+  );
+  const index = buildIndex(slices, signed, docs);
+  k.count(MR1, 'documents', docs);
+  k.count(MR1, 'documents_without_signatures', index.unitsWithoutSignatures);
+  k.count(MR1, 'signatures', index.sigStart[index.units] as number);
+  k.count(MR1, 'index_terms', index.terms);
+  k.count(MR1, 'shared_index_terms', index.sharedTerms);
+  const parts = await joinUnits(k, index, params.tau);
+  const a: number[] = [];
+  const b: number[] = [];
+  const score: number[] = [];
+  for (const p of parts) {
+    k.count(MR2, 'candidate_pairs', p.candidates);
+    k.count(MR2, 'distinct_pairs', p.distinct);
+    for (let i = 0; i < p.x.length; i++) {
+      const x = p.x[i] as number;
+      const y = p.y[i] as number;
+      const j = jaccard(p.common[i] as number, index.size[x] as number, index.size[y] as number);
+      if (j < minScore) continue;
+      a.push(index.unitDoc[x] as number);
+      b.push(index.unitDoc[y] as number);
+      score.push(j);
+    }
+  }
+  k.count(MR2, 'pairs', a.length);
+  return { pairs: { a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(score) } };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate } from '../../../algorithms/pdc-mr/matching.ts';
+
+describe('length filter and Jaccard (equations (1)-(2), Algorithm 1)', () => {
+  it('keeps a size ratio of exactly τ, where J = τ is still possible', () => {
+    // |A| = 9 inside |B| = 10: J = 9/10 = τ exactly; the prose's "<= τ removed" would lose it
+    expect(lengthCompatible(9, 10, 0.9)).toBe(true);
+    expect(nearDuplicate(9, 9, 10, 0.9)).toBe(true);
+    // 8/10 < 0.9: J <= 0.8 whatever they share
+    expect(lengthCompatible(8, 10, 0.9)).toBe(false);
+    expect(lengthCompatible(10, 8, 0.9)).toBe(false);
+    expect(lengthCompatible(3, 3, 1)).toBe(true);
+  });
+
+  it('reads Algorithm 1\'s reducer as "at least τ" (the printed "< τ" is a typo)', () => {
+    // by hand: 4 shared of 5 and 5 signatures: 4 / (5 + 5 - 4) = 2/3
+    expect(jaccard(4, 5, 5)).toBeCloseTo(2 / 3, 15);
+    expect(nearDuplicate(4, 5, 5, 0.6)).toBe(true);
+    expect(nearDuplicate(4, 5, 5, 0.7)).toBe(false);
+    expect(nearDuplicate(5, 5, 5, 1)).toBe(true);
+  });
+});
+
+/**
+ * A matrix in the manner of the paper's Figure 5 (the figure's drawing is not in the text; this
+ * one is drawn here), documents d_i (rows, 10 sentences) and d_j (columns, 9 sentences):
+ *
+ *        b: 0 1 2 3 4 5 6 7 8
+ *   a 0     . . . . . . . . .
+ *   a 1     . x . . . . . . .      diagonal (1,1) (2,2) (3,3) (4,4): length 4
+ *   a 2     . . x . . . . . x      (2,8): a lone pair
+ *   a 3     . . . x . . . . .
+ *   a 4     . . . . x . . . .
+ *   a 5     x . . . . . . . .      diagonal (5,0) (6,1): length 2
+ *   a 6     . x . . . . x . .      (6,6) (7,7) (8,8): length 3
+ *   a 7     . . . . . . . x .
+ *   a 8     . . . . . . . . x
+ *   a 9     . . . . . . . . .
+ */
+const figure5 = [
+  [1, 1], [2, 2], [3, 3], [4, 4],
+  [2, 8],
+  [5, 0], [6, 1],
+  [6, 6], [7, 7], [8, 8],
+].map(([a, b]) => ({ a: a as number, b: b as number }));
+
+describe('sequence matching (Algorithm 2) on a Figure 5 matrix', () => {
+  it('finds the maximal diagonals of at least γ pairs', () => {
+    expect(diagonalRuns(figure5, 3)).toEqual([
+      { aStart: 1, bStart: 1, length: 4 },
+      { aStart: 6, bStart: 6, length: 3 },
+    ]);
+    expect(diagonalRuns(figure5, 2)).toEqual([
+      { aStart: 1, bStart: 1, length: 4 },
+      { aStart: 5, bStart: 0, length: 2 },
+      { aStart: 6, bStart: 6, length: 3 },
+    ]);
+    expect(diagonalRuns(figure5, 1)).toHaveLength(4);
+    expect(diagonalRuns(figure5, 5)).toEqual([]);
+  });
+
+  it('does not depend on the order the pairs arrive in (a reducer must not)', () => {
+    const reversed = [...figure5].reverse();
+    const shuffled = [figure5[7], figure5[2], figure5[9], figure5[0], figure5[5], figure5[3], figure5[8], figure5[1], figure5[6], figure5[4]];
+    expect(diagonalRuns(reversed, 3)).toEqual(diagonalRuns(figure5, 3));
+    expect(diagonalRuns(shuffled as typeof figure5, 2)).toEqual(diagonalRuns(figure5, 2));
+  });
+
+  it('scores the share of the shorter document covered', () => {
+    // γ = 3: d_j (9 sentences) is shorter; covered b = {1,2,3,4,6,7,8}: 7/9
+    expect(coverageScore(diagonalRuns(figure5, 3), 10, 9)).toBeCloseTo(7 / 9, 15);
+    // equal lengths take the larger share; a sentence covered twice counts once
+    const twice = [{ aStart: 0, bStart: 0, length: 2 }, { aStart: 0, bStart: 3, length: 2 }];
+    // a covers {0,1}: 2/4; b covers {0,1,3,4}: 4/4
+    expect(coverageScore(twice, 4, 4)).toBe(1);
+    expect(coverageScore(twice, 4, 5)).toBe(0.5);
+  });
+});
