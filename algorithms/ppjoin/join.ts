@@ -22,8 +22,9 @@
  *   a huge document are only documents of comparable size.
  * - The suffix filter does O(2^depth) binary searches per candidate, the signature filter a few
  *   word operations.
- * - Memory is the token arrays, the index (one entry per indexing-prefix token) and seven
- *   Int32Arrays of the corpus size per thread; nothing grows with the square of a size.
+ * - Memory is the token arrays, the index (one entry per indexing-prefix token) and, per thread,
+ *   seven 4-byte arrays and one byte array over the documents; nothing grows with the square of
+ *   a size.
  */
 import { jaccard, minOverlap, minPartnerSize, positionBound } from './bounds.ts';
 import { BELOW_THRESHOLD, decideCandidate, PRUNED_BY_SIGNATURE, PRUNED_BY_SUFFIX } from './pair.ts';
