@@ -29,7 +29,7 @@ import { adapter as ppjoin } from '../algorithms/ppjoin/index.ts';
 import { joinRange } from '../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
 import { joinSettings } from '../algorithms/ppjoin/settings.ts';
-import { numberTokensHere, rankTokens, signatures, tokenizeSlice } from '../algorithms/ppjoin/tokens.ts';
+import { numberTokensHere, rankTokensHere, signaturesHere, tokenizeSlice } from '../algorithms/ppjoin/tokens.ts';
 import type { AlgorithmAdapter, DocumentSet } from '../contract/index.ts';
 import { mergeSlices, fingerprintSlice } from '../algorithms/text/features.ts';
 import { sampleFeatures, scanCount } from '../algorithms/broder/join.ts';
@@ -74,12 +74,12 @@ const normBytes = normalized.reduce((s, t) => s + t.length, 0);
 const slice = fingerprintSlice({ texts, firstDoc: 0, shingle, kind: "rabin64" });
 const features = mergeSlices([slice]);
 const ppTokens = numberTokensHere([tokenizeSlice({ texts, shingle, kind: 'rabin64' })]);
-const ppRanked = rankTokens(ppTokens);
+const ppRanked = rankTokensHere(ppTokens);
 const ppOrder = processingOrder(ppRanked);
 /** PPJoin's join alone, one thread: the prefix index of a threshold, and every document probing it. */
 const ppJoin = (t: number): void => {
   const settings = joinSettings(ppjoin.params.parse({ threshold: t }), 0);
-  const { index } = buildIndex(ppRanked, ppOrder, signatures(ppTokens, settings.signatureWords), settings);
+  const { index } = buildIndex(ppRanked, ppOrder, signaturesHere(ppTokens, settings.signatureWords), settings);
   joinRange({ ...index, settings, from: 0, to: ppRanked.docs });
 };
 
@@ -107,7 +107,7 @@ bench
     scanCount({ ...s, from: 0, to: s.docs, floor: Number.MIN_VALUE });
   })
   .add('ppjoin tokens char64', () => {
-    rankTokens(numberTokensHere([tokenizeSlice({ texts, shingle, kind: 'rabin64' })]));
+    rankTokensHere(numberTokensHere([tokenizeSlice({ texts, shingle, kind: 'rabin64' })]));
   })
   .add('ppjoin join t=0.5', () => ppJoin(0.5))
   .add('ppjoin join t=0.9', () => ppJoin(0.9));

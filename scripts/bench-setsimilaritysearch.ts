@@ -22,7 +22,7 @@ import { adapter } from '../algorithms/ppjoin/index.ts';
 import { joinRange } from '../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
 import { joinSettings } from '../algorithms/ppjoin/settings.ts';
-import { numberTokensHere, rankTokens, signatures, tokenizeSlice } from '../algorithms/ppjoin/tokens.ts';
+import { numberTokensHere, rankTokensHere, signaturesHere, tokenizeSlice } from '../algorithms/ppjoin/tokens.ts';
 import { fingerprintHex, shingleFingerprints } from '../algorithms/text/fingerprint.ts';
 import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
@@ -53,7 +53,7 @@ process.stdout.write(`${texts.length} documents, ${lines.reduce((s, l) => s + (l
 
 const slice = tokenizeSlice({ texts, shingle, kind: 'rabin64' });
 const tokens = numberTokensHere([slice]);
-const ranked = rankTokens(tokens);
+const ranked = rankTokensHere(tokens);
 const order = processingOrder(ranked);
 
 for (const t of thresholds) {
@@ -84,7 +84,7 @@ for (const t of thresholds) {
 
   // PPJoin's join alone: index and probe, one thread, from the ranked sets
   const s = joinSettings(params, 0);
-  const sig = signatures(tokens, s.signatureWords);
+  const sig = signaturesHere(tokens, s.signatureWords);
   const t2 = performance.now();
   const { index } = buildIndex(ranked, order, sig, s);
   const j = joinRange({ ...index, settings: s, from: 0, to: ranked.docs });

@@ -22,13 +22,14 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
     async run(k: KernelContext) {
       const key = `ppjoin:${JSON.stringify(spec.shingle)}:${spec.fingerprint}`;
       const tokens = await k.cached(`${key}:tokens`, () => tokenize(k, spec));
+      const run = <T>(url: string, name: string, payload: unknown): Promise<T> => k.runInWorker<T>(url, name, payload);
       const sets = await k.cached(`${key}:ranks`, async () => {
         k.progress('ordering tokens');
-        return rankTokens(tokens);
+        return rankTokens(tokens, k.parallelism, run);
       });
       const order = await k.cached(`${key}:order`, async () => processingOrder(sets));
       const sigs = s.signature
-        ? await k.cached(`${key}:signatures:${s.signatureWords}`, async () => signatures(tokens, s.signatureWords))
+        ? await k.cached(`${key}:signatures:${s.signatureWords}`, () => signatures(tokens, s.signatureWords, k.parallelism, run))
         : new Uint32Array(0);
       k.progress('indexing prefixes');
       const { index, prefixTokens, work } = buildIndex(sets, order, sigs, s);

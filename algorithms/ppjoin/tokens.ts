@@ -357,57 +357,103 @@ export interface RankedSets {
   readonly ranks: Uint32Array;
 }
 
-/**
- * Ranks: a stable counting sort of the ids (first-occurrence order) by document frequency. Then
- * each document's ranks in ascending order without sorting them: the entries are dealt into
- * postings by rank, and the postings read back in rank order and appended to their documents.
- */
-export function rankTokens(t: NumberedTokens): RankedSets {
+/** The rank of every token id: a stable counting sort of the ids by document frequency. */
+export function rankOfTokens(t: NumberedTokens): Uint32Array {
   const F = t.distinct;
   let maxDf = 0;
   for (let id = 0; id < F; id++) maxDf = Math.max(maxDf, t.df[id] as number);
   const next = new Uint32Array(maxDf + 2);
   for (let id = 0; id < F; id++) next[(t.df[id] as number) + 1] = (next[(t.df[id] as number) + 1] as number) + 1;
   for (let f = 1; f <= maxDf + 1; f++) next[f] = (next[f] as number) + (next[f - 1] as number);
-  const rankOf = new Uint32Array(F);
-  const postStart = new Uint32Array(F + 1);
+  const rankOf = sharedU32(F);
   for (let id = 0; id < F; id++) {
     const df = t.df[id] as number;
-    const r = next[df] as number;
-    next[df] = r + 1;
-    rankOf[id] = r;
-    postStart[r + 1] = df;
+    rankOf[id] = next[df] as number;
+    next[df] = (next[df] as number) + 1;
   }
-  for (let r = 0; r < F; r++) postStart[r + 1] = (postStart[r + 1] as number) + (postStart[r] as number);
-  const postDocs = new Uint32Array(t.ids.length);
-  const fill = postStart.slice(0, F);
-  for (let d = 0; d < t.docs; d++) {
-    for (let e = t.docStart[d] as number; e < (t.docStart[d + 1] as number); e++) {
-      const r = rankOf[t.ids[e] as number] as number;
-      const at = fill[r] as number;
-      fill[r] = at + 1;
-      postDocs[at] = d;
-    }
-  }
-  const ranks = sharedU32(t.ids.length);
-  const docFill = t.docStart.slice(0, t.docs);
-  for (let r = 0; r < F; r++) {
-    for (let q = postStart[r] as number; q < (postStart[r + 1] as number); q++) {
-      const d = postDocs[q] as number;
-      const at = docFill[d] as number;
-      docFill[d] = at + 1;
-      ranks[at] = r;
-    }
-  }
-  return { docs: t.docs, distinct: F, docStart: t.docStart, ranks };
+  return rankOf;
 }
 
-/** Every document's signature bitmap, `words` 32-bit words each, from its fingerprints' last words. */
-export function signatures(t: NumberedTokens, words: number): Uint32Array {
-  const sig = sharedU32(t.docs * words);
-  const bits = 32 * words;
-  for (let d = 0; d < t.docs; d++) {
-    for (let e = t.docStart[d] as number; e < (t.docStart[d + 1] as number); e++) addToSignature(sig, d * words, t.lowWords[e] as number, bits);
+export interface RankPayload {
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly rankOf: Uint32Array;
+  /** written: the ranks of documents [from, to), ascending within each */
+  readonly ranks: Uint32Array;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Runs in a worker thread: documents [from, to) as their tokens' ranks, each sorted. */
+export function rankDocuments(p: RankPayload): void {
+  const start = p.docStart[p.from] as number;
+  const end = p.docStart[p.to] as number;
+  for (let e = start; e < end; e++) p.ranks[e] = p.rankOf[p.ids[e] as number] as number;
+  for (let d = p.from; d < p.to; d++) p.ranks.subarray(p.docStart[d], p.docStart[d + 1]).sort();
+}
+
+/** Ranks on `parallelism` threads, each sorting a contiguous range of documents of about equal size. */
+export async function rankTokens(t: NumberedTokens, parallelism: number, run: RunInWorker): Promise<RankedSets> {
+  const rankOf = rankOfTokens(t);
+  const ranks = sharedU32(t.ids.length);
+  const ranges = entryRanges(t.docStart, t.docs, Math.max(1, parallelism));
+  await Promise.all(ranges.map(([from, to]) => run<void>(TOKENS_MODULE, 'rankDocuments', { docStart: t.docStart, ids: t.ids, rankOf, ranks, from, to })));
+  return { docs: t.docs, distinct: t.distinct, docStart: t.docStart, ranks };
+}
+
+/** `rankTokens` on the calling thread. */
+export function rankTokensHere(t: NumberedTokens): RankedSets {
+  const ranks = sharedU32(t.ids.length);
+  rankDocuments({ docStart: t.docStart, ids: t.ids, rankOf: rankOfTokens(t), ranks, from: 0, to: t.docs });
+  return { docs: t.docs, distinct: t.distinct, docStart: t.docStart, ranks };
+}
+
+/** Contiguous document ranges holding about equal numbers of entries. */
+function entryRanges(docStart: Uint32Array, docs: number, chunks: number): [number, number][] {
+  const total = docStart[docs] as number;
+  const ranges: [number, number][] = [];
+  let from = 0;
+  for (let d = 0; d < docs; d++) {
+    if ((docStart[d + 1] as number) >= (total * (ranges.length + 1)) / chunks && ranges.length < chunks - 1) {
+      ranges.push([from, d + 1]);
+      from = d + 1;
+    }
   }
+  ranges.push([from, docs]);
+  return ranges;
+}
+
+export interface SignaturePayload {
+  readonly docStart: Uint32Array;
+  readonly lowWords: Uint32Array;
+  readonly words: number;
+  /** written: `words` words per document */
+  readonly signatures: Uint32Array;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Runs in a worker thread: the signature bitmaps of documents [from, to), from their fingerprints' last words. */
+export function signDocuments(p: SignaturePayload): void {
+  const bits = 32 * p.words;
+  for (let d = p.from; d < p.to; d++) {
+    for (let e = p.docStart[d] as number; e < (p.docStart[d + 1] as number); e++) addToSignature(p.signatures, d * p.words, p.lowWords[e] as number, bits);
+  }
+}
+
+/** Every document's signature bitmap, `words` 32-bit words each, on `parallelism` threads. */
+export async function signatures(t: NumberedTokens, words: number, parallelism: number, run: RunInWorker): Promise<Uint32Array> {
+  const sig = sharedU32(t.docs * words);
+  const ranges = entryRanges(t.docStart, t.docs, Math.max(1, parallelism));
+  await Promise.all(
+    ranges.map(([from, to]) => run<void>(TOKENS_MODULE, 'signDocuments', { docStart: t.docStart, lowWords: t.lowWords, words, signatures: sig, from, to })),
+  );
+  return sig;
+}
+
+/** `signatures` on the calling thread. */
+export function signaturesHere(t: NumberedTokens, words: number): Uint32Array {
+  const sig = sharedU32(t.docs * words);
+  signDocuments({ docStart: t.docStart, lowWords: t.lowWords, words, signatures: sig, from: 0, to: t.docs });
   return sig;
 }

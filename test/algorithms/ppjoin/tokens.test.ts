@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { partitionOfHex } from '../../../algorithms/ppjoin/jobs.ts';
-import { numberTokens, rankTokens, tokenizeSlice } from '../../../algorithms/ppjoin/tokens.ts';
+import { numberTokens, rankTokens, rankTokensHere, signatures, signaturesHere, tokenizeSlice } from '../../../algorithms/ppjoin/tokens.ts';
 import { fingerprintHex, shingleFingerprints } from '../../../algorithms/text/fingerprint.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import type { FingerprintKind } from '../../../algorithms/text/params.ts';
@@ -38,6 +38,12 @@ function reference(kind: FingerprintKind): { ids: number[][]; df: number[] } {
   return { ids, df };
 }
 
+/** A worker call made in line: the module's export on the payload. */
+async function inline<T>(url: string, name: string, payload: unknown): Promise<T> {
+  const m = (await import(url)) as Record<string, (p: unknown) => T>;
+  return (m[name] as (p: unknown) => T)(payload);
+}
+
 describe('PPJoin token numbering', () => {
   it.each(['rabin64', 'md5'] as const)('numbers %s fingerprints in (partition, first occurrence) order, over any slicing', async (kind) => {
     const expected = reference(kind);
@@ -48,19 +54,19 @@ describe('PPJoin token numbering', () => {
         from = to;
         return s;
       });
-      const t = await numberTokens(slices, threads, async (url, name, payload) => {
-        const m = (await import(url)) as Record<string, (p: unknown) => unknown>;
-        return (m[name] as (p: unknown) => never)(payload);
-      });
+      const t = await numberTokens(slices, threads, inline);
       const ids = texts.map((_, d) => [...t.ids.subarray(t.docStart[d], t.docStart[d + 1])]);
       expect(ids).toEqual(expected.ids);
       expect([...t.df]).toEqual(expected.df);
       // ranks: ascending document frequency, ties in id (first-occurrence) order
       const order = expected.df.map((_, id) => id).sort((a, b) => (expected.df[a] as number) - (expected.df[b] as number) || a - b);
       const rankOf = new Map(order.map((id, r) => [id, r]));
-      const ranked = rankTokens(t);
+      const ranked = rankTokensHere(t);
       const ranks = texts.map((_, d) => [...ranked.ranks.subarray(ranked.docStart[d], ranked.docStart[d + 1])]);
       expect(ranks).toEqual(expected.ids.map((doc) => doc.map((id) => rankOf.get(id) as number).sort((a, b) => a - b)));
+      // split across threads: the same ranks and signatures
+      expect((await rankTokens(t, threads, inline)).ranks).toEqual(ranked.ranks);
+      expect(await signatures(t, 4, threads, inline)).toEqual(signaturesHere(t, 4));
     }
   });
 });
