@@ -28,6 +28,7 @@ import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 
+const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
 const [checkout, ...ts] = process.argv.slice(2);
 if (!checkout) {
   process.stderr.write('usage: node --import tsx scripts/bench-setsimilaritysearch.ts SETSIM_CHECKOUT [T ...]\n');
@@ -62,7 +63,7 @@ for (const t of thresholds) {
   const t0 = performance.now();
   const report = execFileSync('python3', [DRIVER, setsFile, String(t), out], { env: { ...process.env, PYTHONPATH: checkout }, encoding: 'utf8' });
   const pythonWall = (performance.now() - t0) / 1000;
-  const py = JSON.parse(report) as { import_s: number; read_s: number; join_s: number; pairs: number };
+  const py = JSON.parse(report) as { import_s: number; read_s: number; join_s: number; join_cpu_s: number; process_cpu_s: number; pairs: number };
 
   // PPJoin as a variant: local backend, 2 threads, documents in memory
   const params = adapter.params.parse({ threshold: t });
@@ -74,11 +75,13 @@ for (const t of thresholds) {
     { docs: { ids: ['a'], texts: ['warm up'] }, workDir: work, signal: new AbortController().signal, progress() {} },
   );
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
   const r = await backend.run(
     { variant: 'pp', algorithm: 'ppjoin', params, ...ctx, plan: adapter.plan(params, ctx) },
     { docs, workDir: work, signal: new AbortController().signal, progress() {} },
   );
   const variantS = (performance.now() - t1) / 1000;
+  const variantCpu = cpuSeconds(process.cpuUsage(cpu1));
   await backend.close();
   rmSync(work, { recursive: true, force: true });
 
@@ -86,9 +89,11 @@ for (const t of thresholds) {
   const s = joinSettings(params, 0);
   const sig = signaturesHere(tokens, s.signatureWords);
   const t2 = performance.now();
+  const cpu2 = process.cpuUsage();
   const { index } = buildIndex(ranked, order, sig, s);
   const j = joinRange({ ...index, settings: s, from: 0, to: ranked.docs });
   const joinS = (performance.now() - t2) / 1000;
+  const joinCpu = cpuSeconds(process.cpuUsage(cpu2));
 
   // scores compared as numbers (Python writes 1.0 where JavaScript writes 1)
   const ours = new Set<string>();
@@ -100,10 +105,10 @@ for (const t of thresholds) {
   });
   const same = theirs.length === ours.size && theirs.every((l) => ours.has(l));
   process.stdout.write(
-    `t = ${t}: SetSimilaritySearch ${pythonWall.toFixed(2)} s whole process (import ${py.import_s.toFixed(2)}, ` +
-      `read ${py.read_s.toFixed(2)}, join ${py.join_s.toFixed(2)}), ${py.pairs} pairs; ` +
-      `PPJoin ${variantS.toFixed(3)} s as a variant (2 threads, shingling included), join alone ${joinS.toFixed(3)} s (1 thread), ` +
-      `${p.a.length} pairs (${j.a.length}); same pairs and scores: ${same}\n`,
+    `t = ${t}: SetSimilaritySearch ${pythonWall.toFixed(2)} s whole process, ${py.process_cpu_s.toFixed(2)} CPU-s ` +
+      `(import ${py.import_s.toFixed(2)} s, read ${py.read_s.toFixed(2)} s, join ${py.join_s.toFixed(2)} s / ${py.join_cpu_s.toFixed(2)} CPU-s), ${py.pairs} pairs; ` +
+      `PPJoin as a variant ${variantS.toFixed(3)} s / ${variantCpu.toFixed(3)} CPU-s (2 threads, shingling included), ` +
+      `join alone ${joinS.toFixed(3)} s / ${joinCpu.toFixed(3)} CPU-s (1 thread), ${p.a.length} pairs (${j.a.length}); same pairs and scores: ${same}\n`,
   );
   if (!same) process.exitCode = 1;
 }

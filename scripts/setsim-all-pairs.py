@@ -20,8 +20,10 @@ with open(path) as f:
 docs = [i for i, s in enumerate(lines) if s]
 sets = [lines[i] for i in docs]
 read = time.time()
+cpu0 = time.process_time()
 pairs = list(all_pairs(sets, similarity_func_name="jaccard", similarity_threshold=threshold))
 joined = time.time()
+join_cpu = time.process_time() - cpu0
 with open(out, "w") as f:
     for x, y, sim in pairs:
         a, b = sorted((docs[x], docs[y]))
@@ -30,5 +32,7 @@ print(json.dumps({
     "import_s": imported - start,
     "read_s": read - imported,
     "join_s": joined - read,
+    "join_cpu_s": join_cpu,
+    "process_cpu_s": time.process_time(),
     "pairs": len(pairs),
 }))
