@@ -20,14 +20,12 @@ import { lexiconTerms, Lexicons, sortedUnique } from '../text/lexicon.ts';
 import { normalize } from '../text/normalize.ts';
 import { words } from '../text/tokens.ts';
 import type { ImatchParams } from './params.ts';
+import { encodeSignatures, NO_SIGNATURE } from './sign.ts';
 
 export const DF = 'imatch-df';
 export const SIGNATURES = 'imatch-signatures';
 export const COLLISIONS = 'imatch-collisions';
 export const PAIRS = 'imatch-pairs';
-
-/** What a document's field is in a signatures record when the lexicon holds none of its words. */
-export const NO_SIGNATURE = '-';
 
 /** The terms I-Match signs: the words of the normalized text. */
 export function documentTerms(text: string): string[] {
@@ -64,7 +62,7 @@ export function signaturesJob(params: ImatchParams, seed: number): JobSpec {
             return;
           }
           ctx.count(SIGNATURES, 'signatures', sigs.reduce((n, s) => (s === null ? n : n + 1), 0));
-          ctx.emit(doc, sigs.map((s) => s ?? NO_SIGNATURE).join(' '));
+          ctx.emit(doc, encodeSignatures(sigs));
         },
       };
     },

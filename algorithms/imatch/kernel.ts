@@ -3,52 +3,49 @@
  * signatures table and counters.
  *
  * Word sets come from worker threads (`word-sets.ts`, shared by every variant of a run through
- * `cached`); the lexicons and signatures use the very functions the signatures job's mapper uses,
- * on the same sorted words. Grouping is a hash map from (lexicon, signature) to a posting list of
- * documents in ascending order; pairs come from a ScanCount pass per document over its postings,
- * which counts the signatures it shares with every later document, as imatch-pairs sums them.
+ * `cached`); signing runs on the worker threads too (`sign.ts`), with the lexicons and the
+ * signature function the signatures job's mapper uses, over the same sorted words. Grouping is a
+ * hash map from (lexicon, signature) to a posting list of documents in ascending order; pairs come
+ * from a ScanCount pass per document over its postings, which counts the signatures it shares
+ * with every later document, as imatch-pairs sums them.
  */
 import type { CorpusShape, KernelContext, KernelResult, LocalKernel, PlanContext, SideRecord } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { inIdfRange, Lexicons } from '../text/lexicon.ts';
 import { mergeWordSlices, type WordSets, type WordSlice } from '../text/word-sets.ts';
-import { COLLISIONS, DF, NO_SIGNATURE, PAIRS, sharedScore, SIGNATURES } from './jobs.ts';
+import { COLLISIONS, DF, PAIRS, sharedScore, SIGNATURES } from './jobs.ts';
 import type { ImatchParams } from './params.ts';
+import { NO_SIGNATURE, type SignPayload } from './sign.ts';
 
 export const WORD_SETS_MODULE = new URL('../text/word-sets.ts', import.meta.url).href;
+export const SIGN_MODULE = new URL('./sign.ts', import.meta.url).href;
 
 export function imatchKernel(params: ImatchParams, ctx: PlanContext): LocalKernel {
   return {
     run: (k) => runKernel(k, params, ctx),
     memoryBytes: (shape) => kernelBytes(shape, params.extra_lexicons + 1),
-    workerModules: [WORD_SETS_MODULE],
+    workerModules: [WORD_SETS_MODULE, SIGN_MODULE],
   };
 }
 
 /**
- * Bytes at the peak, measured on the bundled corpus (6,025 mails, 12.3 M characters, 1 M word-set
- * entries, 70 k words): word sets at about 4 bytes a character of text (ids, the vocabulary and
- * the slices being merged), and per document and signature its hex string, posting entry and map
- * slot (about 250 bytes). Pairs are not bounded by the corpus's shape; collisions on real text
- * are a small multiple of the documents.
+ * Bytes at the peak. Measured on the bundled corpus (6,025 mails, 12.3 M characters, 0.94 M
+ * word-set entries, 70 k words): 28 MB with K = 0, 60 MB with K = 10 (heap and array buffers,
+ * the texts themselves not counted). Word sets, the slices being merged and the normalized text of
+ * a slice take about 2 bytes a character; the signature lines, their split fields and the group
+ * map about 600 bytes a document and signature. Pairs are not bounded by the corpus's shape, but
+ * on real text collisions are a small multiple of the documents (579 with K = 0 here).
  */
 export function kernelBytes(shape: CorpusShape, signatures: number): number {
-  return 4 * shape.chars + 250 * shape.documents * signatures + (1 << 20);
+  return 2 * shape.chars + 600 * shape.documents * signatures + (1 << 20);
 }
 
 async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContext): Promise<KernelResult> {
   const sets = await k.cached('word-sets', () => computeWordSets(k));
   k.count(DF, 'terms', sets.vocabulary.length);
+  const lines = await signDocuments(k, sets, params, ctx.seed);
 
-  k.progress('signatures');
-  const range = { min: params.idf_min, max: params.idf_max };
-  const base: string[] = [];
-  sets.df.forEach((df, id) => {
-    if (inIdfRange(df, sets.docs, range)) base.push(sets.vocabulary[id] as string);
-  });
-  const lexicons = new Lexicons(base, { extra: params.extra_lexicons, drop: params.drop, seed: ctx.seed });
-  const K1 = lexicons.count;
-
+  k.progress('grouping');
+  const K1 = params.extra_lexicons + 1;
   // (lexicon, signature) → group id; each document's group ids, lexicon by lexicon
   const groupOf = new Map<string, number>();
   const groupSize: number[] = [];
@@ -56,17 +53,14 @@ async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContex
   const table: SideRecord[] = [];
   let withoutSignature = 0;
   let signatures = 0;
-  for (let d = 0; d < sets.docs; d++) {
-    const terms: string[] = [];
-    for (let e = sets.docStart[d] as number; e < (sets.docStart[d + 1] as number); e++) terms.push(sets.vocabulary[sets.ids[e] as number] as string);
-    const sigs = lexicons.signatures(terms);
-    if (sigs[0] === null) {
+  lines.forEach((line, d) => {
+    if (line === '') {
       withoutSignature++;
-      continue;
+      return;
     }
-    table.push([String(d), sigs.map((s) => s ?? NO_SIGNATURE).join(' ')]);
-    sigs.forEach((sig, j) => {
-      if (sig === null) return;
+    table.push([String(d), line]);
+    line.split(' ').forEach((sig, j) => {
+      if (sig === NO_SIGNATURE) return;
       signatures++;
       const key = `${j}:${sig}`;
       let g = groupOf.get(key);
@@ -78,7 +72,7 @@ async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContex
       groupSize[g] = (groupSize[g] as number) + 1;
       docGroups[d * K1 + j] = g;
     });
-  }
+  });
   k.count(SIGNATURES, 'documents', sets.docs);
   k.count(SIGNATURES, 'documents_without_signature', withoutSignature);
   k.count(SIGNATURES, 'signatures', signatures);
@@ -91,6 +85,34 @@ async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContex
   const pairs = scanPairs(sets.docs, K1, docGroups, groupSize, ctx.minScore);
   k.count(PAIRS, 'output_pairs', pairs.a.length);
   return { pairs, tables: { [SIGNATURES]: table } };
+}
+
+/** Each document's signatures record ('' for none), signed on the worker threads by document ranges. */
+async function signDocuments(k: KernelContext, sets: WordSets, params: ImatchParams, seed: number): Promise<string[]> {
+  const words = sets.vocabulary.join('\n');
+  const ranges = balancedRanges(sets.docs, (d) => (sets.docStart[d + 1] as number) - (sets.docStart[d] as number), Math.max(1, k.parallelism));
+  let done = 0;
+  k.progress('signatures', 0, sets.docs);
+  const parts = await Promise.all(
+    ranges.map(async ([from, to]) => {
+      const payload: SignPayload = {
+        words,
+        df: sets.df,
+        docs: sets.docs,
+        range: { min: params.idf_min, max: params.idf_max },
+        randomization: { extra: params.extra_lexicons, drop: params.drop, seed },
+        docStart: sets.docStart,
+        ids: sets.ids,
+        from,
+        to,
+      };
+      const r = await k.runInWorker<string>(SIGN_MODULE, 'signSlice', payload);
+      done += to - from;
+      k.progress('signatures', done, sets.docs);
+      return to > from ? r.split('\n') : [];
+    }),
+  );
+  return parts.flat();
 }
 
 /** Every pair sharing a group, with the number of groups it shares over K+1; pairs sorted by (a, b). */

@@ -17,7 +17,7 @@
  *
  * This module has no zod: the Hadoop job script bundles it (algorithms/<name>/plan.ts imports it).
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { normalizedIdf, type DocumentFrequencies } from './document-frequencies.ts';
 
 export const TERM_SEPARATOR = '\n';
@@ -48,8 +48,17 @@ export function sortedUnique(terms: Iterable<string>): string[] {
 
 /** SHA-1 (hex) of sorted unique terms; the caller sorts and de-duplicates (`sortedUnique`). */
 export function termSignature(sortedUniqueTerms: readonly string[]): string {
-  return createHash('sha1').update(sortedUniqueTerms.join(TERM_SEPARATOR), 'utf8').digest('hex');
+  return sha1Hex(sortedUniqueTerms.join(TERM_SEPARATOR));
 }
+
+/**
+ * One-shot `crypto.hash` (Node >= 20.12) is twice as fast as a Hash object on short inputs; an
+ * older Node on a cluster node falls back to the Hash object (same bytes).
+ */
+const sha1Hex: (s: string) => string =
+  typeof crypto.hash === 'function'
+    ? (s) => crypto.hash('sha1', s, 'hex')
+    : (s) => crypto.createHash('sha1').update(s, 'utf8').digest('hex');
 
 /** Kołcz et al.'s randomization: `extra` lexicons (K), each dropping a fraction `drop` (p) of the terms. */
 export interface LexiconRandomization {
@@ -102,24 +111,40 @@ export function dropMask(terms: readonly string[], j: number, drop: number, seed
 
 /**
  * The base lexicon and K randomized ones. Lexicon 0 is the base; lexicon j >= 1 is the base less
- * `dropMask(terms, j, …)`.
+ * `dropMask(terms, j, …)`. Terms have an index, their rank in string order, so that a unit given
+ * as ascending term indexes (`signaturesOfIndexes`, what a kernel holding term ids has) is signed
+ * exactly as the same unit given as its sorted terms (`signatures`).
  */
 export class Lexicons {
   /** K + 1 */
   readonly count: number;
-  readonly size: number;
-  private readonly index = new Map<string, number>();
+  /** the base lexicon in string order: a term's index is its position here */
+  readonly terms: readonly string[];
+  private lookup: Map<string, number> | undefined;
   private readonly dropped: Uint8Array[];
 
-  /** `terms`: the base lexicon (`lexiconTerms`), distinct, in any order; no randomization: K = 0. */
+  /**
+   * `terms`: the base lexicon (`lexiconTerms`), distinct; given in string order they are kept as
+   * they are (so their positions are their indexes), else sorted. No randomization: K = 0.
+   */
   constructor(terms: readonly string[], randomization?: LexiconRandomization) {
-    terms.forEach((t, i) => this.index.set(t, i));
-    if (this.index.size !== terms.length) throw new Error('lexicon terms must be distinct');
-    this.size = terms.length;
+    if (isStrictlySorted(terms)) this.terms = terms;
+    else {
+      this.terms = [...terms].sort();
+      if (!isStrictlySorted(this.terms)) throw new Error('lexicon terms must be distinct');
+    }
     const r = randomization ?? { extra: 0, drop: 0, seed: 0 };
     this.count = r.extra + 1;
     this.dropped = [];
-    for (let j = 1; j <= r.extra; j++) this.dropped.push(dropMask(terms, j, r.drop, r.seed));
+    for (let j = 1; j <= r.extra; j++) this.dropped.push(dropMask(this.terms, j, r.drop, r.seed));
+  }
+
+  private get index(): Map<string, number> {
+    if (!this.lookup) {
+      this.lookup = new Map();
+      this.terms.forEach((t, i) => (this.lookup as Map<string, number>).set(t, i));
+    }
+    return this.lookup;
   }
 
   /** Whether lexicon `j` holds `term`. */
@@ -128,26 +153,45 @@ export class Lexicons {
     return i !== undefined && (j === 0 || this.dropped[j - 1]?.[i] === 0);
   }
 
+  /** The term's index in the base lexicon, -1 when the base lexicon does not hold it. */
+  indexOf(term: string): number {
+    return this.index.get(term) ?? -1;
+  }
+
   /**
    * The K+1 signatures of a unit given as its sorted unique terms (`sortedUnique`): signature j
    * signs the terms lexicon j holds, null when it holds none.
    */
   signatures(sortedUniqueTerms: readonly string[]): (string | null)[] {
-    const held: string[] = [];
-    const at: number[] = [];
+    const held: number[] = [];
     for (const t of sortedUniqueTerms) {
       const i = this.index.get(t);
-      if (i === undefined) continue;
-      held.push(t);
-      at.push(i);
+      if (i !== undefined) held.push(i);
     }
-    const out: (string | null)[] = [held.length === 0 ? null : termSignature(held)];
+    return this.signaturesOfIndexes(held);
+  }
+
+  /** The K+1 signatures of a unit given as the ascending indexes of the base-lexicon terms it holds. */
+  signaturesOfIndexes(held: ArrayLike<number>): (string | null)[] {
+    const n = held.length;
+    const parts: string[] = [];
+    for (let k = 0; k < n; k++) parts.push(this.terms[held[k] as number] as string);
+    const out: (string | null)[] = [n === 0 ? null : termSignature(parts)];
     for (const mask of this.dropped) {
-      const kept = held.filter((_, k) => mask[at[k] as number] === 0);
-      out.push(kept.length === 0 ? null : termSignature(kept));
+      parts.length = 0;
+      for (let k = 0; k < n; k++) {
+        const i = held[k] as number;
+        if (mask[i] === 0) parts.push(this.terms[i] as string);
+      }
+      out.push(parts.length === 0 ? null : termSignature(parts));
     }
     return out;
   }
+}
+
+function isStrictlySorted(terms: readonly string[]): boolean {
+  for (let i = 1; i < terms.length; i++) if ((terms[i - 1] as string) >= (terms[i] as string)) return false;
+  return true;
 }
 
 /** A 32-bit seed for lexicon j's rank hash number `which`, from the experiment's seed. */

@@ -118,7 +118,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors });
+    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
     const { docs, corpus } = await readDocuments(exp, opts);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
@@ -146,6 +146,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
       const r = await runVariant(
         p,
+        i + 1,
         {
           exp,
           docs,

@@ -56,12 +56,12 @@ export interface VariantContext {
   readonly spanOracle?: SpanOracle;
 }
 
-export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
+export async function runVariant(p: PlannedVariant, position: number, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
   const { variant: v, adapter, plan } = p;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
   const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan },
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, position },
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;

@@ -16,6 +16,8 @@ export interface VariantJob {
   readonly minScore: number;
   readonly seed: number;
   readonly plan: Plan;
+  /** 1-based position of the variant in its run (the ground truth first): stable when a run resumes */
+  readonly position?: number;
 }
 
 export interface BackendContext {

@@ -16,6 +16,10 @@ export interface BackendOptions {
   readonly preload?: readonly string[];
   /** the detectors the plans come from (default: algorithms/) */
   readonly detectors?: DetectorCatalog;
+  /** the run's id: the EMR backend's S3 prefix, so that a resumed run finds what it wrote */
+  readonly runId?: string;
+  /** `--resume`: the EMR backend reuses steps whose output is complete in S3 */
+  readonly resume?: boolean;
 }
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
@@ -35,6 +39,6 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
     case 'streaming':
       return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
     case 'emr':
-      return createEmrBackend(config, { bundle: jobScript });
+      return createEmrBackend(config, { bundle: jobScript, ...(opts.runId ? { runId: opts.runId } : {}), resume: opts.resume === true });
   }
 }

@@ -29,6 +29,7 @@ describe('shipped configs', () => {
       'cacm-runs.yaml',
       'gov2-hash-sampling.yaml',
       'gov2-sct.yaml',
+      'imatch.yaml',
       'pdc-mr.yaml',
       'ppjoin-filters.yaml',
       'ppjoin-ground-truth.yaml',

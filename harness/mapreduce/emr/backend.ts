@@ -24,7 +24,7 @@ import {
   type StepConfig,
   type StepSummary,
 } from '@aws-sdk/client-emr';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Counters, DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
@@ -35,7 +35,8 @@ import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.t
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
 import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout } from './layout.ts';
 import { OutputCollector, outputDatasets } from '../outputs.ts';
-import { forEachTextRecord, getObjectBytes, listPartKeys, maybeGunzip } from './output.ts';
+import type { PlanOutputs } from '../outputs.ts';
+import { forEachTextRecord, getObjectBytes, listKeys, listPartKeys, maybeGunzip } from './output.ts';
 import { bootstrapScript, layoutOf, runJobFlowInput, specJson, variantSteps } from './plan.ts';
 import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
@@ -58,6 +59,12 @@ export interface EmrDeps {
   readonly backoff?: Backoff;
   /** Lines the user must see even without a TTY (a cluster that may still be running). */
   readonly warn?: (line: string) => void;
+  /**
+   * `bench run --resume`: a variant's leading steps whose output is complete in S3 (Hadoop's
+   * `_SUCCESS`) under the same spec are not run again. Otherwise a variant's old outputs under the
+   * run's prefix are deleted first (Hadoop refuses to write into an existing output folder).
+   */
+  readonly resume?: boolean;
 }
 
 const TERMINAL_STEP = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED']);
@@ -122,6 +129,7 @@ class EmrBackend implements Backend {
   private readonly backoff: Backoff;
   private readonly warn: (line: string) => void;
   private readonly bundle: (outDir: string) => Promise<string>;
+  private readonly resume: boolean;
   private prepared?: Promise<void>;
   private stagedDocs?: DocumentSet;
   private cluster?: ClusterRun;
@@ -142,24 +150,83 @@ class EmrBackend implements Backend {
     this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
     this.warn = deps.warn ?? ((line) => process.stderr.write(`${line}\n`));
     this.bundle = deps.bundle ?? defaultBundle;
+    this.resume = deps.resume === true;
   }
 
   async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
-    const index = ++this.variants;
+    this.variants++;
+    const index = job.position ?? this.variants;
     const ourSteps: string[] = [];
     try {
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
       await this.prepare(ctx);
       const { slug, steps } = variantSteps(this.config, this.runId, index, job, this.prices);
       const spec = specJson(job);
+      const reused = this.resume ? await this.finishedSteps(slug, spec, job, ctx.signal) : 0;
+      await this.clearOutputs(slug, job.plan.jobs.slice(reused), ctx.signal);
       await uploadObject(this.s3, this.layout.bucket, specKey(this.layout, slug), spec, 'application/json', ctx.signal);
+      if (reused === steps.length) return await this.reusedResult(job, slug, ctx);
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR steps were submitted');
-      ourSteps.push(...(await this.submit(steps, ctx)));
+      ourSteps.push(...(await this.submit(steps.slice(reused), ctx)));
       const done = await this.poll(ourSteps, ctx);
-      return await this.finish(job, slug, done, ctx);
+      return await this.finish(job, slug, done, ctx, reused);
     } catch (e) {
       throw await this.fail(e, ourSteps, ctx.signal);
     }
+  }
+
+  // ---- resuming ------------------------------------------------------------------------------
+
+  private list(prefix: string, signal: AbortSignal): Promise<string[]> {
+    return listKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), signal), this.layout.bucket, prefix);
+  }
+
+  /** How many leading steps of the variant wrote their output completely under this very spec. */
+  private async finishedSteps(slug: string, spec: string, job: VariantJob, signal: AbortSignal): Promise<number> {
+    let stored: string;
+    try {
+      stored = maybeGunzip(await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), signal), this.layout.bucket, specKey(this.layout, slug))).toString('utf8');
+    } catch {
+      return 0;
+    }
+    if (stored !== spec) return 0;
+    let k = 0;
+    for (const j of job.plan.jobs) {
+      const keys = await this.list(datasetKey(this.layout, slug, j.output), signal);
+      if (!keys.some((key) => key.endsWith('/_SUCCESS'))) break;
+      k++;
+    }
+    return k;
+  }
+
+  /** Deletes what an earlier run left under the outputs these jobs are about to write. */
+  private async clearOutputs(slug: string, jobs: readonly VariantJob['plan']['jobs'][number][], signal: AbortSignal): Promise<void> {
+    for (const j of jobs) {
+      const keys = await this.list(datasetKey(this.layout, slug, j.output), signal);
+      for (let i = 0; i < keys.length; i += 1000) {
+        const batch = keys.slice(i, i + 1000).map((Key) => ({ Key }));
+        await this.retry(() => this.s3.send(new DeleteObjectsCommand({ Bucket: this.layout.bucket, Delete: { Objects: batch, Quiet: true } })), signal);
+      }
+    }
+  }
+
+  /** Every step's output is already in S3: the variant costs nothing now, and its counters are in an earlier cluster's logs. */
+  private async reusedResult(job: VariantJob, slug: string, ctx: BackendContext): Promise<BackendRunResult> {
+    const { outputs, parts } = await this.fetchOutputs(job, slug, ctx);
+    return {
+      outputs,
+      counters: {},
+      runtimeS: 0,
+      cpuS: 0,
+      costUsd: 0,
+      extra: {
+        backend: 'emr',
+        reusedSteps: job.plan.jobs.length,
+        s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
+        outputParts: parts,
+        counters: 'unavailable: every step was reused from an earlier run, whose counters are in that cluster’s logs',
+      },
+    };
   }
 
   async close(): Promise<void> {
@@ -369,7 +436,26 @@ class EmrBackend implements Backend {
     return { intervals: groupIntervals([this.mode.master, this.mode.core], start, now), source: 'configured instance groups since cluster creation' };
   }
 
-  private async finish(job: VariantJob, slug: string, steps: readonly StepSummary[], ctx: BackendContext): Promise<BackendRunResult> {
+  private async fetchOutputs(job: VariantJob, slug: string, ctx: BackendContext): Promise<{ outputs: PlanOutputs; parts: number }> {
+    ctx.progress('emr: fetching the output');
+    const collector = new OutputCollector(job.plan.output, ctx.docs.texts.length);
+    let parts = 0;
+    for (const dataset of outputDatasets(job.plan.output)) {
+      const prefix = datasetKey(this.layout, slug, dataset);
+      const keys = await listPartKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, prefix);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, key);
+        forEachTextRecord(maybeGunzip(bytes).toString('utf8'), (k, v, line) => collector.add(dataset, k, v, () => `s3://${this.layout.bucket}/${key}: line ${line}`));
+        ctx.progress(`emr: fetching ${dataset}`, i + 1, keys.length);
+      }
+      parts += keys.length;
+    }
+    return { outputs: collector.result(), parts };
+  }
+
+  /** `steps` are the ones submitted: the variant's jobs from `offset` on (the earlier ones were reused). */
+  private async finish(job: VariantJob, slug: string, steps: readonly StepSummary[], ctx: BackendContext, offset: number): Promise<BackendRunResult> {
     const c = this.cluster;
     if (!c) throw new Error('unreachable: no cluster');
     const rate = (t: string): number => this.rateOf(t);
@@ -402,7 +488,7 @@ class EmrBackend implements Backend {
       const end = ms(t?.EndDateTime);
       const usd = start !== undefined && end !== undefined ? stepCost(ratePerHour, start, end) : 0;
       return {
-        job: job.plan.jobs[k]?.name ?? s.Name ?? '',
+        job: job.plan.jobs[offset + k]?.name ?? s.Name ?? '',
         stepId: s.Id ?? '',
         state: s.Status?.State ?? '',
         queueS: created !== undefined && start !== undefined ? (start - created) / 1000 : null,
@@ -417,22 +503,8 @@ class EmrBackend implements Backend {
     const runtimeS = stepRows.reduce((n, r) => n + (r.runtimeS ?? 0), 0);
     c.variantsDone++;
 
-    ctx.progress('emr: fetching the output');
-    const collector = new OutputCollector(job.plan.output, ctx.docs.texts.length);
-    let outputParts = 0;
-    for (const dataset of outputDatasets(job.plan.output)) {
-      const prefix = datasetKey(this.layout, slug, dataset);
-      const keys = await listPartKeys((cmd: ListObjectsV2Command) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, prefix);
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
-        const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), ctx.signal), this.layout.bucket, key);
-        forEachTextRecord(maybeGunzip(bytes).toString('utf8'), (k, v, line) => collector.add(dataset, k, v, () => `s3://${this.layout.bucket}/${key}: line ${line}`));
-        ctx.progress(`emr: fetching ${dataset}`, i + 1, keys.length);
-      }
-      outputParts += keys.length;
-    }
-
-    const { counters, found } = await this.fetchCounters(c.id, steps, job);
+    const { outputs, parts: outputParts } = await this.fetchOutputs(job, slug, ctx);
+    const { counters, found } = await this.fetchCounters(c.id, steps, job.plan.jobs.slice(offset));
     const extra: Record<string, unknown> = {
       backend: 'emr',
       clusterId: c.id,
@@ -451,13 +523,14 @@ class EmrBackend implements Backend {
       steps: stepRows,
       s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
       outputParts,
+      ...(offset > 0 ? { reusedSteps: offset } : {}),
       counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
     };
-    return { outputs: collector.result(), counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
+    return { outputs, counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
   }
 
   /** Best effort, never waited for: logs reach S3 minutes after a step ends. */
-  private async fetchCounters(clusterId: string, steps: readonly StepSummary[], job: VariantJob): Promise<{ counters: Counters; found: number }> {
+  private async fetchCounters(clusterId: string, steps: readonly StepSummary[], jobs: VariantJob['plan']['jobs']): Promise<{ counters: Counters; found: number }> {
     const { bucket, prefix } = parseS3Uri(logUri(this.config));
     const counters: Counters = {};
     let found = 0;
@@ -470,7 +543,7 @@ class EmrBackend implements Backend {
           const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.s3.send(cmd), bucket, key);
           const block = parseCountersBlock(maybeGunzip(bytes).toString('utf8'));
           if (block) {
-            mergeJobCounters(counters, job.plan.jobs[k]?.name ?? stepId, block);
+            mergeJobCounters(counters, jobs[k]?.name ?? stepId, block);
             found++;
             break;
           }

@@ -22,23 +22,26 @@ export function forEachTextRecord(text: string, f: (key: string, value: string, 
   }
 }
 
-/** Part files under `prefix` (Hadoop's `_SUCCESS` and other `_`/`.` files are not data). */
-export async function listPartKeys(
-  send: (cmd: ListObjectsV2Command) => Promise<{ Contents?: { Key?: string }[]; NextContinuationToken?: string; IsTruncated?: boolean }>,
-  bucket: string,
-  prefix: string,
-): Promise<string[]> {
+type ListSend = (cmd: ListObjectsV2Command) => Promise<{ Contents?: { Key?: string }[]; NextContinuationToken?: string; IsTruncated?: boolean }>;
+
+/** Every key under `prefix`, sorted. */
+export async function listKeys(send: ListSend, bucket: string, prefix: string): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
     const page = await send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) {
-      const base = o.Key?.slice(prefix.length) ?? '';
-      if (o.Key && /^part-/.test(base) && !base.includes('/')) keys.push(o.Key);
-    }
+    for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return keys.sort();
+}
+
+/** Part files under `prefix` (Hadoop's `_SUCCESS` and other `_`/`.` files are not data). */
+export async function listPartKeys(send: ListSend, bucket: string, prefix: string): Promise<string[]> {
+  return (await listKeys(send, bucket, prefix)).filter((key) => {
+    const base = key.slice(prefix.length);
+    return /^part-/.test(base) && !base.includes('/');
+  });
 }
 
 export async function getObjectBytes(

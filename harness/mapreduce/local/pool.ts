@@ -26,6 +26,8 @@ export class WorkerPool {
   private readonly busy = new Map<Worker, number>();
   private nextId = 0;
   private closed = false;
+  /** why the pool stopped: a task asked of it after that rejects with the same reason */
+  private stopped: Error = new Error('worker pool is closed');
 
   constructor(readonly size: number) {}
 
@@ -43,7 +45,7 @@ export class WorkerPool {
   }
 
   async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
-    if (this.closed) throw new Error('worker pool is closed');
+    if (this.closed) throw this.stopped;
     if (this.size <= 1) {
       const mod = (await import(moduleUrl)) as Record<string, unknown>;
       const fn = mod[exportName];
@@ -120,6 +122,7 @@ export class WorkerPool {
   }
 
   private async shutdown(why: Error): Promise<void> {
+    if (!this.closed) this.stopped = why;
     this.closed = true;
     this.queue.length = 0;
     const ws = this.workers.splice(0);

@@ -195,3 +195,18 @@ describe('I-Match parameters', () => {
     expect(issue.message).not.toContain('\n');
   });
 });
+
+describe('I-Match on corpora with nothing to sign', () => {
+  it.each([
+    ['no documents', []],
+    ['documents without words', ['', '!!!', ' ']],
+    ['one document', ['the cat sat']],
+  ])('gives the same (empty) output from jobs and kernel: %s', async (_, texts) => {
+    const docs = docSet(texts);
+    const plan = planFor({ extra_lexicons: 2 });
+    const kernel = await runKernel(plan, docs);
+    expect(kernel.rows).toEqual([]);
+    expect(runJobs(plan, docs, HADOOP)).toEqual(kernel);
+    expect(bruteForce(texts, imatchParams.parse({ extra_lexicons: 2 })).rows).toEqual([]);
+  });
+});

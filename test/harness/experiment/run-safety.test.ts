@@ -8,11 +8,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AlgorithmAdapter } from '../../../contract/index.ts';
 import { UserError } from '../../../harness/errors.ts';
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
 import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
 import { quiet, runOptions } from '../../support/run-options.ts';
+import { TEST_DETECTORS } from '../../contract/detectors/catalog.ts';
 
 let root: string;
 let corpus: string;
@@ -91,15 +94,46 @@ describe('the results path', () => {
 
 describe('one writer per run id', () => {
   it('refuses a second run of the same id while the first writes, naming it, and the first completes whole', async () => {
+    // The first run's last variant waits until the second run has been answered: the race is
+    // exactly "a second run starts the moment the first has written its ground truth".
+    let open: () => void = () => {};
+    const gateOpen = new Promise<void>((resolve) => (open = resolve));
+    const gate: AlgorithmAdapter = {
+      name: 'gate',
+      description: 'test: waits for the second run',
+      citation: 'none',
+      params: z.object({}).strict(),
+      plan: () => ({
+        jobs: [],
+        output: { pairs: 'p', score: { kind: 'other', why: 'a gate' }, decisions: { kind: 'every-reported-pair' } },
+        local: {
+          memoryBytes: () => 0,
+          run: async () => {
+            await gateOpen;
+            return { pairs: { a: new Uint32Array(0), b: new Uint32Array(0), score: new Float64Array(0) } };
+          },
+        },
+      }),
+    };
+    const detectors = { ...TEST_DETECTORS, adapters: [...TEST_DETECTORS.adapters, gate] };
+    const gated = join(root, 'gated.yaml');
+    writeFileSync(gated, readFileSync(config, 'utf8').replace(/runs:[\s\S]*?backend:/, 'runs:\n  - algorithm: gate\nbackend:'));
     let second: Promise<unknown> | undefined;
     const first = runExperiment(
-      options('race', {
+      runOptions(gated, join(root, 'race'), {
         runId: 'r',
+        detectors,
+        notice: () => {},
         progress: {
           ...quiet,
-          // the moment the first run has written its ground truth
           log: (line) => {
-            if (second === undefined && line.includes('ground-truth')) second = runExperiment(options('race', { runId: 'r' })).catch((e: unknown) => e);
+            if (second === undefined && line.includes('ground-truth')) {
+              second = runExperiment(runOptions(gated, join(root, 'race'), { runId: 'r', detectors, notice: () => {} })).then(
+                (outcome) => outcome,
+                (e: unknown) => e,
+              );
+              void second.finally(open);
+            }
           },
         },
       }),
@@ -110,7 +144,7 @@ describe('one writer per run id', () => {
     expect(String((err as Error).message)).toMatch(new RegExp(`race/small/r is being written by pid ${process.pid} on ${hostname()} since \\S+: wait for that run`));
     if (done.kind !== 'completed') throw new Error('expected the first run to complete');
     const listed = done.record.files.map((f) => f.path);
-    expect(listed).toEqual(['distribution.csv', 'metrics.csv', 'pairs/broder/mod=2.csv.gz', 'pairs/broder/sct=2.csv.gz', 'pairs/broder/sct=5.csv.gz', 'pairs/ground-truth.csv.gz']);
+    expect(listed).toEqual(['distribution.csv', 'metrics.csv', 'pairs/gate.csv.gz', 'pairs/ground-truth.csv.gz']);
     for (const f of listed) expect(existsSync(join(done.dir, f))).toBe(true);
     expect(readdirSync(join(root, 'race', 'small'))).toEqual(['r']);
   });

@@ -12,7 +12,7 @@ import {
   AddJobFlowStepsCommand, CancelStepsCommand, DescribeClusterCommand, EMRClient, ListInstancesCommand,
   ListStepsCommand, RunJobFlowCommand, TerminateJobFlowsCommand, type StepConfig, type StepSummary,
 } from '@aws-sdk/client-emr';
-import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../../contract/index.ts';
@@ -45,10 +45,16 @@ interface Sim {
   throttleDescribe: number;
   logs?: Record<string, string>;
   abortAt?: { at: number; ctl: AbortController };
+  /** objects written with PutObject (spec.json), served by GetObject */
+  stored: Map<string, string>;
+  /** the datasets whose listing has Hadoop's _SUCCESS (default: every one) */
+  complete?: readonly string[];
+  resume?: boolean;
+  deleted: string[];
 }
 
 function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
-  const s: Sim = { now: T0, sleeps: [], throttleDescribe: 0, ...sim };
+  const s: Sim = { now: T0, sleeps: [], throttleDescribe: 0, stored: new Map(), deleted: [], ...sim };
   const emr = new EMRClient({ region: 'us-east-1', credentials: creds });
   const s3 = new S3Client({ region: 'us-east-1', credentials: creds });
   const emrMock = mockClient(emr);
@@ -123,16 +129,26 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
   emrMock.on(CancelStepsCommand).resolves({});
 
   s3Mock.on(HeadBucketCommand).resolves({});
-  s3Mock.on(PutObjectCommand).resolves({});
-  s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => ({
-    Contents: ['part-00000.gz', 'part-00001.gz', '_SUCCESS'].map((n) => ({ Key: `${input.Prefix}${n}` })),
-    IsTruncated: false,
-  }));
+  s3Mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: unknown }) => {
+    const body = input.Body;
+    if (typeof body === 'string') s.stored.set(input.Key, body);
+    else if (body instanceof Uint8Array) s.stored.set(input.Key, Buffer.from(body).toString('utf8'));
+    return {};
+  });
+  s3Mock.on(DeleteObjectsCommand).callsFake((input: { Delete: { Objects: { Key: string }[] } }) => {
+    s.deleted.push(...input.Delete.Objects.map((o) => o.Key));
+    return {};
+  });
+  s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => {
+    const dataset = input.Prefix.split('/').at(-2) ?? '';
+    const names = ['part-00000.gz', 'part-00001.gz', ...(s.complete === undefined || s.complete.includes(dataset) ? ['_SUCCESS'] : [])];
+    return { Contents: names.map((n) => ({ Key: `${input.Prefix}${n}` })), IsTruncated: false };
+  });
   const parts: Record<string, string> = { 'part-00000.gz': '0:1\t0.5\n2:3\t1\n', 'part-00001.gz': '1:2\t0.25\n' };
   s3Mock.on(GetObjectCommand).callsFake((input: { Key: string }) => {
     const name = input.Key.split('/').pop() ?? '';
     const log = Object.entries(s.logs ?? {}).find(([k]) => input.Key.endsWith(k))?.[1];
-    const text = parts[name] ?? log;
+    const text = s.stored.get(input.Key) ?? parts[name] ?? log;
     if (text === undefined) throw Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
     const bytes = gzipSync(text);
     return { Body: { transformToByteArray: async () => new Uint8Array(bytes) } as never };
@@ -157,6 +173,7 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
     },
     bundle: async () => script,
     warn: (l) => warnings.push(l),
+    resume: s.resume === true,
   });
   const progress: string[] = [];
   const ctx = (signal: AbortSignal = new AbortController().signal): BackendContext => ({
@@ -353,5 +370,47 @@ describe('EMR backend: nothing is started or paid for on bad input', () => {
     await expect(t.backend.run(job(), t.ctx(ctl.signal))).rejects.toBeInstanceOf(InterruptedError);
     expect(t.s3Mock.calls()).toHaveLength(0);
     expect(t.emrMock.calls()).toHaveLength(0);
+  });
+});
+
+describe('EMR backend: a resumed run', () => {
+  it('reuses every step whose output is complete in S3 under the same spec: no cluster, no cost, the same pairs', async () => {
+    const first = setup();
+    await first.backend.run(job(), first.ctx());
+    const spec = [...first.s.stored.entries()].find(([k]) => k.endsWith('/spec.json'));
+    expect(spec).toBeDefined();
+    const t = setup({}, { resume: true, stored: new Map([spec as [string, string]]) });
+    const r = await t.backend.run(job(), t.ctx());
+    expect(sent(t.emrMock, RunJobFlowCommand)).toHaveLength(0);
+    expect(sent(t.emrMock, AddJobFlowStepsCommand)).toHaveLength(0);
+    expect([...r.outputs.pairs.score]).toEqual([0.5, 1, 0.25]);
+    expect(r.costUsd).toBe(0);
+    expect(r.extra?.reusedSteps).toBe(2);
+    expect(t.s.deleted).toEqual([]);
+  });
+
+  it('runs again the steps from the first incomplete one, after deleting what they had written', async () => {
+    const first = setup();
+    await first.backend.run(job(), first.ctx());
+    const spec = [...first.s.stored.entries()].find(([k]) => k.endsWith('/spec.json')) as [string, string];
+    const t = setup({}, { resume: true, stored: new Map([spec]), complete: ['shingles'] });
+    const r = await t.backend.run(job(), t.ctx());
+    const steps = (sent(t.emrMock, RunJobFlowCommand)[0]?.args[0].input as { Steps: StepConfig[] }).Steps;
+    expect(steps.map((x) => x.Name?.split(' ').pop())).toEqual(['mr2-pair-scores']);
+    expect(t.s.deleted.every((k) => k.includes('/pairs/'))).toBe(true);
+    expect(t.s.deleted).toHaveLength(2);
+    expect(r.extra?.reusedSteps).toBe(1);
+    expect((r.extra?.steps as { job: string }[]).map((x) => x.job)).toEqual(['mr2-pair-scores']);
+  });
+
+  it('reuses nothing when the spec differs, and nothing without --resume, deleting old outputs first', async () => {
+    const stale = setup({}, { resume: true, stored: new Map([['bench/r1/variants/v01-broder_sct_70/spec.json', '{"algorithm":"broder","params":{"sct":60}}\n']]) });
+    await stale.backend.run(job(), stale.ctx());
+    expect((sent(stale.emrMock, RunJobFlowCommand)[0]?.args[0].input as { Steps: StepConfig[] }).Steps).toHaveLength(2);
+    const fresh = setup();
+    await fresh.backend.run(job(), fresh.ctx());
+    expect((sent(fresh.emrMock, RunJobFlowCommand)[0]?.args[0].input as { Steps: StepConfig[] }).Steps).toHaveLength(2);
+    // both datasets' old part files and markers, deleted before the steps were submitted
+    expect(fresh.s.deleted).toHaveLength(6);
   });
 });
