@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { smallCorpus } from '../../support/corpus.ts';
+import { runPlan } from '../../support/run-plan.ts';
 import { allFilterSettings, bruteForce, docSet, nearDuplicateCorpus, planFor, runJobs, runKernel, tokenSets } from './support.ts';
 
 const small = smallCorpus();
@@ -63,6 +64,16 @@ describe('PPJoin on text against brute force', () => {
     for (const seed of [2, 3]) expect(runJobs(plan, generated, seed)).toEqual(first);
     const two = await runKernel(plan, generated, 2);
     expect(two).toEqual(first);
+  });
+
+  it('gives the same pairs and counters when the local backend runs the jobs on two threads and spills', async () => {
+    const params = { threshold: 0.6, shingle: { unit: 'char', size: 16 }, filters: { suffix: true } };
+    const kernel = await runPlan('ppjoin', params, generated, { engine: 'auto', workers: 2 });
+    // 0.01 MiB forces every shuffle to disk in many sorted runs
+    const jobs = await runPlan('ppjoin', params, generated, { engine: 'jobs', workers: 2, memoryMb: 0.01 });
+    expect(kernel.rows.length).toBeGreaterThan(10);
+    expect(jobs.rows).toEqual(kernel.rows);
+    expect(jobs.counters).toEqual(kernel.counters);
   });
 
   it('reports the join threshold as its score floor and its pairs as its decisions', () => {
