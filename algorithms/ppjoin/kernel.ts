@@ -1,8 +1,9 @@
 /**
  * The local backend's form of the plan: the same join as the six text jobs, over typed arrays.
- * Worker threads fingerprint the corpus; the calling thread numbers and ranks the tokens (cached
- * for the run per shingling, so the variants of a filter table tokenize once), builds the prefix
- * index of the variant, and the worker threads probe it.
+ * Worker threads fingerprint the corpus, number its tokens (a range of hash partitions each),
+ * sort each document's ranks and sign the documents; all of it is cached for the run per
+ * shingling, so the variants of a filter table tokenize once. The calling thread builds the
+ * variant's prefix index and the worker threads probe it.
  */
 import { concatPairs, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
