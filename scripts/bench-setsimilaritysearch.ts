@@ -22,7 +22,8 @@ import { adapter } from '../algorithms/ppjoin/index.ts';
 import { joinRange } from '../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
 import { joinSettings } from '../algorithms/ppjoin/settings.ts';
-import { numberTokensHere, rankTokensHere, signaturesHere, tokenizeSlice } from '../algorithms/ppjoin/tokens.ts';
+import { rankTokensHere, signaturesHere } from '../algorithms/ppjoin/tokens.ts';
+import { fingerprintSlice, mergeSlices } from '../algorithms/text/features.ts';
 import { fingerprintHex, shingleFingerprints } from '../algorithms/text/fingerprint.ts';
 import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
@@ -52,8 +53,7 @@ const lines = texts.map((t) => {
 writeFileSync(setsFile, lines.join('\n') + '\n');
 process.stdout.write(`${texts.length} documents, ${lines.reduce((s, l) => s + (l ? l.split(' ').length : 0), 0)} tokens\n`);
 
-const slice = tokenizeSlice({ texts, shingle, kind: 'rabin64' });
-const tokens = numberTokensHere([slice]);
+const tokens = mergeSlices([fingerprintSlice({ texts, firstDoc: 0, shingle, kind: 'rabin64' })]);
 const ranked = rankTokensHere(tokens);
 const order = processingOrder(ranked);
 

@@ -5,13 +5,12 @@
  * twenty samplings cost little more than one.
  */
 import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
-import { mergeSlices, type DocumentFeatures, type SortedSlice } from '../text/features.ts';
 import { balancedRanges } from '../text/chunks.ts';
+import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 
-export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).href;
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 /**
@@ -28,8 +27,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
 }
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
-  const key = `broder-features:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
-  const features = await k.cached(key, () => computeFeatures(k, params));
+  const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   k.progress('sampling');
   const sampled = sampleFeatures(features, params.sampling);
   for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
@@ -61,25 +59,3 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
   return { pairs };
 }
 
-async function computeFeatures(k: KernelContext, params: BroderParams): Promise<DocumentFeatures> {
-  const texts = k.docs.texts;
-  // One slice a thread: the merge costs a comparison per slice per entry.
-  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
-  let done = 0;
-  k.progress('fingerprinting', 0, texts.length);
-  const results = await Promise.all(
-    slices.map(async ([from, to]) => {
-      const r = await k.runInWorker<SortedSlice>(FEATURES_MODULE, 'fingerprintSlice', {
-        texts: texts.slice(from, to),
-        firstDoc: from,
-        shingle: params.shingle,
-        kind: params.fingerprint,
-      });
-      done += to - from;
-      k.progress('fingerprinting', done, texts.length);
-      return r;
-    }),
-  );
-  k.progress('merging fingerprints');
-  return mergeSlices(results);
-}

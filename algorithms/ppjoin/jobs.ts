@@ -2,11 +2,11 @@
  * MapDupReducer's pipeline (Wang et al. 2010, section 2.2 and Figure 2) as text jobs that Hadoop
  * Streaming runs unchanged:
  *
- * 1 lexer mapper / accumulator reducer: each document's distinct tokens (shingle fingerprints)
- *   with their place in it; a token's reducer sees every document holding it, so it knows the
- *   token's document frequency and first occurrence and hands the token back to each document
- *   as text whose byte order is the global order (ascending frequency, ties by a hash partition
- *   of the fingerprint, then first occurrence; `tokenText`), with no dictionary to broadcast.
+ * 1 lexer mapper / accumulator reducer: each document's distinct tokens (shingle fingerprints);
+ *   a token's reducer sees every document holding it, so it knows the token's document
+ *   frequency and hands the token back to each document as text whose byte order is the global
+ *   order (ascending frequency, ties by fingerprint; `tokenText`), with no dictionary to
+ *   broadcast.
  * 2 the pre-processed documents: each document's tokens sorted into that order, its size and
  *   its signature bitmap.
  * 3 prefix position mapper / inverted-index reducer: each document emits its probing-prefix
@@ -39,7 +39,6 @@ import { BELOW_THRESHOLD, decideCandidate, PRUNED_BY_SIGNATURE, PRUNED_BY_SUFFIX
 import { C, GROUP, indexLength, probeLength, type JoinSettings } from './settings.ts';
 import { addToSignature, signatureDistance, signatureFromHex, signatureHex } from './signature.ts';
 import { firstCommon } from './sets.ts';
-import { hashKey, tokenPartition } from './tokens.ts';
 
 export const JOB1 = 'ppjoin-1-token-frequencies';
 export const JOB2 = 'ppjoin-2-ordered-sets';
@@ -64,31 +63,18 @@ export interface TokenSpec {
 }
 
 /**
- * A token as the later jobs see it: its document frequency (8 hex digits), its partition (2,
- * `tokenPartition` of its fingerprint's hash), its first document and its place among that
- * document's distinct tokens (8 each), then the last 8 hex digits of its fingerprint (for the
- * signature bit). The first 26 digits identify the token and their byte order is the global
- * order; the kernel numbers tokens in the same order (`tokens.ts`).
+ * A token as the later jobs see it: its document frequency in 8 hex digits, then its fingerprint
+ * in hex. Its byte order is the global order (ascending frequency, ties by fingerprint), the
+ * order of the kernel's ranks (`tokens.ts`); the last 8 digits give its signature bit.
  */
-export function tokenText(df: number, partition: number, firstDoc: number, firstPlace: number, fingerprintHexDigits: string): string {
-  return hex8(df) + partition.toString(16).padStart(2, '0') + hex8(firstDoc) + hex8(firstPlace) + fingerprintHexDigits.slice(-8);
-}
-
-function hex8(v: number): string {
-  return v.toString(16).padStart(8, '0');
-}
-
-/** The partition of a fingerprint given as hex, as the kernel computes it from its words. */
-export function partitionOfHex(hex: string): number {
-  const words = new Uint32Array(hex.length / 8);
-  for (let w = 0; w < words.length; w++) words[w] = parseInt(hex.slice(8 * w, 8 * w + 8), 16);
-  return tokenPartition(hashKey(words, 0, words.length));
+export function tokenText(df: number, fingerprintHexDigits: string): string {
+  return df.toString(16).padStart(8, '0') + fingerprintHexDigits;
 }
 
 export function tokenFrequenciesJob(spec: TokenSpec): JobSpec {
   return {
     name: JOB1,
-    description: 'tokens of every document; each token back to its documents with its frequency and first occurrence',
+    description: 'tokens of every document; each token back to its documents with its document frequency',
     inputs: [DOCUMENTS],
     output: TOKEN_DOCUMENTS,
     mapKey: JSON.stringify(spec),
@@ -103,19 +89,14 @@ export function tokenFrequenciesJob(spec: TokenSpec): JobSpec {
           return;
         }
         ctx.count(GROUP, C.tokens, distinct.size);
-        // A Set iterates in insertion order: the place of each token among the distinct ones.
-        let place = 0;
-        for (const hex of distinct) ctx.emit(hex, `${doc} ${place++}`);
+        for (const hex of distinct) ctx.emit(hex, doc);
       },
     }),
     reducer: (ctx) => ({
-      reduce(hex, values) {
+      reduce(hex, docs) {
         ctx.count(GROUP, C.distinctTokens);
-        const occurrences = values.map((v) => v.split(' ').map(Number) as [number, number]);
-        let first = occurrences[0] as [number, number];
-        for (const o of occurrences) if (o[0] < first[0]) first = o;
-        const token = tokenText(values.length, partitionOfHex(hex), first[0], first[1], hex);
-        for (const [doc] of occurrences) ctx.emit(String(doc), token);
+        const token = tokenText(docs.length, hex);
+        for (const doc of docs) ctx.emit(doc, token);
       },
     }),
   };

@@ -7,37 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import { joinRange, type JoinResult } from '../../../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../../../algorithms/ppjoin/order.ts';
-import { rankTokensHere, signaturesHere, type NumberedTokens } from '../../../algorithms/ppjoin/tokens.ts';
+import { rankTokensHere, signaturesHere } from '../../../algorithms/ppjoin/tokens.ts';
+import { mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
 import type { JoinSettings } from '../../../algorithms/ppjoin/settings.ts';
 import { allFilterSettings } from './support.ts';
 import { mulberry32 } from '../text/random-text.ts';
 
-/** Integer sets numbered as `numberTokens` numbers fingerprints: first occurrence order, token v's low word v. */
-function numbered(sets: readonly (readonly number[])[]): NumberedTokens {
-  const idOf = new Map<number, number>();
-  const ids: number[] = [];
-  const low: number[] = [];
-  const df: number[] = [];
-  const docStart = [0];
-  for (const s of sets) {
-    for (const v of new Set(s)) {
-      let id = idOf.get(v);
-      if (id === undefined) idOf.set(v, (id = idOf.size));
-      ids.push(id);
-      low.push(v);
-      df[id] = (df[id] ?? 0) + 1;
-    }
-    docStart.push(ids.length);
-  }
-  return {
-    docs: sets.length,
-    width: 2,
-    distinct: idOf.size,
-    docStart: Uint32Array.from(docStart),
-    ids: Uint32Array.from(ids),
-    df: Uint32Array.from(df),
-    lowWords: Uint32Array.from(low),
-  };
+/** Features of integer sets, as features.ts builds them from fingerprints (token v as fingerprint 0:v). */
+function featuresOf(sets: readonly (readonly number[])[]): DocumentFeatures {
+  const entries: [number, number][] = [];
+  sets.forEach((s, d) => new Set(s).forEach((v) => entries.push([v, d])));
+  entries.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const keys = new Uint32Array(2 * entries.length);
+  entries.forEach(([v], i) => (keys[2 * i + 1] = v));
+  return mergeSlices([{ width: 2, firstDoc: 0, docs: sets.length, keys, owners: Uint32Array.from(entries.map((e) => e[1])) }]);
 }
 
 function settings(t: number, f: Record<string, boolean>, extra: Partial<JoinSettings> = {}): JoinSettings {
@@ -55,7 +38,7 @@ function settings(t: number, f: Record<string, boolean>, extra: Partial<JoinSett
 }
 
 function join(sets: readonly (readonly number[])[], s: JoinSettings, chunks = 1): { rows: string[]; counts: JoinResult['counts'] } {
-  const f = numbered(sets);
+  const f = featuresOf(sets);
   const ranked = rankTokensHere(f);
   const order = processingOrder(ranked);
   const { index } = buildIndex(ranked, order, s.signature ? signaturesHere(f, s.signatureWords) : new Uint32Array(0), s);

@@ -1,0 +1,44 @@
+/**
+ * The corpus as sets of fingerprint ids (`features.ts`), computed on the kernel's worker threads
+ * and kept for the run (`KernelContext.cached`): every detector that starts from the same
+ * shingling and fingerprint (Broder's ground truth and samplings, MinHash, PPJoin) shares one
+ * computation in a run.
+ */
+import type { KernelContext } from '../../contract/index.ts';
+import { balancedRanges } from './chunks.ts';
+import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
+import type { FingerprintKind, ShingleSpec } from './params.ts';
+
+export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
+
+/** The cache key of the features of one shingling and fingerprint. */
+export function featuresKey(shingle: ShingleSpec, kind: FingerprintKind): string {
+  return `fingerprint-features:${JSON.stringify(shingle)}:${kind}`;
+}
+
+export function corpusFeatures(k: KernelContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<DocumentFeatures> {
+  return k.cached(featuresKey(shingle, kind), () => computeFeatures(k, shingle, kind));
+}
+
+async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<DocumentFeatures> {
+  const texts = k.docs.texts;
+  // One slice a thread: the merge costs a comparison per slice per entry.
+  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  let done = 0;
+  k.progress('fingerprinting', 0, texts.length);
+  const results = await Promise.all(
+    slices.map(async ([from, to]) => {
+      const r = await k.runInWorker<SortedSlice>(FEATURES_MODULE, 'fingerprintSlice', {
+        texts: texts.slice(from, to),
+        firstDoc: from,
+        shingle,
+        kind,
+      });
+      done += to - from;
+      k.progress('fingerprinting', done, texts.length);
+      return r;
+    }),
+  );
+  k.progress('merging fingerprints');
+  return mergeSlices(results);
+}
