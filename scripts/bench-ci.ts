@@ -33,7 +33,7 @@ import { adapter as ppjoin } from '../algorithms/ppjoin/index.ts';
 import { joinRange } from '../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
 import { joinSettings } from '../algorithms/ppjoin/settings.ts';
-import { rankTokensHere, signaturesHere } from '../algorithms/ppjoin/tokens.ts';
+import { rankTokens, signatures } from '../algorithms/ppjoin/tokens.ts';
 import type { AlgorithmAdapter, DocumentSet } from '../contract/index.ts';
 import { adapter as imatch } from '../algorithms/imatch/index.ts';
 import { signSlice } from '../algorithms/imatch/sign.ts';
@@ -80,12 +80,12 @@ const normalized = texts.map(normalize);
 const normBytes = normalized.reduce((s, t) => s + t.length, 0);
 const slice = fingerprintSlice({ texts, firstDoc: 0, shingle, kind: "rabin64" });
 const features = mergeSlices([slice]);
-const ppRanked = rankTokensHere(features);
+const ppRanked = rankTokens(features);
 const ppOrder = processingOrder(ppRanked);
 /** PPJoin's join alone, one thread: the prefix index of a threshold, and every document probing it. */
 const ppJoin = (t: number): void => {
   const settings = joinSettings(ppjoin.params.parse({ threshold: t }), 0);
-  const { index } = buildIndex(ppRanked, ppOrder, signaturesHere(features, settings.signatureWords), settings);
+  const { index } = buildIndex(ppRanked, ppOrder, signatures(features, settings.signatureWords), settings);
   joinRange({ ...index, settings, from: 0, to: ppRanked.docs });
 };
 const wordSets = mergeWordSlices([wordSetSlice({ texts })]);
@@ -126,7 +126,7 @@ bench
     scanCount({ ...s, from: 0, to: s.docs, floor: Number.MIN_VALUE });
   })
   .add('ppjoin ranks char64', () => {
-    processingOrder(rankTokensHere(features));
+    processingOrder(rankTokens(features));
   })
   .add('ppjoin join t=0.5', () => ppJoin(0.5))
   .add('ppjoin join t=0.9', () => ppJoin(0.9))

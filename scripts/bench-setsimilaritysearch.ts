@@ -22,7 +22,7 @@ import { adapter } from '../algorithms/ppjoin/index.ts';
 import { joinRange } from '../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
 import { joinSettings } from '../algorithms/ppjoin/settings.ts';
-import { rankTokensHere, signaturesHere } from '../algorithms/ppjoin/tokens.ts';
+import { rankTokens, signatures } from '../algorithms/ppjoin/tokens.ts';
 import { fingerprintSlice, mergeSlices } from '../algorithms/text/features.ts';
 import { fingerprintHex, shingleFingerprints } from '../algorithms/text/fingerprint.ts';
 import { normalize } from '../algorithms/text/normalize.ts';
@@ -54,7 +54,7 @@ writeFileSync(setsFile, lines.join('\n') + '\n');
 process.stdout.write(`${texts.length} documents, ${lines.reduce((s, l) => s + (l ? l.split(' ').length : 0), 0)} tokens\n`);
 
 const tokens = mergeSlices([fingerprintSlice({ texts, firstDoc: 0, shingle, kind: 'rabin64' })]);
-const ranked = rankTokensHere(tokens);
+const ranked = rankTokens(tokens);
 const order = processingOrder(ranked);
 
 for (const t of thresholds) {
@@ -87,7 +87,7 @@ for (const t of thresholds) {
 
   // PPJoin's join alone: index and probe, one thread, from the ranked sets
   const s = joinSettings(params, 0);
-  const sig = signaturesHere(tokens, s.signatureWords);
+  const sig = signatures(tokens, s.signatureWords);
   const t2 = performance.now();
   const cpu2 = process.cpuUsage();
   const { index } = buildIndex(ranked, order, sig, s);

@@ -1,10 +1,9 @@
 /**
  * The local backend's form of the plan: the same join as the six text jobs, over typed arrays.
  * The corpus's fingerprint features come from the run's cache (`corpus-features.ts`: a run with
- * Broder's ground truth at the same shingling fingerprints the corpus once); worker threads sort
- * each document's ranks and sign the documents, cached for the run too, so the variants of a
- * filter table pay only for their own prefix index (built on the calling thread) and join (on
- * the worker threads).
+ * Broder's ground truth at the same shingling fingerprints the corpus once); the ranks and the
+ * signatures are cached for the run too, so the variants of a filter table pay only for their own
+ * prefix index (built on the calling thread) and join (on the worker threads).
  */
 import { concatPairs, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
@@ -14,25 +13,25 @@ import type { TokenSpec } from './jobs.ts';
 import type { JoinResult } from './join.ts';
 import { buildIndex, processingOrder } from './order.ts';
 import { C, GROUP, type JoinSettings } from './settings.ts';
-import { rankTokens, signatures, TOKENS_MODULE } from './tokens.ts';
+import { rankTokens, signatures } from './tokens.ts';
 
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
   return {
-    workerModules: [FEATURES_MODULE, TOKENS_MODULE, JOIN_MODULE],
+    workerModules: [FEATURES_MODULE, JOIN_MODULE],
     memoryBytes: kernelBytes,
     async run(k: KernelContext) {
       const run = <T>(url: string, name: string, payload: unknown): Promise<T> => k.runInWorker<T>(url, name, payload);
       const features = await corpusFeatures(k, spec.shingle, spec.fingerprint);
       const key = `ppjoin:${JSON.stringify(spec.shingle)}:${spec.fingerprint}`;
-      const sets = await k.cached(`${key}:ranks`, () => {
+      const sets = await k.cached(`${key}:ranks`, async () => {
         k.progress('ordering tokens');
-        return rankTokens(features, k.parallelism, run);
+        return rankTokens(features);
       });
       const order = await k.cached(`${key}:order`, async () => processingOrder(sets));
       const sigs = s.signature
-        ? await k.cached(`${key}:signatures:${s.signatureWords}`, () => signatures(features, s.signatureWords, k.parallelism, run))
+        ? await k.cached(`${key}:signatures:${s.signatureWords}`, async () => signatures(features, s.signatureWords))
         : new Uint32Array(0);
       k.progress('indexing prefixes');
       const { index, prefixTokens, work } = buildIndex(sets, order, sigs, s);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinRange, type JoinResult } from '../../../algorithms/ppjoin/join.ts';
 import { buildIndex, processingOrder } from '../../../algorithms/ppjoin/order.ts';
-import { rankTokensHere, signaturesHere } from '../../../algorithms/ppjoin/tokens.ts';
+import { rankTokens, signatures } from '../../../algorithms/ppjoin/tokens.ts';
 import { mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
 import type { JoinSettings } from '../../../algorithms/ppjoin/settings.ts';
 import { allFilterSettings } from './support.ts';
@@ -39,9 +39,9 @@ function settings(t: number, f: Record<string, boolean>, extra: Partial<JoinSett
 
 function join(sets: readonly (readonly number[])[], s: JoinSettings, chunks = 1): { rows: string[]; counts: JoinResult['counts'] } {
   const f = featuresOf(sets);
-  const ranked = rankTokensHere(f);
+  const ranked = rankTokens(f);
   const order = processingOrder(ranked);
-  const { index } = buildIndex(ranked, order, s.signature ? signaturesHere(f, s.signatureWords) : new Uint32Array(0), s);
+  const { index } = buildIndex(ranked, order, s.signature ? signatures(f, s.signatureWords) : new Uint32Array(0), s);
   const rows: string[] = [];
   const counts = { prefixMatches: 0, afterPrefix: 0, afterPosition: 0, afterSuffix: 0, afterSignature: 0 };
   for (let c = 0; c < chunks; c++) {
