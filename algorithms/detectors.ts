@@ -6,7 +6,9 @@
 export const DETECTORS: readonly string[] = [
   'broder',
   'imatch',
+  'minhash',
   'pdc-mr',
   'ppjoin',
+  'simhash',
   'spotsigs',
 ];

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Counters } from './counters.ts';
+import type { Calibration, CalibrationContext, DerivedRun } from './derived.ts';
 import type { Plan, PlanContext } from './plan.ts';
 
 /** The general measures an adapter may show under a name of its own (`AdapterMeasure.shows`). */
@@ -49,15 +50,30 @@ export interface AdapterFigure {
   readonly id: string;
   readonly title: string;
   readonly note: string;
-  readonly chart: {
-    readonly kind: 'bars-per-variant';
-    readonly title: string;
-    readonly measure: string;
-    /** the value axis' title */
-    readonly axis: string;
-    /** the series' name */
-    readonly legend: string;
-  };
+  readonly chart:
+    | {
+        readonly kind: 'bars-per-variant';
+        readonly title: string;
+        readonly measure: string;
+        /** the value axis' title */
+        readonly axis: string;
+        /** the series' name */
+        readonly legend: string;
+      }
+    | {
+        /**
+         * `lines-per-table` is one chart per calibration table of the adapter's variants
+         * (contract/derived.ts, `<folder>/<variant>.csv`): `x` against each of `series`.
+         */
+        readonly kind: 'lines-per-table';
+        readonly title: string;
+        readonly folder: string;
+        readonly x: string;
+        readonly series: readonly string[];
+        /** the axes' titles */
+        readonly xAxis: string;
+        readonly axis: string;
+      };
 }
 
 export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
@@ -70,8 +86,24 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
   /** Parameters with defaults and `.describe()` texts (what `bench list` prints). */
   readonly params: S;
   plan(params: z.output<S>, ctx: PlanContext): Plan;
+  /**
+   * The `meta` fields the documents must carry for these parameters (simhash's metadata
+   * features and tagged text): a run that needs one its corpus format never carries is a
+   * config error. Absent: none.
+   */
+  metaFields?(params: z.output<S>): readonly string[];
   readonly measures?: readonly AdapterMeasure[];
   readonly figures?: readonly AdapterFigure[];
+  /**
+   * The runs a variant of these parameters averages (contract/derived.ts), or undefined when the
+   * parameters are a plan of their own. Such parameters need not be plannable themselves.
+   */
+  trials?(params: z.output<S>): readonly DerivedRun[] | undefined;
+  /**
+   * The calibration that chooses the parameters of a variant of these parameters, or undefined
+   * when they are a plan of their own (contract/derived.ts).
+   */
+  calibration?(params: z.output<S>, ctx: CalibrationContext): Calibration | undefined;
 }
 
 /** What the job script needs of a detector: its plan function, without the schema. */

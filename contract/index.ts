@@ -9,9 +9,11 @@
  *   counters.ts   Counters and CounterRef
  *   plan.ts       Plan: jobs, what their output means, the local kernel and its cost model
  *   adapter.ts    AlgorithmAdapter: name, parameters, plan, own measures and figures
+ *   derived.ts    variants that are several runs: trials averaged, calibration runs
  */
 export * from './adapter.ts';
 export * from './counters.ts';
+export * from './derived.ts';
 export * from './documents.ts';
 export * from './jobs.ts';
 export * from './pairs.ts';

@@ -62,3 +62,25 @@ export interface JobSpec {
 
 /** The dataset name of the input every plan starts from. */
 export const DOCUMENTS = 'documents';
+
+/**
+ * Each document's `meta` (a mail's subject and sender, a page's title and URL): key the document
+ * index, value `encodeDocumentMeta(meta)`, one record per document (`{}` when it has none).
+ * Every backend writes it, like `documents`, for a plan with a job that reads it (as an input or
+ * as side data); a plan that needs no meta costs nothing.
+ */
+export const DOCUMENTS_META = 'documents-meta';
+
+/** A document's meta as the value of its `documents-meta` record: a JSON object of strings. */
+export function encodeDocumentMeta(meta: Readonly<Record<string, string>> | undefined): string {
+  return JSON.stringify(meta ?? {});
+}
+
+export function decodeDocumentMeta(value: string): Record<string, string> {
+  return JSON.parse(value) as Record<string, string>;
+}
+
+/** Whether any job reads `dataset`, as an input or as side data. */
+export function readsDataset(jobs: readonly JobSpec[], dataset: string): boolean {
+  return jobs.some((j) => j.inputs.includes(dataset) || (j.side ?? []).includes(dataset));
+}

@@ -5,7 +5,8 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { isUserError, UserError } from './errors.ts';
+import { asEnvironmentError, isUserError, printableLines, UserError } from './errors.ts';
+import { checkOutRoot } from './results/out-root.ts';
 import { baselineCommand } from './commands/baseline.ts';
 import { checkCommand } from './commands/check.ts';
 import { corpusCommand } from './commands/corpus.ts';
@@ -28,6 +29,10 @@ function exitCodeOf(e: unknown): number {
 async function main(): Promise<void> {
   try {
     await yargs(hideBin(process.argv))
+      // `bench run`: a results root that cannot be written fails now, before the corpus is read.
+      .middleware(async (argv) => {
+        if (argv._[0] === 'run' && argv['dry-run'] !== true && typeof argv.out === 'string') await checkOutRoot(argv.out);
+      })
       .scriptName('bench')
       .usage('$0 <command> [options]\n\nBenchmark and evaluation harness for near-duplicate document detection.')
       .command(runCommand)
@@ -52,13 +57,16 @@ async function main(): Promise<void> {
       .epilog('Exit codes: 0 ok, 1 internal error or regression, 2 bad input, 130 interrupted.')
       .wrap(Math.min(110, process.stdout.columns ?? 100))
       .parseAsync();
-  } catch (e) {
+  } catch (caught) {
+    // An unwritable folder or a full disk met while writing is the environment's doing, not a bug.
+    const e = asEnvironmentError(caught) ?? caught;
     const code = exitCodeOf(e);
     if (code === 1 && !(e && typeof e === 'object' && 'exitCode' in e)) {
-      process.stderr.write(`bench: internal error (a bug — please report it):\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      const report = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      process.stderr.write(`bench: internal error (a bug — please report it):\n${printableLines(report, false).join('\n')}\n`);
     } else {
       const message = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`${message.split('\n').map((l) => (code === 2 ? `error: ${l}` : l)).join('\n')}\n`);
+      process.stderr.write(`${printableLines(message, code === 2).map((l) => (code === 2 ? `error: ${l}` : l)).join('\n')}\n`);
     }
     process.exitCode = code;
   }

@@ -13,9 +13,20 @@
  *                        the "t = 0.5 under 0.5 s after reading, 0.9 several times faster" targets); on 100,000
  *                        documents (scripts/synthetic-corpus.ts) at t = 0.8 against Broder's full
  *                        ground truth on the same documents (the "faster than Broder" target)
+ *   simhash:             fingerprints of the normalized corpus, one thread (MB/s per wall and CPU
+ *                        second, target 50); the Hamming search over 1,000,000 fingerprints for
+ *                        k = 0..3, one thread in a process of its own (target < 10 s, < 1 GB);
+ *                        simhash k = 3 on the local backend, both cores, documents in memory
  *   I-Match:             its word sets and signing (one thread), and the whole detector on the local
  *                        backend, both cores, from documents in memory, K = 0 and K = 10 (issue 10's
  *                        "under 1 s after reading" target)
+ *   residue trials:      mod 16 over all 16 residues (Ye et al. 4.4) as `bench run` runs them, on
+ *                        one backend sharing the fingerprints, against 16 separate runs
+ *                        (scripts/bench-trials.ts)
+ *   MinHash-LSH:         the minhash detector at 128 permutations and t = 0.5 as one process against
+ *                        datasketch's MinHash + MinHashLSH over the same shingles (scripts/bench-minhash.ts;
+ *                        DATASKETCH_DIR names a datasketch checkout, else that side is skipped): at least
+ *                        twice as fast at equal or better recall, or exit 1
  *   quickstart:          `bench run configs/quickstart.yaml` three times, as a user runs it, then
  *                        `bench check` against results/baselines/quickstart.json: quality exactly,
  *                        timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)
@@ -47,6 +58,12 @@ import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
 import { syntheticCorpus } from './synthetic-corpus.ts';
+import { benchTrials } from './bench-trials.ts';
+import { benchFingerprints, benchSearch } from './bench-simhash.ts';
+import { adapter as simhash } from '../algorithms/simhash/index.ts';
+import { benchMinhash, printMinhashBench } from './bench-minhash.ts';
+import { signatureSlice } from '../algorithms/minhash/kernel-worker.ts';
+import { densifyHash, permutationWords } from '../algorithms/minhash/permutations.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
@@ -134,7 +151,13 @@ bench
     mergeWordSlices([wordSetSlice({ texts })]);
   })
   .add('imatch sign K=0', () => signAll(0))
-  .add('imatch sign K=10', () => signAll(10));
+  .add('imatch sign K=10', () => signAll(10))
+  .add('minhash signatures k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'k-permutation', k: 128, bits: null, perms: permutationWords(1, 128), densify: densifyHash(1) }, keepSets: false });
+  })
+  .add('minhash one-permutation k=128', () => {
+    signatureSlice({ texts, shingle, fingerprint: 'rabin64', sketch: { kind: 'one-permutation', k: 128, bits: null, perms: permutationWords(1, 1), densify: densifyHash(1) }, keepSets: false });
+  });
 process.stdout.write('kernels (one thread, mean of 5):\n');
 await bench.run();
 for (const task of bench.tasks) {
@@ -249,6 +272,36 @@ process.stdout.write('100,000 documents (scripts/synthetic-corpus.ts), 2 threads
   );
 }
 
+process.stdout.write('simhash (fingerprints and search on one thread; k = 3 on the local backend, 2 threads):\n');
+const fpFigures = benchFingerprints(normalized);
+record('simhash.fingerprint.MBps', fpFigures.mbPerSecond, 'MB/s', 'higher');
+record('simhash.fingerprint.MB_per_cpu_s', fpFigures.mbPerCpuSecond, 'MB/s', 'higher');
+for (const s of benchSearch()) {
+  record(`simhash.search_1m.k${s.k}_s`, s.seconds, 's');
+  record(`simhash.search_1m.k${s.k}_cpu_s`, s.cpuSeconds, 's');
+  record(`simhash.search_1m.k${s.k}_peak_rss_mb`, s.peakRssMb, 'MB');
+}
+const simTimes: number[] = [];
+for (let rep = 0; rep < 3; rep++) {
+  const backend = createLocalBackend({ workers: 2, memoryMb: 1024, pricePerVcpuHour: 0.0504, engine: 'auto' });
+  const params = simhash.params.parse({});
+  const ctx = { minScore: Number.MIN_VALUE, seed: 0 };
+  const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+  await backend.run(
+    { variant: 'warm', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs: { ids: ['a'], texts: ['warm up'] }, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  t0 = performance.now();
+  await backend.run(
+    { variant: 'simhash', algorithm: 'simhash', params, ...ctx, plan: simhash.plan(params, ctx) },
+    { docs, workDir: work, signal: new AbortController().signal, progress() {} },
+  );
+  simTimes.push((performance.now() - t0) / 1000);
+  await backend.close();
+  rmSync(work, { recursive: true, force: true });
+}
+record('simhash.local_2_threads_s', Math.min(...simTimes), 's');
+
 process.stdout.write('I-Match on the local backend (2 threads, from documents in memory):\n');
 for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as const) {
   const times: number[] = [];
@@ -272,6 +325,25 @@ for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as cons
     rmSync(work, { recursive: true, force: true });
   }
   record(`imatch.${label}.local_2_threads_s`, Math.min(...times), 's');
+}
+process.stdout.write('residue trials (mod 16, all 16 residues, 2 threads, from documents in memory):\n');
+const trials = await benchTrials(docs, 16);
+record('residue_trials.16_trials_s', trials.trialsS, 's');
+record('residue_trials.16_separate_runs_s', trials.separateS, 's');
+record('residue_trials.speedup', trials.separateS / trials.trialsS, '×', 'higher');
+
+process.stdout.write('MinHash-LSH against datasketch (128 permutations, t = 0.5, whole processes, best of 3):\n');
+const datasketchDir = process.env['DATASKETCH_DIR'];
+const minhash = await benchMinhash({ texts, reps: 3, ...(datasketchDir ? { datasketchDir } : {}) });
+if (!printMinhashBench(minhash, (line) => process.stdout.write(line))) process.exitCode = 1;
+record('minhash_lsh.wall_s', minhash.ndd.wallS, 's');
+record('minhash_lsh.cpu_s', minhash.ndd.cpuS, 's');
+record('minhash_lsh.recall', minhash.ndd.recall, 'ratio', 'higher');
+if (minhash.datasketch) {
+  record('minhash_lsh.datasketch_wall_s', minhash.datasketch.wallS, 's');
+  record('minhash_lsh.datasketch_cpu_s', minhash.datasketch.cpuS, 's');
+  record('minhash_lsh.datasketch_recall', minhash.datasketch.recall, 'ratio', 'higher');
+  record('minhash_lsh.speedup', minhash.datasketch.wallS / minhash.ndd.wallS, 'x', 'higher');
 }
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
@@ -300,12 +372,16 @@ record('quickstart.wall_s', Math.min(...walls), 's');
 const run = JSON.parse(readFileSync(join(reps[0] as string, 'run.json'), 'utf8')) as {
   corpus: { read_s: number };
   totals: { runtime_s: number; peak_rss_mb: number };
-  variants: { name: string; runtime_s: number }[];
+  // run.json v2 keeps a variant's runtime among its measures (v1 had it at the top)
+  variants: { name: string; runtime_s?: number; measures?: { runtime_s?: number | null } }[];
 };
 record('quickstart.read_s', run.corpus.read_s, 's');
 record('quickstart.variants_s', run.totals.runtime_s, 's');
 record('quickstart.peak_rss_mb', run.totals.peak_rss_mb, 'MB');
-const v = (name: string): number => run.variants.find((x) => x.name === name)?.runtime_s ?? NaN;
+const v = (name: string): number => {
+  const x = run.variants.find((y) => y.name === name);
+  return x?.measures?.runtime_s ?? x?.runtime_s ?? NaN;
+};
 record('quickstart.ground_truth_s', v('ground-truth'), 's');
 record('quickstart.mod64_s', v('broder/mod=64'), 's');
 record('quickstart.sct70_s', v('broder/sct=70'), 's');

@@ -1,4 +1,6 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { broderCalibration, broderTrials } from './derived.ts';
+import { MR1 } from './jobs.ts';
 import { broderParams } from './params.ts';
 import { plan } from './plan.ts';
 
@@ -9,6 +11,8 @@ export const adapter: AlgorithmAdapter<typeof broderParams> = {
     'Broder et al. 1997, Syntactic clustering of the Web; Nikkhoo 2010, sections 3.1-3.3; Ye et al. 2008, section 6',
   params: broderParams,
   plan,
+  trials: broderTrials,
+  calibration: broderCalibration,
   // Figure 3.9's names for the general candidate measures: MR#1's output pairs are Broder's candidates.
   measures: [
     { key: 'mr1_output_pairs', label: 'MR#1 output pairs', worse: 'higher', shows: 'candidate_pairs' },
@@ -18,6 +22,16 @@ export const adapter: AlgorithmAdapter<typeof broderParams> = {
       worse: 'lower',
       shows: 'candidate_reduction_pct',
       summary: { header: 'mr1_red%', digits: 1 },
+    },
+    {
+      // Ye et al.'s "shingles to process" (Figure 4): what the mappers' sampling leaves for the join.
+      key: 'fingerprints_kept_pct',
+      label: 'Fingerprints kept for the join, % of all',
+      worse: 'higher',
+      value: (self) => {
+        const all = self.counters[MR1]?.fingerprints;
+        return all === undefined || all === 0 ? null : (100 * (self.counters[MR1]?.fingerprints_kept ?? 0)) / all;
+      },
     },
   ],
   figures: [
@@ -31,6 +45,20 @@ export const adapter: AlgorithmAdapter<typeof broderParams> = {
         measure: 'mr1_reduction_pct',
         axis: '% fewer output pairs than the ground truth',
         legend: 'reduction, %',
+      },
+    },
+    {
+      id: 'adaptive-plans',
+      title: 'Adaptive sampling from a precision target',
+      note: 'Per precision target, the share of fingerprints processed when each size group gets the smallest ratio that meets the target on the calibration runs, against one ratio for all groups (Ye et al. Figure 4; adaptive-plans/<variant>.csv).',
+      chart: {
+        kind: 'lines-per-table',
+        title: 'Fingerprints processed against the precision target (Figure 4)',
+        folder: 'adaptive-plans',
+        x: 'precision_target',
+        series: ['fingerprints_pct_adaptive', 'fingerprints_pct_uniform'],
+        xAxis: 'precision target',
+        axis: '% of fingerprints processed',
       },
     },
   ],

@@ -2,9 +2,12 @@
  * The two MapReduce jobs of Nikkhoo 2010, section 3.1.1 (Figures 3.2 and 3.3), over text
  * records, runnable unchanged as Hadoop Streaming mapper and reducer.
  *
- * MR#1  map:    document (index, text) → (fingerprint hex, "doc size") for each distinct kept fingerprint
- *       reduce: fingerprint → every 2-subset of its documents as ("a sizeA b sizeB", count); SCT drops
- *               fingerprints shared by more than the threshold here
+ * MR#1  map:    document (index, text) → (fingerprint hex, "doc size") for each distinct kept fingerprint;
+ *               under adaptive sampling with several moduli, "doc level size_level … size_top": the
+ *               document's sample size at its own modulus and at each coarser one (sampling.ts)
+ *       reduce: fingerprint → every 2-subset of its documents as ("a sizeA b sizeB", count), the
+ *               sizes at the coarser level of the two; SCT drops fingerprints shared by more than
+ *               the threshold here
  * MR#2  map:    identity; reduce: sum the counts → RR = c / (sizeA + sizeB − c), emitted as
  *               ("a:b", score) when RR >= the reporting floor
  *
@@ -14,9 +17,20 @@ import { DOCUMENTS, type JobSpec } from '../../contract/index.ts';
 import { formatScore } from '../../contract/index.ts';
 import { normalize } from '../text/normalize.ts';
 import { fingerprintHex, fingerprintMod, shingleFingerprints } from '../text/fingerprint.ts';
+import { wordCount } from '../text/word-count.ts';
 import type { BroderParams } from './params.ts';
 import { PairCounts } from './pair-counts.ts';
-import { commonalityLimit, documentModulus, pairsOf, resemblance, usesSampledSize } from './sampling.ts';
+import {
+  adaptiveGroup,
+  commonalityLimit,
+  documentLevel,
+  groupCounters,
+  pairsOf,
+  resemblance,
+  samplingLevels,
+  usesSampledSize,
+  usesWords,
+} from './sampling.ts';
 
 export const MR1 = 'mr1-shingle-pairs';
 export const MR2 = 'mr2-resemblance';
@@ -26,6 +40,8 @@ export const MR2_OUTPUT = 'resemblance';
 export function shinglePairsJob(params: BroderParams): JobSpec {
   const limit = commonalityLimit(params.sampling);
   const sampledSize = usesSampledSize(params.sampling);
+  const levels = samplingLevels(params.sampling);
+  const byWords = usesWords(params.sampling);
   return {
     name: MR1,
     description: 'fingerprint each document; for each fingerprint emit every pair of documents that share it',
@@ -39,7 +55,8 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
     mapper: (ctx) => ({
       map(doc, text) {
         ctx.count(MR1, 'documents');
-        const fps = shingleFingerprints(normalize(text), params.shingle, params.fingerprint);
+        const normalized = normalize(text);
+        const fps = shingleFingerprints(normalized, params.shingle, params.fingerprint);
         const firstIndex = new Map<string, number>();
         for (let i = 0; i < fps.count; i++) {
           const hex = fingerprintHex(fps.data, i, fps.width);
@@ -47,18 +64,37 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
         }
         const size = firstIndex.size;
         ctx.count(MR1, 'fingerprints', size);
-        const modulus = documentModulus(params.sampling, size);
+        const words = byWords ? wordCount(normalized) : 0;
+        const level = documentLevel(params.sampling, levels, size, words);
+        const group = adaptiveGroup(params.sampling, size, words);
+        // A counter is created only when something is counted, as the kernel's are.
+        if (group >= 0 && size > 0) ctx.count(MR1, groupCounters(group).fingerprints, size);
+        const modulus = level >= 0 ? (levels.moduli[level] as number) : 0;
         const kept: string[] = [];
+        const keptIndex: number[] = [];
         for (const [hex, i] of firstIndex) {
-          if (modulus && fingerprintMod(fps.data, i, fps.width, modulus.m) !== modulus.residue) continue;
+          if (modulus > 0 && fingerprintMod(fps.data, i, fps.width, modulus) !== levels.residue) continue;
           kept.push(hex);
+          keptIndex.push(i);
         }
         if (kept.length === 0) {
           ctx.count(MR1, 'documents_without_fingerprints');
           return;
         }
         ctx.count(MR1, 'fingerprints_kept', kept.length);
-        const value = `${doc} ${sampledSize ? kept.length : size}`;
+        if (group >= 0) ctx.count(MR1, groupCounters(group).kept, kept.length);
+        let value = `${doc} ${sampledSize ? kept.length : size}`;
+        if (levels.moduli.length > 1) {
+          // The sizes at the coarser levels, for pairs with documents sampled more coarsely.
+          const sizes = [kept.length];
+          for (let l = level + 1; l < levels.moduli.length; l++) {
+            const m = levels.moduli[l] as number;
+            let n = 0;
+            for (const i of keptIndex) if (fingerprintMod(fps.data, i, fps.width, m) === levels.residue) n++;
+            sizes.push(n);
+          }
+          value = `${doc} ${level} ${sizes.join(' ')}`;
+        }
         for (const hex of kept) ctx.emit(hex, value);
       },
     }),
@@ -69,9 +105,15 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
       // scores do not change; the shuffle of MR#2 shrinks by the pairs' average overlap.
       // The `output_pairs` counter still counts pairs per fingerprint, the thesis' quantity.
       const pending = new PairCounts(PENDING_PAIRS_MAX);
-      const sizes = new Map<number, number>();
+      const sizes = new Map<number, DocSizes>();
+      const sizeAt = (d: DocSizes, level: number): number => d.sizes[level - d.level] as number;
       const flush = (): void => {
-        pending.drain((a, b, c) => ctx.emit(`${a} ${sizes.get(a) as number} ${b} ${sizes.get(b) as number}`, String(c)));
+        pending.drain((a, b, c) => {
+          const x = sizes.get(a) as DocSizes;
+          const y = sizes.get(b) as DocSizes;
+          const level = Math.max(x.level, y.level);
+          ctx.emit(`${a} ${sizeAt(x, level)} ${b} ${sizeAt(y, level)}`, String(c));
+        });
         sizes.clear();
       };
       return {
@@ -81,11 +123,11 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
             return;
           }
           if (values.length < 2) return;
-          const docs = values.map(parseDocSize).sort((x, y) => x[0] - y[0]);
-          for (const [d, size] of docs) sizes.set(d, size);
+          const docs = values.map(parseDocSizes).sort((x, y) => x.doc - y.doc);
+          for (const d of docs) sizes.set(d.doc, d);
           for (let i = 0; i < docs.length; i++) {
-            const a = (docs[i] as [number, number])[0];
-            for (let j = i + 1; j < docs.length; j++) pending.increment(a, (docs[j] as [number, number])[0]);
+            const a = (docs[i] as DocSizes).doc;
+            for (let j = i + 1; j < docs.length; j++) pending.increment(a, (docs[j] as DocSizes).doc);
           }
           ctx.count(MR1, 'output_pairs', pairsOf(docs.length));
           if (pending.size >= PENDING_PAIRS_MAX) flush();
@@ -126,7 +168,15 @@ export function resemblanceJob(floor: number): JobSpec {
   };
 }
 
-function parseDocSize(v: string): [number, number] {
-  const space = v.indexOf(' ');
-  return [Number(v.slice(0, space)), Number(v.slice(space + 1))];
+/** A document as MR#1's mapper describes it: its sample sizes from its own level up. */
+interface DocSizes {
+  readonly doc: number;
+  readonly level: number;
+  readonly sizes: readonly number[];
+}
+
+function parseDocSizes(v: string): DocSizes {
+  const f = v.split(' ').map(Number);
+  // "doc size" (one level) or "doc level size_level … size_top" (adaptive with several moduli)
+  return f.length === 2 ? { doc: f[0] as number, level: 0, sizes: [f[1] as number] } : { doc: f[0] as number, level: f[1] as number, sizes: f.slice(2) };
 }

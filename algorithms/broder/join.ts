@@ -5,10 +5,10 @@
  * pair counts, so the scores equal the text jobs' scores bit for bit.
  */
 import { fingerprintMod } from '../text/fingerprint.ts';
-import { sharedU32 } from '../text/chunks.ts';
+import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
 import type { Sampling } from './params.ts';
-import { commonalityLimit, documentModulus, pairsOf, usesSampledSize } from './sampling.ts';
+import { adaptiveGroup, commonalityLimit, documentLevel, groupCounters, pairsOf, samplingLevels, usesSampledSize } from './sampling.ts';
 
 export interface SampledFeatures {
   readonly docs: number;
@@ -20,8 +20,15 @@ export interface SampledFeatures {
   /** CSR over fingerprint ids of the documents holding them, ascending */
   readonly postStart: Uint32Array;
   readonly postDocs: Uint32Array;
-  /** the size that enters the RR denominator, per document */
+  /**
+   * The size that enters the RR denominator: per document, or, with `levels` > 1 (adaptive
+   * sampling with several moduli), per document and level, `sizes[d * levels + l]`, the
+   * document's sample at modulus level l >= its own (`docLevel`)
+   */
   readonly sizes: Uint32Array;
+  readonly levels: number;
+  /** each document's level when `levels` > 1, else empty */
+  readonly docLevel: Uint8Array;
   /** ScanCount work per document (posting entries after it), for balancing chunks */
   readonly work: Float64Array;
   readonly counters: Record<string, number>;
@@ -44,38 +51,39 @@ function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array
  * MR#1 as the kernel sees it: the mapper's sampling (which entries a document emits, and the
  * size it emits with them), then the reducer's SCT and the pairs it would emit.
  */
-export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): SampledFeatures {
+export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: Uint32Array): SampledFeatures {
   const sampled = usesSampledSize(sampling);
   const limit = commonalityLimit(sampling);
+  const levels = samplingLevels(sampling);
+  const L = Math.max(1, levels.moduli.length);
   const F = f.fingerprints;
+  const fullSize = (d: number): number => (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+  const wordsOf = (d: number): number => (words ? (words[d] as number) : 0);
 
-  // Which ids each document's mapper keeps: one table per distinct modulus.
-  const tables = new Map<string, Uint8Array>();
+  // Which ids each level keeps: one table per modulus, ids kept at a coarser level are kept at every finer one.
+  const tables = levels.moduli.map((m) => {
+    const t = new Uint8Array(F);
+    for (let id = 0; id < F; id++) t[id] = fingerprintMod(f.words, id, f.width, m) === levels.residue ? 1 : 0;
+    return t;
+  });
+  const docLevel = sharedU8(L > 1 ? f.docs : 0);
   const docKeep: (Uint8Array | null)[] = new Array<Uint8Array | null>(f.docs);
   for (let d = 0; d < f.docs; d++) {
-    const modulus = documentModulus(sampling, (f.docStart[d + 1] as number) - (f.docStart[d] as number));
-    if (!modulus) {
-      docKeep[d] = null;
-      continue;
-    }
-    const key = `${modulus.m}/${modulus.residue}`;
-    let t = tables.get(key);
-    if (!t) {
-      t = new Uint8Array(F);
-      for (let id = 0; id < F; id++) t[id] = fingerprintMod(f.words, id, f.width, modulus.m) === modulus.residue ? 1 : 0;
-      tables.set(key, t);
-    }
-    docKeep[d] = t;
+    const level = documentLevel(sampling, levels, fullSize(d), wordsOf(d));
+    docKeep[d] = level >= 0 ? (tables[level] as Uint8Array) : null;
+    if (L > 1) docLevel[d] = level;
   }
 
-  // Pass 1: what the mappers emit (everything, when no mapper samples).
+  // Pass 1: what the mappers emit (everything, when no mapper samples), and each document's
+  // sample at every level from its own up.
   const keptDf = new Uint32Array(F);
+  const atLevel = new Uint32Array(f.docs * L);
   const own = new Uint32Array(f.docs);
-  if (tables.size === 0) {
+  if (tables.length === 0) {
     for (let id = 0; id < F; id++) keptDf[id] = (f.postStart[id + 1] as number) - (f.postStart[id] as number);
-    for (let d = 0; d < f.docs; d++) own[d] = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    for (let d = 0; d < f.docs; d++) own[d] = fullSize(d);
   }
-  for (let id = 0; id < F && tables.size > 0; id++) {
+  for (let id = 0; id < F && tables.length > 0; id++) {
     let df = 0;
     for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
       const d = f.postDocs[q] as number;
@@ -83,20 +91,31 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
       if (t && t[id] === 0) continue;
       df++;
       own[d] = (own[d] as number) + 1;
+      if (L > 1) for (let l = docLevel[d] as number; l < L; l++) if ((tables[l] as Uint8Array)[id] === 1) atLevel[d * L + l]!++;
     }
     keptDf[id] = df;
   }
-  const sizes = sharedU32(f.docs);
+  const sizes = sharedU32(L > 1 ? f.docs * L : f.docs);
   let fingerprints = 0;
   let kept = 0;
   let empty = 0;
+  const groupCounts: Record<string, number> = {};
+  const addTo = (name: string, n: number): void => {
+    groupCounts[name] = (groupCounts[name] ?? 0) + n;
+  };
   for (let d = 0; d < f.docs; d++) {
-    const full = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    const full = fullSize(d);
     const mine = own[d] as number;
     fingerprints += full;
     kept += mine;
     if (mine === 0) empty++;
-    sizes[d] = sampled ? mine : full;
+    if (L > 1) for (let l = 0; l < L; l++) sizes[d * L + l] = atLevel[d * L + l] as number;
+    else sizes[d] = sampled ? mine : full;
+    const g = adaptiveGroup(sampling, full, wordsOf(d));
+    if (g >= 0) {
+      addTo(groupCounters(g).fingerprints, full);
+      if (mine > 0) addTo(groupCounters(g).kept, mine);
+    }
   }
 
   // The reducer: SCT drops ids held by too many documents; the rest emit C(df, 2) pairs.
@@ -120,6 +139,7 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
     documents_without_fingerprints: empty,
     fingerprints_over_sct: overSct,
     output_pairs: outputPairs,
+    ...groupCounts,
   };
 
   if (joinEntries === f.ids.length) {
@@ -132,6 +152,8 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
       postStart: f.postStart,
       postDocs: f.postDocs,
       sizes,
+      levels: L,
+      docLevel,
       work: scanWork(f.docStart, f.ids, f.entryPos, f.postStart, f.docs),
       counters,
     };
@@ -177,6 +199,8 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling): Sampled
     postStart,
     postDocs,
     sizes,
+    levels: L,
+    docLevel,
     work: scanWork(docStart, ids, entryPos, postStart, f.docs),
     counters,
   };
@@ -189,6 +213,8 @@ export interface ScanPayload {
   readonly postStart: Uint32Array;
   readonly postDocs: Uint32Array;
   readonly sizes: Uint32Array;
+  readonly levels: number;
+  readonly docLevel: Uint8Array;
   readonly docs: number;
   readonly from: number;
   readonly to: number;
@@ -225,6 +251,8 @@ export function scanCount(p: ScanPayload): ScanResult {
         count[b] = c + 1;
       }
     }
+    const L = p.levels;
+    const la = L > 1 ? (p.docLevel[a] as number) : 0;
     const sa = p.sizes[a] as number;
     // Sorted output lets the evaluation merge lists without sorting them (pairs by (a, b)).
     touched.subarray(0, nt).sort();
@@ -232,8 +260,17 @@ export function scanCount(p: ScanPayload): ScanResult {
       const b = touched[t] as number;
       const c = count[b] as number;
       count[b] = 0;
+      let sizeA = sa;
+      let sizeB = p.sizes[b] as number;
+      if (L > 1) {
+        // Both documents at the coarser of their two levels (sampling.ts).
+        const lb = p.docLevel[b] as number;
+        const level = la > lb ? la : lb;
+        sizeA = p.sizes[a * L + level] as number;
+        sizeB = p.sizes[b * L + level] as number;
+      }
       // Same expression as `resemblance()` in sampling.ts, inlined on the hot path.
-      const rr = c / (sa + (p.sizes[b] as number) - c);
+      const rr = c / (sizeA + sizeB - c);
       distinct++;
       if (rr < p.floor) continue;
       if (n === cap) {

@@ -10,6 +10,8 @@ import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
+import { usesWords } from './sampling.ts';
+import { documentWords } from '../text/word-count.ts';
 
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
@@ -28,8 +30,9 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
+  const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   k.progress('sampling');
-  const sampled = sampleFeatures(features, params.sampling);
+  const sampled = sampleFeatures(features, params.sampling, words);
   for (const [name, value] of Object.entries(sampled.counters)) k.count(MR1, name, value);
 
   const ranges = balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
@@ -44,6 +47,8 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
         postStart: sampled.postStart,
         postDocs: sampled.postDocs,
         sizes: sampled.sizes,
+        levels: sampled.levels,
+        docLevel: sampled.docLevel,
         docs: sampled.docs,
         from,
         to,

@@ -5,6 +5,11 @@ export function sharedU32(length: number): Uint32Array {
   return new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
+/** A Uint8Array on a SharedArrayBuffer (an unshared one would be moved to the first worker it is sent to). */
+export function sharedU8(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(Math.max(1, length)));
+}
+
 /**
  * Cuts [0, n) into at most `chunks` contiguous ranges of about equal total weight (each item
  * weighs `weight(i) + 1`), so that worker threads given one range each finish together.

@@ -63,9 +63,18 @@ function rollingCharFingerprints(normalized: string, n: number): Fingerprints {
 }
 
 /** [start, end) of each shingle. */
-interface ShingleRanges {
+export interface ShingleRanges {
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
+}
+
+/**
+ * Where each shingle of `normalized` lies, in text order, duplicates kept: exactly the shingles
+ * of `charShingles`/`wordShingles`, for callers that hash the ranges themselves (simhash).
+ */
+export function shingleRanges(normalized: string, spec: ShingleSpec): ShingleRanges {
+  assertSize(spec.size, spec.unit === 'char' ? 'n' : 'w');
+  return spec.unit === 'char' ? charRanges(normalized, spec.size) : wordRanges(normalized, spec.size);
 }
 
 function charRanges(normalized: string, n: number): ShingleRanges {

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { quote } from '../errors.ts';
 
 /** Decoded text, or decoded text plus why a fallback had to be used. */
 export type Decoded =
@@ -65,12 +66,12 @@ export function decodeCharset(bytes: Uint8Array, declared: string | undefined): 
     try {
       return { kind: 'exact', text: utf8Strict.decode(bytes) };
     } catch {
-      const name = label === '' ? 'no charset' : `charset "${label}"`;
+      const name = label === '' ? 'no charset' : `charset ${quote(label)}`;
       return fallback(bytes, `${name} but the bytes are not valid ${UTF8.has(label) ? 'UTF-8' : 'ASCII or UTF-8'}`);
     }
   }
   const text = decodeKnown(bytes, label);
-  if (text === undefined) return fallback(bytes, `unknown charset "${label}"`);
-  if (text.includes('\uFFFD')) return fallback(bytes, `bytes not valid in charset "${label}"`);
+  if (text === undefined) return fallback(bytes, `unknown charset ${quote(label)}`);
+  if (text.includes('\uFFFD')) return fallback(bytes, `bytes not valid in charset ${quote(label)}`);
   return { kind: 'exact', text };
 }

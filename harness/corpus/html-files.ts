@@ -7,10 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, posix, relative } from 'node:path';
-import { DataError } from '../errors.ts';
+import { DataError, quote } from '../errors.ts';
 import { listInputFiles, readFileChunks } from './files.ts';
-import { htmlToText } from './html.ts';
-import { tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
+import { htmlMeta, htmlToDocument } from './html.ts';
+import { MAX_ENTRY_BYTES, tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
 import { decodeRecord, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
@@ -27,7 +27,8 @@ function toDocument(raw: RawDoc, inner: string, ctx: ReadContext): Document {
   const id = htmlDocumentId(inner);
   const decoded = decodeRecord(raw);
   reportFallback(raw, id, decoded, ctx);
-  return { id, text: htmlToText(decoded.text), meta: { file: inner } };
+  const page = htmlToDocument(decoded.text);
+  return { id, text: page.text, meta: { file: inner, ...htmlMeta(page) } };
 }
 
 const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number): void =>
@@ -36,7 +37,8 @@ const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number)
     ...(offset === undefined ? {} : { offset }),
     reason: 'not-html',
     kind: 'skipped',
-    detail: `${inner} is not an .html or .htm file`,
+    // A name from an archive is raw input: quoted (escaped, at most 80 characters).
+    detail: `${quote(inner)} is not an .html or .htm file`,
   });
 
 /** The HTML entries of one tar archive, one at a time. */
@@ -54,7 +56,10 @@ async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Docu
         break;
       }
       const e = r.value;
-      if (HTML_NAME.test(e.path)) yield toDocument({ file, offset: e.offset, bytes: e.data }, e.path, ctx);
+      if (e.tooLarge) {
+        const detail = `${quote(e.path)} is ${e.size} bytes, more than ${MAX_ENTRY_BYTES}: passed over`;
+        ctx.skip({ file, offset: e.offset, reason: 'record-too-large', kind: 'skipped', detail });
+      } else if (HTML_NAME.test(e.path)) yield toDocument({ file, offset: e.offset, bytes: e.data }, e.path, ctx);
       else notHtml(ctx, file, e.path, e.offset);
     }
   } catch (e) {
@@ -78,6 +83,7 @@ async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Docu
 
 export const htmlFilesReader: CorpusReader = {
   format: 'html',
+  meta: ['file', 'title', 'tagged'],
   description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

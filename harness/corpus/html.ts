@@ -152,6 +152,56 @@ function specialName(s: string, start: number, end: number, inHead: boolean): st
 }
 
 /**
+ * Emphasis elements whose text simhash's tag boosting weighs up (Seshasai 2009, §5.4): a, b,
+ * i and h1 to h3, told by their length and letters without a string: 0 for any other tag,
+ * else a bit of its own.
+ */
+function emphasisBit(s: string, start: number, end: number): number {
+  const len = end - start;
+  const c = s.charCodeAt(start) | 0x20;
+  if (len === 1) return c === 0x61 ? 1 : c === 0x62 ? 2 : c === 0x69 ? 4 : 0; // a b i
+  if (len === 2 && c === 0x68) {
+    const d = s.charCodeAt(start + 1);
+    return d >= 0x31 && d <= 0x33 ? 8 << (d - 0x31) : 0; // h1 h2 h3
+  }
+  return 0;
+}
+
+/**
+ * What `htmlToDocument` collects beside the text: the first title, and the text inside
+ * emphasis elements, one element per line.
+ */
+class TagCollector {
+  title: string | undefined;
+  tagged = '';
+  /** open emphasis elements, a count per kind (an unclosed one stays open to the end) */
+  private readonly open = new Uint32Array(6);
+  private openCount = 0;
+
+  get inside(): boolean {
+    return this.openCount > 0;
+  }
+
+  start(bit: number): void {
+    const k = 31 - Math.clz32(bit);
+    this.open[k] = (this.open[k] as number) + 1;
+    this.openCount++;
+  }
+
+  end(bit: number): void {
+    const k = 31 - Math.clz32(bit);
+    const count = this.open[k] as number;
+    if (count === 0) return;
+    this.open[k] = count - 1;
+    this.openCount--;
+    if (this.openCount > 0) return;
+    // one element a line: the boundary space before the end tag gives way to the line break
+    if (this.tagged.endsWith(' ')) this.tagged = this.tagged.slice(0, -1);
+    if (this.tagged !== '' && !this.tagged.endsWith('\n')) this.tagged += '\n';
+  }
+}
+
+/**
  * The text being built: pieces of the input, one space for each run of tags. A class, not
  * closures: htmlToText runs once per document and closures would be allocated each time.
  */
@@ -166,7 +216,10 @@ class TextWriter {
    */
   private amp = -2;
 
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    readonly tags: TagCollector | undefined,
+  ) {}
 
   text(from: number, to: number, decode: boolean): void {
     if (to <= from || this.inHead) return;
@@ -175,12 +228,14 @@ class TextWriter {
     if (piece.length === 0) return;
     this.out += piece;
     this.atBoundary = false;
+    if (this.tags?.inside) this.tags.tagged += piece;
   }
 
   boundary(): void {
     if (!this.atBoundary) {
       this.out += ' ';
       this.atBoundary = true;
+      if (this.tags?.inside) this.tags.tagged += ' ';
     }
   }
 }
@@ -193,9 +248,41 @@ class TextWriter {
  * drops the rest of the input, a `<` that opens no tag is text.
  */
 export function htmlToText(html: string): string {
+  return scan(html, undefined);
+}
+
+/** A page's text with what readers carry beside it in `meta`. */
+export interface HtmlDocument {
+  readonly text: string;
+  /** the first `<title>`'s text, entities decoded, white space collapsed; undefined when none or empty */
+  readonly title: string | undefined;
+  /**
+   * The text inside a, b, i and h1-h3 elements (simhash's tag boosting, Seshasai 2009 §5.4;
+   * the title is in `title`), one outermost element a line, each as it appears in `text`.
+   */
+  readonly tagged: string;
+}
+
+/** `htmlToText`, collecting the title and the emphasized text as it goes (the same text). */
+export function htmlToDocument(html: string): HtmlDocument {
+  const tags = new TagCollector();
+  const text = scan(html, tags);
+  const title = tags.title?.replace(/\s+/g, ' ').trim();
+  return { text, title: title === '' ? undefined : title, tagged: tags.tagged.trim() };
+}
+
+/** The meta fields readers carry from an HTML page: `title` and `tagged`, when not empty. */
+export function htmlMeta(h: HtmlDocument): Record<string, string> {
+  const meta: Record<string, string> = {};
+  if (h.title !== undefined) meta['title'] = h.title;
+  if (h.tagged !== '') meta['tagged'] = h.tagged;
+  return meta;
+}
+
+function scan(html: string, tags: TagCollector | undefined): string {
   const s = html;
   const n = s.length;
-  const w = new TextWriter(s);
+  const w = new TextWriter(s, tags);
   let pos = 0;
   while (pos < n) {
     const lt = s.indexOf('<', pos);
@@ -216,6 +303,10 @@ export function htmlToText(html: string): string {
       const end = openTagEnd(s, nameEnd);
       if (end < 0) break;
       pos = end;
+      if (tags && !w.inHead) {
+        const bit = emphasisBit(s, lt + 1, nameEnd);
+        if (bit !== 0) tags.start(bit);
+      }
       if (name === '') continue;
       if (name === PLAINTEXT) {
         w.text(pos, n, false);
@@ -224,6 +315,7 @@ export function htmlToText(html: string): string {
       const mode = TEXT_ELEMENTS.get(name);
       if (mode === undefined) continue;
       const close = findEndTag(s, name, pos);
+      if (tags && name === 'title' && tags.title === undefined) tags.title = decodeHTML(s.slice(pos, close < 0 ? n : close));
       if (mode !== 'drop') w.text(pos, close < 0 ? n : close, mode === 'rcdata');
       if (close < 0) break;
       pos = close; // the end tag itself is read as one
@@ -236,6 +328,10 @@ export function htmlToText(html: string): string {
         if (nameEnd >= n) break;
         if (w.inHead && HEAD_ENDERS.has(specialName(s, lt + 2, nameEnd, true))) w.inHead = false;
         w.boundary();
+        if (tags) {
+          const bit = emphasisBit(s, lt + 2, nameEnd);
+          if (bit !== 0) tags.end(bit);
+        }
       } else if (lt + 2 >= n) {
         // `</` at the very end is text, as htmlparser2 reads it.
         w.text(lt, n, false);

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DataError, UserError } from '../errors.ts';
+import { clip, DataError, quote, UserError } from '../errors.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
@@ -11,7 +11,15 @@ interface Line {
   readonly bytes: Buffer;
   readonly number: number;
   readonly offset: number;
+  /** the line was longer than the limit: `bytes` is empty, the line was dropped as it streamed */
+  readonly tooLong?: true;
 }
+
+/**
+ * A line longer than this is not a record (a document's text is at most 64 MB by default):
+ * held whole, a file without line ends would fill memory and fail past Node's 4 GB Buffer.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 const JSONL_FILE = /\.jsonl(\.gz)?$/;
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
@@ -47,8 +55,10 @@ function open(file: string): Readable {
  * Splits a byte stream into lines, keeping exact byte offsets (readline decodes first and
  * also breaks on a lone CR, which would make offsets wrong). Holds one line at a time.
  */
-async function* splitLines(stream: AsyncIterable<Buffer>): AsyncGenerator<Line> {
+async function* splitLines(stream: AsyncIterable<Buffer>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Line> {
   let carry: Buffer[] = [];
+  let carryBytes = 0;
+  let dropping = false; // the line being read is over the limit: its bytes are not kept
   let offset = 0; // of the line being assembled
   let number = 1;
   let consumed = 0; // bytes of the stream before the current chunk
@@ -56,18 +66,27 @@ async function* splitLines(stream: AsyncIterable<Buffer>): AsyncGenerator<Line> 
     let start = 0;
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
       const tail = chunk.subarray(start, nl);
-      let bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
-      if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
-      yield { bytes, number, offset };
-      carry = [];
+      if (dropping || carryBytes + tail.length > maxLineBytes) {
+        yield { bytes: Buffer.alloc(0), number, offset, tooLong: true };
+      } else {
+        let bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
+        if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+        yield { bytes, number, offset };
+      }
+      [carry, carryBytes, dropping] = [[], 0, false];
       number++;
       start = nl + 1;
       offset = consumed + start;
     }
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    if (start < chunk.length && !dropping) {
+      carry.push(chunk.subarray(start));
+      carryBytes += chunk.length - start;
+      if (carryBytes > maxLineBytes) [carry, carryBytes, dropping] = [[], 0, true];
+    }
     consumed += chunk.length;
   }
-  if (carry.length > 0) {
+  if (dropping) yield { bytes: Buffer.alloc(0), number, offset, tooLong: true };
+  else if (carry.length > 0) {
     let bytes = Buffer.concat(carry);
     if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
     yield { bytes, number, offset };
@@ -87,7 +106,8 @@ function parseRecord(text: string): Parsed {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, reason: 'invalid-json', problem: (e as Error).message };
+    // V8 quotes a few characters of the line in its message: raw input, so escaped.
+    return { ok: false, reason: 'invalid-json', problem: clip((e as Error).message, 200) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'bad-record', problem: 'not a JSON object' };
@@ -102,11 +122,16 @@ function parseRecord(text: string): Parsed {
   return { ok: true, doc: { id, text: body, meta: meta as Record<string, string> } };
 }
 
-async function* readFileDocs(file: string, ctx: ReadContext): AsyncGenerator<Document> {
+export async function* readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Document> {
   let lastOffset = 0;
   try {
-    for await (const line of splitLines(open(file))) {
+    for await (const line of splitLines(open(file), maxLineBytes)) {
       lastOffset = line.offset;
+      if (line.tooLong) {
+        const detail = `line ${line.number}: longer than ${maxLineBytes} bytes; passed over`;
+        ctx.skip({ file, offset: line.offset, reason: 'line-too-long', detail, kind: 'skipped' });
+        continue;
+      }
       if (isBlank(line.bytes)) continue;
       let bytes = line.bytes;
       // A UTF-8 byte order mark would make JSON.parse fail on the first line.
@@ -141,13 +166,14 @@ async function* readFileDocs(file: string, ctx: ReadContext): AsyncGenerator<Doc
 
 async function* read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
   const keys = Object.keys(options);
-  if (keys.length > 0) throw new UserError(`jsonl: unknown option "${keys[0]}" (this format has none)`);
+  if (keys.length > 0) throw new UserError(`jsonl: unknown option ${quote(keys[0] ?? '')} (this format has none)`);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
-  for (const file of await corpusFiles(path)) yield* readFileDocs(file, ctx);
+  for (const file of await corpusFiles(path)) yield* readJsonlFile(file, ctx);
 }
 
 export const jsonlReader: CorpusReader = {
   format: 'jsonl',
+  meta: 'any',
   description: 'One JSON object a line: {"id": string, "text": string, "meta"?: {string: string}}; .gz gunzipped; a file or a folder',
   read,
 };

@@ -1,10 +1,15 @@
 import PostalMime from 'postal-mime';
+import { clip, QUOTE_MAX } from '../errors.ts';
 import { decodeCharset } from './charset.ts';
-import { htmlToText } from './html.ts';
+import { htmlToDocument } from './html.ts';
 
 /** The text of one mail message: its body parts, decoded, and what needed a fallback. */
 export interface MailText {
   readonly subject: string | undefined;
+  /** The sender's address (or name, when it has no address) from the From header. */
+  readonly from: string | undefined;
+  /** Text inside a, b, i and h1-h3 of the HTML parts, one element a line (`htmlToDocument`). */
+  readonly tagged: string;
   /** The chosen body parts joined with "\n"; headers are not part of it. */
   readonly text: string;
   /** One sentence for every part that was decoded with the windows-1252 fallback. */
@@ -33,6 +38,7 @@ export class MimeParseError extends Error {
 interface Piece {
   readonly kind: 'plain' | 'html';
   readonly text: string;
+  readonly tagged: string;
   readonly fallback: string | undefined;
 }
 
@@ -77,16 +83,24 @@ async function collect(node: MimeNodeView, depth: number, position: string): Pro
   if (type !== 'text/plain' && type !== 'text/html') return [];
   const decoded = decodeCharset(new Uint8Array(node.content), node.contentType.parsed.params.charset);
   const kind = type === 'text/html' ? 'html' : 'plain';
+  const page = kind === 'html' ? htmlToDocument(decoded.text) : undefined;
   return [
     {
       kind,
-      text: kind === 'html' ? htmlToText(decoded.text) : decoded.text,
+      text: page ? page.text : decoded.text,
+      tagged: page ? page.tagged : '',
       fallback: decoded.kind === 'fallback' ? `part ${position || '1'} (${type}): ${decoded.problem}` : undefined,
     },
   ];
 }
 
-async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<{ subject: string | undefined; pieces: Piece[] }> {
+interface Parsed {
+  readonly subject: string | undefined;
+  readonly from: string | undefined;
+  readonly pieces: Piece[];
+}
+
+async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<Parsed> {
   // Nested messages are left to `collect` rather than parsed by postal-mime, so that they
   // get the same per-part charset checks.
   const parser = new PostalMime({ forceRfc822Attachments: true });
@@ -94,9 +108,11 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
   try {
     email = await parser.parse(raw);
   } catch (e) {
-    throw new MimeParseError((e as Error).message, { cause: e });
+    // postal-mime's message may quote the mail: raw input, escaped and cut short.
+    throw new MimeParseError(clip((e as Error).message, 2 * QUOTE_MAX), { cause: e });
   }
-  return { subject: email.subject, pieces: await collect(mimeTree(parser), depth, position) };
+  const from = email.from?.address || email.from?.name || undefined;
+  return { subject: email.subject, from, pieces: await collect(mimeTree(parser), depth, position) };
 }
 
 /**
@@ -106,9 +122,11 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
  * Throws `MimeParseError` when postal-mime cannot parse the message at all.
  */
 export async function mailToText(raw: Uint8Array): Promise<MailText> {
-  const { subject, pieces } = await parseMessage(raw, 0, '');
+  const { subject, from, pieces } = await parseMessage(raw, 0, '');
   return {
     subject,
+    from,
+    tagged: pieces.map((p) => p.tagged).filter((t) => t !== '').join('\n'),
     text: pieces.map((p) => p.text).join('\n'),
     fallbacks: pieces.flatMap((p) => (p.fallback === undefined ? [] : [p.fallback])),
   };

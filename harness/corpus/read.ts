@@ -1,4 +1,4 @@
-import { DataError, UserError } from '../errors.ts';
+import { clip, DataError, escapeControls, quote, UserError } from '../errors.ts';
 import { corpusFormats, findCorpusReader } from './registry.ts';
 import type { Document, Skip } from './types.ts';
 
@@ -39,8 +39,9 @@ export function newCorpusStats(): CorpusStats {
 /** `file: byte N: reason (id): detail`, the one-line form of a skip. */
 export function describeSkip(s: Skip): string {
   const at = s.offset === undefined ? '' : `: byte ${s.offset}`;
-  const id = s.id === undefined ? '' : ` (${s.id})`;
-  return `${s.file}${at}: ${s.reason}${id}: ${s.detail}`;
+  // The id is the record's own (raw input); the whole line is escaped in case a reader forgot.
+  const id = s.id === undefined ? '' : ` (${clip(s.id)})`;
+  return escapeControls(`${s.file}${at}: ${s.reason}${id}: ${s.detail}`);
 }
 
 function countList(counts: Record<string, number>): string {
@@ -69,7 +70,7 @@ function exceedsBytes(text: string, max: number): boolean {
  */
 export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncIterable<Document> {
   const reader = findCorpusReader(opts.format);
-  if (!reader) throw new UserError(`corpus: unknown format "${opts.format}" (known: ${corpusFormats().join(', ')})`);
+  if (!reader) throw new UserError(`corpus: unknown format ${quote(opts.format)} (known: ${corpusFormats().join(', ')})`);
   positiveInteger(opts.limit, 'limit');
   positiveInteger(opts.maxDocumentBytes, 'maxDocumentBytes');
   const maxBytes = opts.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;

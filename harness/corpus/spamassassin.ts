@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DataError, UserError } from '../errors.ts';
+import { DataError, describeJsonError, quote, UserError } from '../errors.ts';
 import { MimeParseError, mailToText } from './mail.ts';
 import type { CorpusReader, Document, ReadContext, Skip } from './types.ts';
 
@@ -21,7 +21,7 @@ const ENTRY = /^([^/]+)\/(\d+)\.[0-9a-f]{32}\.txt$/;
 function parseOptions(options: Record<string, unknown>): SpamAssassinOptions {
   const known = ['groups'];
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new UserError(`spamassassin: unknown option "${key}" (known: ${known.join(', ')})`);
+    if (!known.includes(key)) throw new UserError(`spamassassin: unknown option ${quote(key)} (known: ${known.join(', ')})`);
   }
   const groups = options['groups'];
   if (groups === undefined) return {};
@@ -30,7 +30,7 @@ function parseOptions(options: Record<string, unknown>): SpamAssassinOptions {
   }
   const unknown = groups.filter((g) => !(SPAM_ASSASSIN_GROUPS as readonly string[]).includes(g));
   if (unknown.length > 0) {
-    throw new UserError(`spamassassin: unknown group "${unknown[0]}" (known: ${SPAM_ASSASSIN_GROUPS.join(', ')})`);
+    throw new UserError(`spamassassin: unknown group ${quote(unknown[0] ?? '')} (known: ${SPAM_ASSASSIN_GROUPS.join(', ')})`);
   }
   return { groups };
 }
@@ -61,7 +61,7 @@ async function readFileList(root: string, shown: string): Promise<string[]> {
   try {
     list = JSON.parse(raw);
   } catch (e) {
-    throw new DataError(`${shownList}: invalid JSON: ${(e as Error).message}`);
+    throw new DataError(`${shownList}: ${describeJsonError(raw, e)} (invalid JSON)`);
   }
   if (!Array.isArray(list) || !list.every((f): f is string => typeof f === 'string')) {
     throw new DataError(`${shownList}: expected a JSON list of file names`);
@@ -75,12 +75,15 @@ type Outcome =
   | { readonly kind: 'skipped'; readonly skip: Skip }
   | { readonly kind: 'filtered' };
 
-async function readEntry(root: string, shown: string, entry: string, wanted: Set<string> | undefined): Promise<Outcome> {
-  const file = join(shown, 'data', entry);
+async function readEntry(root: string, shown: string, entry: string, index: number, wanted: Set<string> | undefined): Promise<Outcome> {
   const m = ENTRY.exec(entry);
   if (!m) {
-    return { kind: 'skipped', skip: { file, reason: 'bad-file-name', detail: `file_list.json entry "${entry}" is not <group>/<NNNNN>.<md5>.txt`, kind: 'skipped' } };
+    // The bad record is the list's entry (raw input, quoted), not a file.
+    const list = join(shown, 'data', 'file_list.json');
+    const detail = `entry ${index + 1} ${quote(entry)} is not <group>/<NNNNN>.<md5>.txt`;
+    return { kind: 'skipped', skip: { file: list, reason: 'bad-file-name', detail, kind: 'skipped' } };
   }
+  const file = join(shown, 'data', entry);
   const group = m[1]!;
   if (wanted && !wanted.has(group)) return { kind: 'filtered' };
   const id = `${group}/${m[2]!}`;
@@ -106,6 +109,8 @@ async function readEntry(root: string, shown: string, entry: string, wanted: Set
   }
   const meta: Record<string, string> = { group };
   if (mail.subject !== undefined) meta['subject'] = mail.subject;
+  if (mail.from !== undefined) meta['from'] = mail.from;
+  if (mail.tagged !== '') meta['tagged'] = mail.tagged;
   return { kind: 'document', doc: { id, text: mail.text, meta }, recovered };
 }
 
@@ -113,8 +118,8 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   const { groups } = parseOptions(options);
   const { root, shown } = resolveRoot(path);
   const wanted = groups ? new Set(groups) : undefined;
-  for (const entry of await readFileList(root, shown)) {
-    const outcome = await readEntry(root, shown, entry, wanted);
+  for (const [index, entry] of (await readFileList(root, shown)).entries()) {
+    const outcome = await readEntry(root, shown, entry, index, wanted);
     if (outcome.kind === 'skipped') ctx.skip(outcome.skip);
     if (outcome.kind !== 'document') continue;
     if (outcome.recovered) ctx.skip(outcome.recovered);
@@ -124,6 +129,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
 
 export const spamAssassinReader: CorpusReader = {
   format: 'spamassassin',
+  meta: ['group', 'subject', 'from', 'tagged'],
   description: `SpamAssassin public mail corpus (npm ${SPAM_ASSASSIN_PACKAGE}, or a folder with its layout); id <group>/<NNNNN>`,
   read,
   location: (path) => resolveRoot(path).root,

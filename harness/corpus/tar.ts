@@ -15,7 +15,17 @@ export interface TarEntry {
   readonly size: number;
   readonly offset: number;
   readonly data: Buffer;
+  /** larger than the limit: passed over as it streamed, `data` is empty */
+  readonly tooLarge?: true;
 }
+
+/**
+ * An entry larger than this is passed over without being held (a document collection's files
+ * are small; a damaged size field would make the reader hold the rest of the archive).
+ */
+export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+/** A GNU long name or pax header larger than this is not one. */
+const MAX_EXTENDED_HEADER = 1024 * 1024;
 
 /** How the archive ended: at its end-of-archive block, or cut off at `offset`. */
 export type TarEnd = { readonly kind: 'complete' } | { readonly kind: 'truncated'; readonly offset: number; readonly problem: string };
@@ -166,16 +176,16 @@ interface Pending {
  * end-of-archive marker); the return value says whether the archive was complete. A header
  * with a bad checksum or an unreadable size throws a TarError.
  */
-export async function* tarEntries(stream: AsyncIterable<Uint8Array>): AsyncGenerator<TarEntry, TarEnd, undefined> {
+export async function* tarEntries(stream: AsyncIterable<Uint8Array>, maxEntryBytes = MAX_ENTRY_BYTES): AsyncGenerator<TarEntry, TarEnd, undefined> {
   const q = new ByteQueue(stream[Symbol.asyncIterator]());
   try {
-    return yield* readEntries(q);
+    return yield* readEntries(q, maxEntryBytes);
   } finally {
     await q.close();
   }
 }
 
-async function* readEntries(q: ByteQueue): AsyncGenerator<TarEntry, TarEnd, undefined> {
+async function* readEntries(q: ByteQueue, maxEntryBytes: number): AsyncGenerator<TarEntry, TarEnd, undefined> {
   let pending: Pending = {};
   const truncated = (problem: string): TarEnd => ({ kind: 'truncated', offset: q.offset, problem });
   for (;;) {
@@ -209,6 +219,7 @@ async function* readEntries(q: ByteQueue): AsyncGenerator<TarEntry, TarEnd, unde
     const start = pending.start ?? at;
 
     if (typeflag === 'L' || typeflag === 'x') {
+      if (size > MAX_EXTENDED_HEADER) throw new TarError(at, `extended header of ${size} bytes, more than ${MAX_EXTENDED_HEADER}: a damaged archive`);
       const data = await q.take(size);
       if (data.length < size) return truncated('the archive ends inside an extended header');
       if ((await q.drop(padding(size))) < padding(size)) return truncated('the archive ends inside an extended header');
@@ -242,6 +253,12 @@ async function* readEntries(q: ByteQueue): AsyncGenerator<TarEntry, TarEnd, unde
 
     const path = pending.path ?? headerPath(header);
     pending = {};
+    if (size > maxEntryBytes) {
+      const skip = size + padding(size);
+      if ((await q.drop(skip)) < skip) return truncated(`the archive ends inside ${path} (of ${size} bytes)`);
+      yield { path, size, offset: start, data: Buffer.alloc(0), tooLarge: true };
+      continue;
+    }
     const data = await q.take(size);
     if (data.length < size) return truncated(`the archive ends inside ${path} (${data.length} of ${size} bytes)`);
     yield { path, size, offset: start, data };

@@ -13,7 +13,7 @@
 import { isUtf8 } from 'node:buffer';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { DataError } from '../errors.ts';
-import { htmlToText } from './html.ts';
+import { htmlToDocument } from './html.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
@@ -44,13 +44,30 @@ function findOpen(buf: Buffer, from: number): number {
  * read is kept, so memory is bounded by the largest record plus one chunk. A non-empty file
  * without any `<DOC>` is a DataError.
  */
-export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext): AsyncGenerator<RawDoc> {
+/**
+ * A record larger than this that has not ended is not a record: a `<DOC>` whose `</DOC>` was lost
+ * would otherwise make the reader hold the rest of the file (and fail past Node's 4 GB Buffer).
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext, maxRecordBytes = MAX_RECORD_BYTES): AsyncGenerator<RawDoc> {
   let buf: Buffer = Buffer.alloc(0);
   let base = 0; // file offset of buf[0]
   let start = -1; // start of the open record in buf, -1 while looking for one
   let scan = 0; // where the next search in buf begins (everything before was searched)
   let opened = 0;
   let bytesSeen = 0;
+  // The first </DOC> at or after `scan` in this buf (-1: none to its end), found once per buf:
+  // searched again from every <DOC> of a run of records without </DOC>, it made reading quadratic.
+  let closeAt = -1;
+  let closeFor: Buffer | undefined;
+  const nextClose = (): number => {
+    if (closeFor !== buf || (closeAt >= 0 && closeAt < scan)) {
+      closeAt = buf.indexOf(CLOSE, scan);
+      closeFor = buf;
+    }
+    return closeAt;
+  };
   const missingEnd = (at: number) =>
     ctx.skip({ file, offset: at, reason: 'missing-end-tag', kind: 'skipped', detail: '<DOC> without </DOC>' });
 
@@ -65,7 +82,7 @@ export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx
         scan = open + OPEN.length;
         opened++;
       }
-      const close = buf.indexOf(CLOSE, scan);
+      const close = nextClose();
       const next = findOpen(buf, scan);
       if (next >= 0 && (close < 0 || next < close)) {
         missingEnd(base + start);
@@ -79,6 +96,18 @@ export async function* splitDocs(chunks: AsyncIterable<Chunk>, file: string, ctx
       yield { file, offset: base + start, bytes: buf.subarray(start, end) };
       start = -1;
       scan = end;
+    }
+    if (start >= 0 && buf.length - start > maxRecordBytes) {
+      // Its end is lost (or it is not a record): pass over it up to the next <DOC>.
+      ctx.skip({
+        file,
+        offset: base + start,
+        reason: 'record-too-large',
+        kind: 'skipped',
+        detail: `<DOC> without </DOC> in the ${maxRecordBytes} bytes after it; passed over up to the next <DOC>`,
+      });
+      start = -1;
+      scan = Math.max(scan, buf.length - CLOSE.length);
     }
     // Keep the open record, or a tail that may hold the first bytes of a tag.
     const keep = start >= 0 ? start : Math.max(scan, buf.length - CLOSE.length);
@@ -118,7 +147,48 @@ export function elementText(s: string, tag: string): string | undefined {
   return close < 0 ? undefined : s.slice(from, close).trim();
 }
 
-const TEXT_ELEMENTS = /<(HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
+/** An opening tag of a content-bearing element, up to its name: `<TEXT>` or `<TEXT attr…>`. */
+const TEXT_OPEN = /<(HEADLINE|HEAD|HL|TITLE|TTL|TEXT|LP|LEADPARA)(?=[\s>])/g;
+
+/**
+ * The contents of the content-bearing elements of `s`, in document order: each from the `>` of
+ * its opening tag to the first end tag of the same name (what the regex
+ * `<(NAME)(?:\s[^>]*)?>([\s\S]*?)<\/\1>` matches, in linear time: that regex searched to the end
+ * of the record from every opening tag that has no end tag, which made a record of many
+ * unclosed `<TEXT>` take minutes).
+ */
+/** The elements whose first one gives `meta.title`: headlines and titles. */
+const TITLE_ELEMENTS = new Set(['HEADLINE', 'HEAD', 'HL', 'TITLE', 'TTL']);
+
+export function textElements(s: string): string[] {
+  return namedTextElements(s).map((e) => e.content);
+}
+
+/** `textElements` with each element's name. */
+export function namedTextElements(s: string): { readonly name: string; readonly content: string }[] {
+  const parts: { name: string; content: string }[] = [];
+  // Per name, the next end tag at or after where it was last looked for (-1: none to the end).
+  const nextEnd = new Map<string, number>();
+  let nextGt = -2; // the next '>' at or after where it was last looked for (-1: none), -2: not yet looked for
+  TEXT_OPEN.lastIndex = 0;
+  for (let m = TEXT_OPEN.exec(s); m !== null; m = TEXT_OPEN.exec(s)) {
+    const name = m[1] as string;
+    const afterName = m.index + name.length + 1;
+    if (nextGt === -2 || (nextGt >= 0 && nextGt < afterName)) nextGt = s.indexOf('>', afterName);
+    if (nextGt < 0) break; // no opening tag can be complete any more
+    const from = nextGt + 1;
+    const close = `</${name}>`;
+    let end = nextEnd.get(name);
+    if (end === undefined || (end >= 0 && end < from)) {
+      end = s.indexOf(close, from);
+      nextEnd.set(name, end);
+    }
+    if (end < 0) continue; // this one is not closed; a later opening tag of another name may be
+    parts.push({ name, content: s.slice(from, end) });
+    TEXT_OPEN.lastIndex = end + close.length;
+  }
+  return parts;
+}
 const DOC_ID_ATTR = /^<DOC\s[^>]*\bid\s*=\s*"([^"]*)"/;
 
 /** Parses one TREC disks record; undefined (and a counted skip) when it has no id. */
@@ -133,12 +203,19 @@ export function parseTrecDoc(doc: RawDoc, ctx: ReadContext): Document | undefine
   }
   reportFallback(doc, id, decoded, ctx);
   const parts: string[] = [];
-  for (const m of s.matchAll(TEXT_ELEMENTS)) parts.push(m[2] ?? '');
-  return { id, text: htmlToText(parts.join('\n')) };
+  let title: string | undefined;
+  for (const e of namedTextElements(s)) {
+    parts.push(e.content);
+    if (title === undefined && TITLE_ELEMENTS.has(e.name)) title = htmlToDocument(e.content).text.replace(/\s+/g, ' ').trim() || undefined;
+  }
+  const page = htmlToDocument(parts.join('\n'));
+  const meta = { ...(title ? { title } : {}), ...(page.tagged !== '' ? { tagged: page.tagged } : {}) };
+  return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
 export const trecReader: CorpusReader = {
   format: 'trec',
+  meta: ['title', 'tagged'],
   description: 'TREC disks SGML: <DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

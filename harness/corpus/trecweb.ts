@@ -2,9 +2,10 @@
  * TREC-web (format `trecweb`), the layout of GOV2 and WT10g:
  * `<DOC><DOCNO>id</DOCNO><DOCHDR>url\nHTTP headers…</DOCHDR>html</DOC>`.
  * The id is the DOCNO, `meta.url` the first line of the DOCHDR; the DOCHDR (crawl headers)
- * is not part of the text, which is the HTML after it through the shared normalization.
+ * is not part of the text, which is the HTML after it through the shared normalization;
+ * `meta.title` and `meta.tagged` come from that HTML (`htmlToDocument`).
  */
-import { htmlToText } from './html.ts';
+import { htmlMeta, htmlToDocument } from './html.ts';
 import { listInputFiles, readFileChunks } from './files.ts';
 import { decodeRecord, elementText, reportFallback, splitDocs, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
@@ -27,12 +28,14 @@ export function parseTrecWebDoc(doc: RawDoc, ctx: ReadContext): Document | undef
   const url = header?.split('\n', 1)[0]?.trim();
   const hdrEnd = s.indexOf(HDR_CLOSE);
   const bodyStart = hdrEnd >= 0 ? hdrEnd + HDR_CLOSE.length : s.indexOf(DOCNO_CLOSE) + DOCNO_CLOSE.length;
-  const text = htmlToText(s.slice(bodyStart, s.length - DOC_CLOSE.length));
-  return url ? { id, text, meta: { url } } : { id, text };
+  const page = htmlToDocument(s.slice(bodyStart, s.length - DOC_CLOSE.length));
+  const meta = { ...(url ? { url } : {}), ...htmlMeta(page) };
+  return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
 export const trecWebReader: CorpusReader = {
   format: 'trecweb',
+  meta: ['url', 'title', 'tagged'],
   description: 'TREC-web (GOV2, WT10g): <DOC><DOCNO>…</DOCNO><DOCHDR>url…</DOCHDR>html</DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

@@ -36,6 +36,11 @@ export interface CorpusReader<Options = Record<string, unknown>> {
   readonly format: string;
   /** One line for `bench list` and `--help`. */
   readonly description: string;
+  /**
+   * The fields its documents may carry in `meta` (a detector that needs one the format never
+   * carries is a config error); `any` when the data decides (jsonl).
+   */
+  readonly meta: readonly string[] | 'any';
   read(path: string, options: Options, ctx: ReadContext): AsyncIterable<Document>;
   /** The file or folder `read` reads for `path` (a reader with a built-in corpus resolves it), for the fingerprint of a run's inputs. */
   location?(path: string): string;

@@ -28,10 +28,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { DataError } from '../errors.ts';
+import { clip, DataError, quote } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
-import { htmlToText } from './html.ts';
+import { htmlMeta, htmlToDocument } from './html.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One framed WARC record. Header names are lower-cased; `block` is the Content-Length bytes. */
@@ -106,7 +106,19 @@ function recordName(headers: ReadonlyMap<string, string>): string | undefined {
  * record, records with a wrong Content-Length and records cut off by the end of the file are
  * counted skips. A non-empty file in which no record header at all is found is a DataError.
  */
-export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: string, ctx: ReadContext): AsyncGenerator<WarcRecord> {
+/**
+ * A record whose Content-Length is larger than this is passed over, its bytes dropped as they
+ * stream: read whole, a damaged length would make the reader hold the rest of the file (and
+ * fail past Node's 4 GB Buffer).
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+export async function* splitWarcRecords(
+  chunks: AsyncIterable<Chunk>,
+  file: string,
+  ctx: ReadContext,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<WarcRecord> {
   let buf: Buffer = Buffer.alloc(0);
   let base = 0; // file offset of buf[0]
   let pos = 0; // parse position in buf
@@ -117,9 +129,22 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
   let bytesSeen = 0;
   let eof = false;
   let resyncing = false; // looking for the next record after a bad one (already counted)
+  let discardTo = 0; // file offset before which the bytes of a passed-over record are dropped
 
   const skip = (at: number, reason: string, detail: string, id?: string) =>
     ctx.skip({ file, offset: base + at, ...(id === undefined ? {} : { id }), reason, kind: 'skipped', detail });
+
+  // Where in this buf a header's end (a blank line) was looked for and not found: no header
+  // after that point can end in this buf either. Looked for again from every version line of a
+  // run of headers without end, it made reading quadratic.
+  let noHeaderEndFrom = -1;
+  let noHeaderEndIn: Buffer | undefined;
+  const findHeaderEnd = (from: number): number => {
+    if (noHeaderEndIn === buf && noHeaderEndFrom <= from) return -1;
+    const end = headerEnd(buf, from);
+    if (end < 0) [noHeaderEndIn, noHeaderEndFrom] = [buf, from];
+    return end;
+  };
 
   /** Parses what it can from buf; returns the records and sets `want` when it needs more. */
   function* parse(): Generator<WarcRecord> {
@@ -140,12 +165,19 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
         continue;
       }
       resyncing = false;
-      const hEnd = headerEnd(buf, pos);
+      const hEnd = findHeaderEnd(pos);
       if (hEnd < 0) {
         if (!eof && buf.length - pos < MAX_HEADER) return void (want = buf.length + 1);
-        skip(pos, eof ? 'truncated-record' : 'bad-warc-header', 'WARC header without its end (a blank line)');
+        if (eof) {
+          // No blank line up to the end of the file: no record after this one can be whole either.
+          skip(pos, 'truncated-record', 'WARC header without its end (a blank line) before the end of the file; the rest of the file is lost');
+          pos = buf.length;
+          return;
+        }
+        skip(pos, 'bad-warc-header', 'WARC header without its end (a blank line)');
         resyncing = true;
-        pos += WARC.length;
+        // Any version line up to MAX_HEADER before the end of buf starts such a header too.
+        pos = Math.max(pos + WARC.length, buf.length - MAX_HEADER);
         continue;
       }
       headersSeen++;
@@ -155,12 +187,26 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
       const crlf = buf[buf.indexOf(LF, pos) - 1] === CR;
       const lengthText = headers.get('content-length') ?? '';
       if (!/^\d+$/.test(lengthText)) {
-        skip(pos, 'bad-warc-header', `Content-Length '${lengthText}' is not a byte count`, recordName(headers));
+        skip(pos, 'bad-warc-header', `Content-Length ${quote(lengthText)} is not a byte count`, recordName(headers));
         resyncing = true;
         pos = hEnd;
         continue;
       }
       const blockEnd = hEnd + Number(lengthText);
+      if (Number(lengthText) > maxRecordBytes) {
+        skip(pos, 'record-too-large', `Content-Length ${clip(lengthText, 20)} is more than ${maxRecordBytes} bytes: the record is passed over`, recordName(headers));
+        resyncing = true;
+        if (blockEnd <= buf.length) {
+          pos = blockEnd;
+          continue;
+        }
+        // Drop the rest of the block as it streams in, then look for the next record after it.
+        discardTo = base + blockEnd;
+        base = discardTo;
+        buf = Buffer.alloc(0);
+        pos = 0;
+        return;
+      }
       // The block, then (unless the file ends) a separator and the next version line.
       if (blockEnd + CRLF2.length + LOOKAHEAD > buf.length && !eof) return void (want = blockEnd + CRLF2.length + LOOKAHEAD);
       if (blockEnd > buf.length) {
@@ -210,8 +256,11 @@ export async function* splitWarcRecords(chunks: AsyncIterable<Chunk>, file: stri
 
   for await (const chunk of chunks) {
     bytesSeen += chunk.bytes.length;
-    pending.push(chunk.bytes);
-    pendingBytes += chunk.bytes.length;
+    let bytes = chunk.bytes;
+    if (discardTo > chunk.offset) bytes = bytes.subarray(Math.min(bytes.length, discardTo - chunk.offset));
+    if (bytes.length === 0) continue;
+    pending.push(bytes);
+    pendingBytes += bytes.length;
     if (buf.length + pendingBytes < want) continue;
     buf = Buffer.concat([buf.subarray(pos), ...pending]);
     base += pos;
@@ -248,7 +297,7 @@ export function parseHttpResponse(block: Buffer): HttpResult {
   if (end < 0) return { ok: false, problem: 'HTTP headers without their end (a blank line)' };
   const text = block.toString('latin1', 0, end);
   const statusLine = text.slice(0, text.indexOf('\n')).trim();
-  if (!/^HTTP\/\d/.test(statusLine)) return { ok: false, problem: `no HTTP status line (found '${statusLine.slice(0, 40)}')` };
+  if (!/^HTTP\/\d/.test(statusLine)) return { ok: false, problem: `no HTTP status line (found ${quote(statusLine, 40)})` };
   const headers = parseHeaderLines(text.slice(text.indexOf('\n') + 1));
   let body: Uint8Array = block.subarray(end);
   if ((headers.get('transfer-encoding') ?? '').toLowerCase().includes('chunked')) {
@@ -257,7 +306,7 @@ export function parseHttpResponse(block: Buffer): HttpResult {
   }
   const encoding = (headers.get('content-encoding') ?? '').toLowerCase();
   const decoded = decodeContent(body, encoding);
-  if (decoded === undefined) return { ok: false, problem: `body is not valid '${encoding}' content-encoding` };
+  if (decoded === undefined) return { ok: false, problem: `body is not valid ${quote(encoding)} content-encoding` };
   return { ok: true, http: { headers, body: decoded } };
 }
 
@@ -328,19 +377,21 @@ export function responseToDocument(record: WarcRecord, ctx: ReadContext): Docume
   const contentType = (result.http.headers.get('content-type') ?? '').trim().toLowerCase();
   const mediaType = contentType.split(';', 1)[0]?.trim() ?? '';
   if (mediaType !== '' && !TEXT_TYPE.test(mediaType)) {
-    skip('non-text-content', `Content-Type ${mediaType} is not text`);
+    skip('non-text-content', `Content-Type ${quote(mediaType)} is not text`);
     return undefined;
   }
   const charset = /charset\s*=\s*["']?([^"';\s]+)/.exec(contentType)?.[1];
   const decoded = decodeBody(result.http.body, charset);
   if (decoded.kind === 'fallback') skip('undecodable-charset', decoded.problem, 'recovered');
   const url = record.headers.get('warc-target-uri')?.replace(/^<(.*)>$/, '$1');
-  const text = htmlToText(decoded.text);
-  return url ? { id, text, meta: { url } } : { id, text };
+  const page = htmlToDocument(decoded.text);
+  const meta = { ...(url ? { url } : {}), ...htmlMeta(page) };
+  return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
 export const warcReader: CorpusReader = {
   format: 'warc',
+  meta: ['url', 'title', 'tagged'],
   description: 'WARC/0.18 (ClueWeb09) and WARC/1.0 (ClueWeb12, Common Crawl): response records (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     for (const file of await listInputFiles(path)) {

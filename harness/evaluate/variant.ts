@@ -7,6 +7,9 @@ import { readCounter, type Counters, type PairList, type PlanOutput } from '../.
 import type { EvaluateConfig } from '../experiment/types.ts';
 import { compareWithTruth } from './compare.ts';
 import { nearDuplicateDistribution } from './distribution.ts';
+import type { DocumentSizes } from './size-groups.ts';
+import { evaluateSlices, type VariantSlices } from './slices.ts';
+import { sortPairs } from './sorted-pairs.ts';
 
 export interface TruthSummary {
   /** the ground truth's pairs, sorted (sortPairs) */
@@ -24,6 +27,8 @@ export interface VariantEvaluation {
   readonly pairsCompared: number;
   /** the lowest score a pair needs to be written to the pairs file */
   readonly pairsFileFloor: number;
+  /** precision and recall per size group and threshold, when the documents' sizes were given */
+  readonly slices?: VariantSlices;
 }
 
 /** The lowest score of a pair in the pairs file: min_score for RR estimates (DESIGN.md), every reported pair otherwise. */
@@ -36,9 +41,14 @@ export function evaluateVariant(args: {
   readonly output: PlanOutput;
   readonly counters: Counters;
   readonly documents: number;
-  readonly evaluate: EvaluateConfig;
+  /** size groups come with `sizes` */
+  readonly evaluate: Omit<EvaluateConfig, 'size_groups'>;
   /** undefined when this variant is the ground truth */
   readonly truth: TruthSummary | undefined;
+  /** the documents' words and size groups (evaluate.size_groups) */
+  readonly sizes?: DocumentSizes;
+  /** thresholds the slices are computed at after evaluate's own */
+  readonly extraThresholds?: readonly number[];
 }): VariantEvaluation {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
@@ -70,6 +80,16 @@ export function evaluateVariant(args: {
     if (c === null) warnings.push(`candidate_pairs: undefined, the counter ${ref} did not arrive`);
     measures.candidate_reduction_pct = candidateReduction(c, args.truth, warnings);
   }
+  const slices = args.sizes
+    ? evaluateSlices({
+        truth: sortPairs(reference, documents, 'ground truth'),
+        run: sortPairs(pairs, documents, 'run'),
+        sizes: args.sizes,
+        groups: args.sizes.docs.length,
+        thresholds: [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])],
+        decisions: output.decisions.kind,
+      })
+    : undefined;
   return {
     measures,
     notApplicable,
@@ -77,6 +97,7 @@ export function evaluateVariant(args: {
     distribution: distributionOf(pairs, output, documents, evaluate.distribution, notApplicable),
     pairsCompared: cmp.pairsCompared,
     pairsFileFloor: floor,
+    ...(slices ? { slices } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
+import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
@@ -23,6 +24,8 @@ export interface CorpusRead {
     readonly missing: number;
   };
   readonly seconds: number;
+  /** with `corpus.exact_duplicates: remove`: the groups of identical texts, by document id, and how many documents were removed */
+  readonly exactDuplicates?: { readonly groups: readonly { readonly kept: string; readonly removed: readonly string[] }[]; readonly removed: number };
 }
 
 export interface CorpusReadOptions {
@@ -37,6 +40,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
   const subset = c.subset ? await buildSubset(c.subset, { skip: (s: Skip) => recordSkip(stats, s, c.strict) }) : undefined;
   const ids: string[] = [];
   const texts: string[] = [];
+  const meta: (Readonly<Record<string, string>> | undefined)[] = [];
+  let withMeta = 0;
   let outside = 0;
   const source = readCorpus(
     {
@@ -64,6 +69,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     }
     ids.push(d.id);
     texts.push(d.text);
+    meta.push(d.meta);
+    if (d.meta) withMeta++;
     opts.onDocument?.(ids.length);
     if (subset && c.limit !== undefined && ids.length >= c.limit) break;
   }
@@ -72,8 +79,12 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       `${c.path ?? c.format}: none of the ${subset.ids.size} documents the subset selects is in the collection (${stats.kept} documents read)`,
     );
   }
+  const read: DocumentSet = withMeta > 0 ? { ids, texts, meta } : { ids, texts };
+  // Exact duplicates first (Ye et al. 4.2): every later step sees each text once.
+  const dedup = c.exact_duplicates === 'remove' ? removeExactDuplicates(read) : undefined;
   return {
-    docs: { ids, texts },
+    docs: dedup ? dedup.docs : read,
+    ...(dedup ? { exactDuplicates: { groups: dedup.groups.map((g) => ({ kept: ids[g.kept] as string, removed: g.removed.map((i) => ids[i] as string) })), removed: dedup.removed } } : {}),
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
     seconds: (performance.now() - t0) / 1000,

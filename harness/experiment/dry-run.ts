@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { buildSubset } from '../corpus/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
+import { expansionOf, partVariant } from './expansion.ts';
 import type { BackendConfig, Experiment, Variant } from './types.ts';
 
 /** Average GOV2 document size, for the input estimate when only the count is known. */
@@ -23,11 +24,15 @@ export interface DryRunOptions {
 }
 
 export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, opts: DryRunOptions): Promise<unknown> {
-  const planned = opts.variants.map((v) => {
+  // A variant of several runs is planned as its runs: trials, or calibration runs (the run with
+  // the parameters a calibration chooses is known only after them).
+  const planned = opts.variants.flatMap((v) => {
     const adapter = findDetector(detectors, v.algorithm);
     if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
     const ctx = { minScore: opts.reportFloor, seed: exp.seed };
-    return { variant: v.name, algorithm: v.algorithm, params: v.params, ...ctx, plan: adapter.plan(v.params, ctx) };
+    const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
+    const runs = expansion ? expansion.runs.map((r) => partVariant(v, r)) : [v];
+    return runs.map((x) => ({ variant: x.name, algorithm: x.algorithm, params: x.params, ...ctx, plan: adapter.plan(x.params, ctx) }));
   });
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };

@@ -4,12 +4,16 @@
  * must tell the user what the variable stands for and where to get it.
  */
 
+import { quote } from '../errors.ts';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** What each variable of the shipped configs stands for, and where to get it. */
 export const envHints: Readonly<Record<string, string>> = {
   GOV2_ROOT:
     'set it to the folder of the GOV2 collection (licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',
+  GOV_ROOT:
+    'set it to the folder of the TREC .GOV collection (or of GOV2; both licensed from the University of Glasgow: ir.dcs.gla.ac.uk/test_collections)',
   TREC_QRELS:
     'set it to the TREC 2004 Terabyte track qrels file 04.qrels.12-Nov-04 (NIST: trec.nist.gov)',
   CLUEWEB09_ROOT:
@@ -53,7 +57,7 @@ export function expandVariables(text: string, env: Env, missing: 'problem' | 'pl
     if (whole === '$${') return '${';
     const parts = close === undefined ? null : form.exec(body ?? '');
     if (parts === null) {
-      problems.push(`malformed variable reference '${whole}': write \${NAME} or \${NAME:-default}`);
+      problems.push(`malformed variable reference ${quote(whole)}: write \${NAME} or \${NAME:-default}`);
       return whole;
     }
     const name = parts[1] as string;

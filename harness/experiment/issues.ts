@@ -5,6 +5,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, type LineCounter } from 'yaml';
 import type { z } from 'zod';
+import { clip, quote, QUOTE_MAX } from '../errors.ts';
 import { knownKeys, valueAt, type Path, type Schema } from './zod-walk.ts';
 
 /** `runs[0].params.sampling.m`; the whole document is `config`. */
@@ -28,7 +29,8 @@ export class IssueList {
   ) {}
 
   add(offset: number, path: Path | string, problem: string): void {
-    const field = typeof path === 'string' ? path : formatPath(path);
+    // A field's path is made of the YAML's own keys: raw input, shown escaped and cut short.
+    const field = clip(typeof path === 'string' ? path : formatPath(path), 2 * QUOTE_MAX);
     this.items.push({ offset, text: `${field}: ${problem}` });
   }
 
@@ -102,7 +104,7 @@ export function yamlLocator(root: unknown): Locator {
 export function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
-  if (typeof v === 'string') return `string '${v}'`;
+  if (typeof v === 'string') return `string ${quote(v)}`;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `${typeof v} ${String(v)}`;
   if (Array.isArray(v)) return 'a list';
   return 'a mapping';
@@ -120,8 +122,8 @@ const typeNames: Record<string, string> = {
   null: 'null',
 };
 
-function quote(v: unknown): string {
-  return typeof v === 'string' ? `'${v}'` : String(v);
+function quoteValue(v: unknown): string {
+  return typeof v === 'string' ? quote(v) : String(v);
 }
 
 function editDistance(a: string, b: string): number {
@@ -162,7 +164,7 @@ function boundProblem(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, 
     case 'string':
       return Number(bound) === 1 && small ? 'must not be empty' : `must be ${word} ${String(bound)} characters long`;
     default:
-      return `must be ${word} ${String(bound)}, got ${String(value)}`;
+      return `must be ${word} ${String(bound)}, got ${typeof value === 'string' ? quote(value) : String(value)}`;
   }
 }
 
@@ -195,7 +197,7 @@ export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIss
         for (const key of issue.keys) {
           const guess = didYouMean(key, known);
           const hint = guess === undefined ? '' : `; did you mean '${guess}'?`;
-          ctx.issues.add(ctx.locate.key([...path, key]), [...path, key], `unknown key '${key}'${hint}`);
+          ctx.issues.add(ctx.locate.key([...path, key]), [...path, key], `unknown key ${quote(key)}${hint}`);
         }
         break;
       }
@@ -210,7 +212,7 @@ export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIss
           if (value === undefined) ctx.issues.add(at, path, 'missing required field');
           else {
             const known = (issue as { options?: unknown[] }).options ?? [];
-            const what = typeof value === 'string' ? `'${value}'` : describeValue(value);
+            const what = typeof value === 'string' ? quote(value) : describeValue(value);
             ctx.issues.add(at, path, `unknown ${disc} ${what} (known: ${known.map(String).join(', ')})`);
           }
         } else {
@@ -219,9 +221,9 @@ export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIss
         break;
       }
       case 'invalid_value': {
-        const allowed = issue.values.map(quote);
+        const allowed = issue.values.map(quoteValue);
         const expected = allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`;
-        ctx.issues.add(at, path, `expected ${expected}, got ${typeof value === 'string' ? quote(value) : describeValue(value)}`);
+        ctx.issues.add(at, path, `expected ${expected}, got ${typeof value === 'string' ? quoteValue(value) : describeValue(value)}`);
         break;
       }
       case 'too_small':
@@ -229,7 +231,7 @@ export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIss
         ctx.issues.add(at, path, boundProblem(issue, value));
         break;
       default:
-        ctx.issues.add(at, path, issue.message);
+        ctx.issues.add(at, path, clip(issue.message, 2 * QUOTE_MAX));
     }
   }
 }

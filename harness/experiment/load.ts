@@ -8,10 +8,13 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { isUtf8 } from 'node:buffer';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
+import { findCorpusReader } from '../corpus/registry.ts';
 import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
-import { ConfigError, UserError } from '../errors.ts';
+import { clip, ConfigError, quote, QUOTE_MAX, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
+import { expansionOf } from './expansion.ts';
 import { addZodIssues, formatPath, IssueList, yamlLocator, type Locator } from './issues.ts';
 import { experimentSchema, type ExperimentInput } from './schema.ts';
 import { distinguishingName, expandSweeps, findSweeps, type Sweep } from './sweep.ts';
@@ -22,20 +25,105 @@ function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+/** A config larger than this is not a config (the shipped ones are 2 KB). */
+const MAX_CONFIG_BYTES = 1 << 20;
+/** Mappings and lists nested deeper than this are not a config (the shipped ones nest 5 deep). */
+export const MAX_CONFIG_DEPTH = 64;
+/** Alias expansions allowed when the YAML becomes values (yaml's own guard against alias bombs). */
+const MAX_ALIAS_COUNT = 100;
+
 async function readConfig(file: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : String(code);
     throw new ConfigError([`${file}: cannot read the config: ${why}`]);
+  }
+  if (bytes.length > MAX_CONFIG_BYTES) {
+    throw new ConfigError([`${file}: not a config: ${bytes.length} bytes, more than ${MAX_CONFIG_BYTES} (is this the right file?)`]);
+  }
+  const bad = firstNonText(bytes);
+  if (bad !== undefined) {
+    const before = bytes.subarray(0, bad.offset);
+    const line = before.filter((b) => b === 0x0a).length + 1;
+    const col = bad.offset - (before.lastIndexOf(0x0a) + 1) + 1;
+    throw new ConfigError([`${file}:${line}:${col}: not a YAML config: byte ${bad.offset} is ${bad.what} (a binary file?)`]);
+  }
+  return bytes.toString('utf8');
+}
+
+/**
+ * The first byte that cannot be in a YAML file: a control character other than tab and line
+ * ends, or bytes that are not UTF-8 (YAML 1.2, 5.1). Such a file is not shown to the parser,
+ * whose messages would quote it.
+ */
+function firstNonText(bytes: Buffer): { offset: number; what: string } | undefined {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f) {
+        return { offset: i, what: `the control character 0x${b.toString(16).padStart(2, '0')}` };
+      }
+      i++;
+      continue;
+    }
+    const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const seq = n === 0 ? undefined : bytes.subarray(i, i + n);
+    if (seq === undefined || seq.length < n || !isUtf8(seq)) return { offset: i, what: 'not UTF-8' };
+    i += n;
+  }
+  return undefined;
+}
+
+/** How deep mappings and lists nest in `root` (a YAML node or a value), counted without recursion. */
+function nestingDepth(root: unknown, children: (x: unknown) => readonly unknown[] | undefined): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop() as [unknown, number];
+    const kids = children(x);
+    if (kids === undefined) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_CONFIG_DEPTH) return deepest;
+    for (const k of kids) stack.push([k, depth + 1]);
+  }
+  return deepest;
+}
+
+const nodeChildren = (x: unknown): readonly unknown[] | undefined =>
+  isMap(x) ? x.items.flatMap((p) => [p.key, p.value]) : isSeq(x) ? x.items : undefined;
+const valueChildren = (x: unknown): readonly unknown[] | undefined =>
+  Array.isArray(x) ? x : typeof x === 'object' && x !== null ? Object.values(x) : undefined;
+
+function tooDeep(file: string): ConfigError {
+  return new ConfigError([`${file}: not a config: mappings and lists nested more than ${MAX_CONFIG_DEPTH} deep`]);
+}
+
+/** The YAML as values; an alias bomb (aliases expanding into too many nodes) is a config error. */
+function toValues(doc: Document, file: string, lineCounter: LineCounter): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e;
+    let at = 0;
+    visit(doc, {
+      Alias(_key, node) {
+        at = node.range?.[0] ?? 0;
+        return visit.BREAK;
+      },
+    });
+    const { line, col } = lineCounter.linePos(at);
+    throw new ConfigError([`${file}:${line}:${col}: YAML aliases expand into too many values (more than ${MAX_ALIAS_COUNT} each): an alias bomb?`]);
   }
 }
 
 function yamlProblem(file: string, lineCounter: LineCounter, error: YAMLError, text: string): string {
   const offset = error.pos[0];
   const { line, col } = lineCounter.linePos(offset);
-  const message = error.message.split('\n')[0] ?? error.message;
+  // The parser's message may quote the source: raw input, escaped and cut short.
+  const message = clip(error.message.split('\n')[0] ?? error.message, 2 * QUOTE_MAX);
   // YAML ends a plain scalar at `{` inside a flow collection, so `{ qrels: ${X} }` breaks there.
   const hint = text.slice(Math.max(0, offset - 1), offset + 1).includes('${')
     ? ' (inside [ ] or { }, quote a value that uses a variable: "${VAR}")'
@@ -158,7 +246,7 @@ function expandEntry(
   const adapter = findDetector(detectors, entry.algorithm);
   if (adapter === undefined) {
     const known = detectors.adapters.map((a) => a.name).join(', ');
-    issues.add(locate.value([...path, 'algorithm']), [...path, 'algorithm'], `unknown algorithm '${entry.algorithm}' (known: ${known})`);
+    issues.add(locate.value([...path, 'algorithm']), [...path, 'algorithm'], `unknown algorithm ${quote(entry.algorithm)} (known: ${known})`);
     return undefined;
   }
   const params = entry.params ?? {};
@@ -207,9 +295,12 @@ function expandEntry(
  * A ground truth must score pairs by their resemblance, and report every pair from the lowest
  * score the evaluation looks at: the measures compare every variant with its scores.
  */
-function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: { min_score: number; threshold: number }, seed: number): string | undefined {
+function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: Experiment['evaluate'], seed: number): string | undefined {
   const adapter = findDetector(detectors, gt.algorithm);
   if (!adapter) return undefined;
+  if (expansionOf(adapter, { ...gt, groundTruth: false }, { evaluate })) {
+    return `${gt.algorithm} as configured is several runs (trials averaged or calibration runs): the ground truth must be one run`;
+  }
   const { score } = adapter.plan(gt.params, { minScore: Number.MIN_VALUE, seed }).output;
   if (score.kind !== 'resemblance') return `${gt.algorithm} cannot be the ground truth: its scores are not resemblances (${score.why})`;
   const lowest = Math.min(evaluate.min_score, evaluate.threshold);
@@ -217,6 +308,24 @@ function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: {
     return `${gt.algorithm} as configured reports pairs from RR ${score.floor} up, but the evaluation needs every pair from ${lowest} (evaluate.min_score ${evaluate.min_score}, threshold ${evaluate.threshold}): lower its threshold or raise min_score`;
   }
   return undefined;
+}
+
+/** A variant needing a `meta` field its corpus format never carries (adapter.metaFields) is a config error. */
+function checkMetaFields(detectors: DetectorCatalog, format: string | undefined, built: readonly Built[], locate: Locator, issues: IssueList): void {
+  const carried = format === undefined ? undefined : findCorpusReader(format)?.meta;
+  if (carried === undefined || carried === 'any') return;
+  const reported = new Set<string>();
+  for (const b of built) {
+    const needs = findDetector(detectors, b.variant.algorithm)?.metaFields?.(b.variant.params) ?? [];
+    for (const field of needs) {
+      const at: Path = [...b.origin, 'params'];
+      const key = `${formatPath(at)}:${field}`;
+      if (carried.includes(field) || reported.has(key)) continue;
+      reported.add(key);
+      const has = carried.length > 0 ? carried.join(', ') : 'none';
+      issues.add(locate.value(at), at, `${b.variant.name} needs the meta field '${field}', which ${format} documents do not carry (they carry: ${has})`);
+    }
+  }
 }
 
 function checkNames(built: readonly Built[], locate: Locator, issues: IssueList): void {
@@ -228,7 +337,7 @@ function checkNames(built: readonly Built[], locate: Locator, issues: IssueList)
       issues.add(
         locate.value(b.namePath),
         b.namePath,
-        `duplicate variant name '${b.variant.name}' (${formatPath(earlier.origin)} has it too)`,
+        `duplicate variant name ${quote(b.variant.name)} (${formatPath(earlier.origin)} has it too)`,
       );
     }
   }
@@ -272,14 +381,25 @@ export interface LoadOptions {
 export async function loadExperiment(file: string, env: Env = process.env, detectors: DetectorCatalog = BUILTIN_DETECTORS, options: LoadOptions = {}): Promise<Experiment> {
   const text = await readConfig(file);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  } catch (e) {
+    // The parser recurses per level of flow nesting: `[[[[…` thousands deep exhausts the stack.
+    if (e instanceof RangeError) throw tooDeep(file);
+    throw e;
+  }
   const yamlError = doc.errors[0];
+  if (yamlError !== undefined && /Maximum call stack size exceeded/.test(yamlError.message)) throw tooDeep(file);
   // After the first syntax error the parser's further complaints are mostly echoes of it.
   if (yamlError !== undefined) throw new ConfigError([yamlProblem(file, lineCounter, yamlError, text)]);
+  // Everything below walks the config recursively.
+  if (nestingDepth(doc.contents, nodeChildren) > MAX_CONFIG_DEPTH) throw tooDeep(file);
 
   const issues = new IssueList(file, lineCounter);
   const unexpanded = expandScalars(doc.contents, [], env, issues, options.withoutCollection ? 'placeholder' : 'problem');
-  const raw: unknown = doc.toJS();
+  const raw: unknown = toValues(doc, file, lineCounter);
+  if (nestingDepth(raw, valueChildren) > MAX_CONFIG_DEPTH) throw tooDeep(file);
   const locate = yamlLocator(doc.contents);
   const dir = dirname(resolve(file));
 
@@ -296,6 +416,8 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
   const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues));
   checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
+  const format = isRecord(raw) && isRecord(raw.corpus) && typeof raw.corpus.format === 'string' ? raw.corpus.format : undefined;
+  checkMetaFields(detectors, format, [...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
 
   if (!top.success || issues.size > 0 || gt === undefined || runs.some((r) => r === undefined)) {
     throw new ConfigError(issues.size > 0 ? issues.lines() : [`${file}: invalid config`]);
@@ -361,7 +483,7 @@ export function filterVariants(exp: Experiment, only: readonly string[]): Varian
   const all = [exp.groundTruth, ...exp.variants];
   const unmatched = patterns.filter(({ re }) => !all.some((v) => re.test(v.name)));
   if (unmatched.length > 0) {
-    const which = unmatched.map(({ p }) => `'${p}'`).join(', ');
+    const which = unmatched.map(({ p }) => quote(p)).join(', ');
     const names = all.map((v) => v.name).join(', ');
     throw new UserError(`${exp.file}: --only ${which} matches no variant; the variants are: ${names}`);
   }

@@ -37,8 +37,9 @@ export interface RunParts {
   readonly phases: PhaseTimes;
 }
 
+/** Over the runs made: a variant averaged over trials is summed in its trials' rows. */
 function sum(variants: readonly VariantRecord[], key: string): number {
-  return variants.reduce((s, v) => s + (v.measures[key] ?? 0), 0);
+  return variants.filter((v) => v.trials === undefined).reduce((s, v) => s + (v.measures[key] ?? 0), 0);
 }
 
 export function runRecord(p: RunParts): RunRecord {

@@ -30,6 +30,8 @@ import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../resu
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
+import { evaluationTables, exactDuplicatesTable } from '../results/evaluation-tables.ts';
+import type { SliceTable } from '../results/slices-csv.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
@@ -37,6 +39,7 @@ import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
 import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
+import { runExpandedVariant } from './expanded-variant.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
@@ -119,7 +122,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
-    const { docs, corpus } = await readDocuments(exp, opts);
+    const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
@@ -131,6 +134,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     for (const [i, p] of planned.entries()) {
       opts.signal.throwIfAborted();
       const label = `[${i + 1}/${all.length}] ${p.variant.name}`;
+      if (p.expansion) {
+        // Trials averaged or calibration runs, each a row of its own (expanded-variant.ts).
+        const progress = (phase: string, done?: number, total?: number): void => opts.progress.update(`${label} ${phase}`, done, total);
+        const vctx = { exp, docs, backend, workDir, signal: opts.signal, progress, ...(spanOracle ? { spanOracle } : {}) };
+        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
+        if (out.resumed) resumed.push(p.variant.name);
+        records.push(...out.records);
+        opts.progress.log(`${label}: ${out.resumed ? 'resumed from the checkpoint' : `${out.records.length - 1} runs`}`);
+        continue;
+      }
       const identity = variantIdentity(p.variant.algorithm, p.variant.params);
       const saved = checkpoint.restore(p.variant.name, identity);
       if (saved && (!p.variant.groundTruth || saved.truth)) {
@@ -167,7 +180,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
     const tVariants = performance.now();
     const cpuVariants = process.cpuUsage();
-    const measures = runMeasures(planned.map((p, i) => ({ adapter: p.adapter, has: (key: string) => key in (records[i] as VariantRecord).measures })));
+    const adapterOf = new Map(planned.map((p) => [p.variant.name, p.adapter]));
+    const measures = runMeasures(records.map((r) => ({ adapter: adapterOf.get(r.part_of?.variant ?? r.name) as AlgorithmAdapter, has: (key: string) => key in r.measures })));
     const tables: Record<string, string> = {};
     if (exp.studies && truth) {
       opts.progress.update('TREC studies');
@@ -180,6 +194,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const figures = adapterFigures(planned.map((p) => p.adapter));
     folder.write('metrics.csv', metricsCsv(exp.name, measures, records));
     folder.write('distribution.csv', distributionCsv(exp.evaluate.distribution, records));
+    for (const t of [...(exactDuplicates ? [exactDuplicates] : []), ...evaluationTables(exp.name, exp.evaluate, records)]) {
+      folder.write(t.file, t.csv);
+      tables[t.file] = t.description;
+    }
     const files: FileEntry[] = listRunFiles(folder.tempDir);
     const cpuAfter = process.cpuUsage(cpuVariants);
     const phases: PhaseTimes = {
@@ -215,11 +233,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     completed = true;
     return { kind: 'completed', dir, record };
   } finally {
+    // An empty checkpoint goes first, so that the results folder it was in can go with the run.
+    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
     folder.discard();
     await backend?.close();
     rmSync(workDir, { recursive: true, force: true });
     opts.progress.done();
-    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
     if (!completed && checkpoint.savedVariants > 0) {
       notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
     }
@@ -285,7 +304,7 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
+async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; exactDuplicates?: SliceTable }> {
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
     onDocument: (n) => {
@@ -304,6 +323,8 @@ async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs:
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
       ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
+      ...(r.exactDuplicates ? { exact_duplicates: { groups: r.exactDuplicates.groups.length, removed: r.exactDuplicates.removed } } : {}),
     },
+    ...(r.exactDuplicates ? { exactDuplicates: exactDuplicatesTable(r.exactDuplicates.groups) } : {}),
   };
 }

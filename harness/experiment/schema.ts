@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { emrBackendSchema } from '../mapreduce/emr/config.ts';
 import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { DEFAULT_SIZE_GROUPS, sizeGroupProblems } from '../evaluate/size-groups.ts';
 
 /** Every corpus format a config may name. Readers for them live in `harness/corpus/`. */
 export const corpusFormats = ['spamassassin', 'jsonl', 'trecweb', 'trec', 'warc', 'html'] as const;
@@ -49,6 +50,10 @@ const corpusCommon = {
   limit: z.number().int().min(1).optional().describe('read only the first N documents'),
   strict: z.boolean().default(false).describe('every skipped record becomes an error'),
   subset: subsetSchema.optional(),
+  exact_duplicates: z
+    .enum(['keep', 'remove'])
+    .optional()
+    .describe('remove: find documents with the same text (MD5 of the text with white space collapsed) and keep the first of each group before any detector runs (Ye et al. 4.2); default keep'),
 };
 
 const spamassassinCorpus = z
@@ -77,9 +82,36 @@ export const corpusSchema = z
 
 const unit = z.number().min(0).max(1);
 
+const sizeGroupSchema = z
+  .object({
+    min_words: z.number().int().min(0).describe('fewest words of a document in this group'),
+    max_words: z.number().int().min(0).nullable().default(null).describe('most words of a document in this group; null or omitted: no upper bound (the last group only)'),
+  })
+  .strict();
+
+/** A similarity threshold of a sweep: 0 would call every pair of the collection a near-duplicate. */
+const sweptThreshold = z
+  .number()
+  .gt(0, { error: 'a threshold must be in (0, 1]' })
+  .max(1, { error: 'a threshold must be in (0, 1]' });
+
 export const evaluateSchema = z
   .object({
     threshold: unit.default(0.5).describe('RR at or above which a pair is a near-duplicate'),
+    thresholds: z
+      .array(sweptThreshold)
+      .min(1)
+      .superRefine(distinct('threshold'))
+      .optional()
+      .describe('more similarity thresholds: precision and recall at each from the same scores (thresholds.csv, size-group-thresholds.csv; Ye et al. Figures 2 and 3)'),
+    size_groups: z
+      .array(sizeGroupSchema)
+      .min(1)
+      .superRefine((groups, ctx) => {
+        for (const p of sizeGroupProblems(groups)) ctx.addIssue({ code: 'custom', path: [p.index, p.field], message: p.message });
+      })
+      .default(DEFAULT_SIZE_GROUPS.map((g) => ({ ...g })))
+      .describe("document-size groups by word count, sorted, not overlapping (size-groups.csv); default: 11 groups 500 words wide, after Ye et al. Table 3"),
     min_score: unit.default(0.1).describe('lowest score that puts a pair in the compared set P'),
     distribution: z
       .array(unit)
@@ -98,6 +130,10 @@ export const evaluateSchema = z
     if (e.threshold < e.min_score) {
       ctx.addIssue({ code: 'custom', path: ['threshold'], message: `must be at least evaluate.min_score (${e.min_score})` });
     }
+    e.thresholds?.forEach((t, i) => {
+      // A threshold out of (0, 1] has its own error.
+      if (t > 0 && t < e.min_score) ctx.addIssue({ code: 'custom', path: ['thresholds', i], message: `must be at least evaluate.min_score (${e.min_score})` });
+    });
   })
   .prefault({})
   .describe('how runs are compared with the ground truth');

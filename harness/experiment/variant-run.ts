@@ -5,6 +5,7 @@
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
+import { documentSizes } from '../evaluate/size-groups.ts';
 import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
@@ -13,6 +14,7 @@ import { peakRssMb, resetPeakRss } from '../results/memory.ts';
 import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
 import { pairsCsvGz } from '../results/pairs-file.ts';
 import type { OutputFileRecord, VariantRecord } from '../results/types.ts';
+import { expansionOf, type Expansion } from './expansion.ts';
 import type { Experiment, Variant } from './types.ts';
 
 /**
@@ -22,17 +24,23 @@ import type { Experiment, Variant } from './types.ts';
  */
 export const REPORT_FLOOR = Number.MIN_VALUE;
 
-/** A variant with its adapter and plan. */
+/**
+ * A variant with its adapter and plan. A variant of several runs (`expansion`) is planned as
+ * its first run, which says what its output means and which worker modules it needs.
+ */
 export interface PlannedVariant {
   readonly variant: Variant;
   readonly adapter: AlgorithmAdapter;
   readonly plan: Plan;
+  readonly expansion?: Expansion;
 }
 
 export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
   const adapter = findDetector(detectors, v.algorithm);
   if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-  return { variant: v, adapter, plan: adapter.plan(v.params, { minScore: REPORT_FLOOR, seed: exp.seed }) };
+  const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
+  const params = expansion ? expansion.runs[0]?.params : v.params;
+  return { variant: v, adapter, plan: adapter.plan(params, { minScore: REPORT_FLOOR, seed: exp.seed }), ...(expansion ? { expansion } : {}) };
 }
 
 /** The ground truth as every later variant needs it. */
@@ -54,18 +62,31 @@ export interface VariantContext {
   progress(phase: string, done?: number, total?: number): void;
   /** `evaluate.oracle`: planted spans that span-producing variants are scored against */
   readonly spanOracle?: SpanOracle;
+  /** thresholds the slices are computed at beyond evaluate's, after them (a calibration's) */
+  readonly extraThresholds?: readonly number[];
 }
 
-export async function runVariant(p: PlannedVariant, position: number, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
+/** `position`: the variant's 1-based place in the run (a backend names its remote outputs by it); undefined for the runs inside an expanded variant. */
+export async function runVariant(p: PlannedVariant, position: number | undefined, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
   const { variant: v, adapter, plan } = p;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
   const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, position },
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, ...(position === undefined ? {} : { position }) },
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;
-  const ev = evaluateVariant({ pairs, output: plan.output, counters: result.counters, documents: docs.ids.length, evaluate: exp.evaluate, truth });
+  const sizes = documentSizes(docs, exp.evaluate.size_groups);
+  const ev = evaluateVariant({
+    pairs,
+    output: plan.output,
+    counters: result.counters,
+    documents: docs.ids.length,
+    evaluate: exp.evaluate,
+    truth,
+    sizes,
+    ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
+  });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
@@ -97,6 +118,7 @@ export async function runVariant(p: PlannedVariant, position: number, ctx: Varia
       distribution: ev.distribution,
       counters: result.counters,
       files: files.map((f) => f.record),
+      ...(ev.slices ? { slices: ev.slices } : {}),
       warnings: ev.warnings,
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),

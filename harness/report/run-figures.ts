@@ -9,6 +9,7 @@ import type { RunRecord, VariantRecord } from '../results/types.ts';
 import type { ChartSpec, Series } from './charts.ts';
 import { isNumericTable, type CsvTable } from './csv-table.ts';
 import { runGroups, sweepLines, sweptParameters, type RunGroup } from './run-groups.ts';
+import { sizeGroupSection } from './size-group-figures.ts';
 
 export interface ExtraTable {
   readonly file: string;
@@ -158,30 +159,55 @@ function agreementAgainstSweep(run: RunRecord, groups: readonly RunGroup[], ids:
   };
 }
 
-/** The figures the run's adapters add (run.json `figures`), over each adapter's own variants. */
-function adapterSections(run: RunRecord, ids: Ids): FigureSection[] {
+/** The figures the run's adapters add (run.json `figures`), over each adapter's own variants or tables. */
+function adapterSections(run: RunRecord, extra: readonly ExtraTable[], ids: Ids): FigureSection[] {
   return run.figures.flatMap((f) => {
-    const rows = run.variants.filter((v) => !v.ground_truth && v.algorithm === f.algorithm && measureOf(v, f.chart.measure) !== null);
-    if (rows.length === 0) return [];
-    return [
-      {
-        id: f.id,
-        title: f.title,
-        note: f.note,
-        charts: [
-          {
-            id: ids.next(),
-            title: f.chart.title,
-            type: 'bars',
-            horizontal: true,
-            labels: rows.map((v) => v.name),
-            series: [{ kind: 'values', label: f.chart.legend, values: rows.map((v) => measureOf(v, f.chart.measure)) }],
-            x: { title: f.chart.axis, scale: 'linear' },
-            y: { title: 'variant', scale: 'category' },
-          },
-        ],
-      },
-    ];
+    const c = f.chart;
+    const charts: ChartSpec[] = [];
+    if (c.kind === 'bars-per-variant') {
+      const rows = run.variants.filter((v) => !v.ground_truth && v.algorithm === f.algorithm && measureOf(v, c.measure) !== null);
+      if (rows.length > 0) {
+        charts.push({
+          id: ids.next(),
+          title: c.title,
+          type: 'bars',
+          horizontal: true,
+          labels: rows.map((v) => v.name),
+          series: [{ kind: 'values', label: c.legend, values: rows.map((v) => measureOf(v, c.measure)) }],
+          x: { title: c.axis, scale: 'linear' },
+          y: { title: 'variant', scale: 'category' },
+        });
+      }
+    } else {
+      // One chart per table of the folder that the adapter's variants wrote.
+      const names = new Set(run.variants.filter((v) => v.algorithm === f.algorithm).map((v) => `${c.folder}/${v.name}.csv`));
+      for (const t of extra.filter((x) => names.has(x.file))) {
+        const xi = t.table.header.indexOf(c.x);
+        if (xi < 0) continue;
+        const num = (cell: string | undefined): number | null => (cell === undefined || cell === '' ? null : Number(cell));
+        charts.push({
+          id: ids.next(),
+          title: `${c.title}: ${t.file.slice(c.folder.length + 1, -'.csv'.length)}`,
+          type: 'xy',
+          series: c.series
+            .map((col) => ({ col, k: t.table.header.indexOf(col) }))
+            .filter(({ k }) => k >= 0)
+            .map(({ col, k }) => ({
+              kind: 'points' as const,
+              label: col,
+              line: true,
+              points: t.table.rows.flatMap((r) => {
+                const x = num(r[xi]);
+                const y = num(r[k]);
+                return x === null || y === null ? [] : [{ x, y }];
+              }),
+            })),
+          x: { title: c.xAxis, scale: 'linear' },
+          y: { title: c.axis, scale: 'linear', min: 0 },
+        });
+      }
+    }
+    return charts.length === 0 ? [] : [{ id: f.id, title: f.title, note: f.note, charts }];
   });
 }
 
@@ -249,7 +275,8 @@ function extraSection(extra: readonly ExtraTable[], ids: Ids): FigureSection | u
       y: { title: header[0] ?? '', scale: 'category' },
     });
   }
-  if (extra.length === 0) return undefined;
+  // Tables that are not bar-shaped are shown under Tables only.
+  if (charts.length === 0) return undefined;
   return {
     id: 'trec',
     title: 'Experiment tables',
@@ -258,14 +285,20 @@ function extraSection(extra: readonly ExtraTable[], ids: Ids): FigureSection | u
   };
 }
 
-export function runFigures(run: RunRecord, extra: readonly ExtraTable[]): FigureSection[] {
+export function runFigures(full: RunRecord, extra: readonly ExtraTable[]): FigureSection[] {
   const ids = new Ids();
+  // A variant's trials and calibration runs are rows of the tables, not points of the figures.
+  const run: RunRecord = { ...full, variants: full.variants.filter((v) => v.part_of === undefined) };
   const groups = runGroups(run.variants);
+  // Tables drawn by an adapter's figure are not drawn again as bars.
+  const drawn = new Set(run.figures.flatMap((f) => (f.chart.kind === 'lines-per-table' ? [`${f.chart.folder}/`] : [])));
+  const plain = extra.filter((t) => ![...drawn].some((d) => t.file.startsWith(d)));
   return [
     distributionSection(run, groups, ids),
     agreementAgainstSweep(run, groups, ids),
-    ...adapterSections(run, ids),
+    sizeGroupSection(run, run.variants, () => ids.next()),
+    ...adapterSections(run, extra, ids),
     costSection(run, ids),
-    extraSection(extra, ids),
+    extraSection(plain, ids),
   ].filter((s): s is FigureSection => s !== undefined);
 }

@@ -6,7 +6,7 @@
  * run.json says so); leftovers of dead runs (their pid is in the name) are removed by the next
  * run into the same results folder, with a notice.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.ts';
 import { processAlive, RunLock } from './run-lock.ts';
@@ -104,10 +104,19 @@ export class RunFolder {
     return this.finalDir;
   }
 
-  /** Removes the temporary folder of a run that did not complete and releases the lock. */
+  /**
+   * Removes the temporary folder of a run that did not complete and releases the lock; the
+   * experiment's results folder too when that leaves it empty (a failed first run leaves nothing).
+   */
   discard(): void {
-    if (!this.committed) rmSync(this.tempDir, { recursive: true, force: true });
     this.lock.release();
+    if (this.committed) return;
+    rmSync(this.tempDir, { recursive: true, force: true });
+    try {
+      rmdirSync(dirname(this.finalDir));
+    } catch {
+      // not empty: other runs, a checkpoint to resume from
+    }
   }
 }
 

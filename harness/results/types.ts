@@ -17,11 +17,13 @@
  * Empty CSV cells mean "undefined" (an empty denominator); run.json says why in `warnings`.
  * Timing and cost columns are the only ones that differ between two runs of the same config.
  */
-import type { AdapterFigure, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
+import type { AdapterFigure, CalibrationTable, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
 import type { InputsFingerprint } from './inputs.ts';
 import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
+import type { SizeGroup } from '../evaluate/size-groups.ts';
+import type { VariantSlices } from '../evaluate/slices.ts';
 
 export const RUN_SCHEMA_VERSION = 2;
 
@@ -61,11 +63,37 @@ export interface VariantRecord {
   readonly counters: Counters;
   /** pairs, spans and tables written for this variant */
   readonly files: readonly OutputFileRecord[];
+  /** precision and recall over the whole collection and per size group, at each threshold (size-groups.csv, thresholds.csv) */
+  readonly slices?: VariantSlices;
+  /** a trial or a calibration run of another variant (contract/derived.ts), in the rows after it */
+  readonly part_of?: { readonly variant: string; readonly role: 'trial' | 'calibration' };
+  /**
+   * A variant averaged over its trials: their names, and each measure's spread over them. Its
+   * measures are the trials' means (runtime, CPU and cost their sums, memory their maximum).
+   */
+  readonly trials?: { readonly runs: readonly string[]; readonly spread: Readonly<Record<string, Spread>> };
+  /** A variant whose parameters (`params`) a calibration chose from the parameters given. */
+  readonly calibration?: {
+    readonly params_given: unknown;
+    readonly runs: readonly string[];
+    readonly summary: string;
+    readonly details: unknown;
+    readonly table?: CalibrationTable;
+  };
   readonly warnings: readonly string[];
   /** how `peak_rss_mb` was measured: from the variant's start (Linux), or the process's running maximum */
   readonly memory: 'per-variant' | 'process-maximum';
   /** backend facts (EMR cluster id, step timeline, …) */
   readonly backend_extra?: Record<string, unknown>;
+}
+
+/** A measure over a variant's trials: how many defined it, their mean, standard deviation (over all of them, not a sample) and range. */
+export interface Spread {
+  readonly n: number;
+  readonly mean: number | null;
+  readonly sd: number | null;
+  readonly min: number | null;
+  readonly max: number | null;
 }
 
 export interface RunRecord {
@@ -101,8 +129,16 @@ export interface RunRecord {
     readonly read_s: number;
     /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
     readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
+    /** with `corpus.exact_duplicates: remove`: groups of identical texts and the documents removed (exact-duplicates.csv) */
+    readonly exact_duplicates?: { readonly groups: number; readonly removed: number };
   };
-  readonly evaluate: { readonly threshold: number; readonly min_score: number; readonly distribution: readonly number[] };
+  readonly evaluate: {
+    readonly threshold: number;
+    readonly min_score: number;
+    readonly distribution: readonly number[];
+    readonly thresholds?: readonly number[];
+    readonly size_groups?: readonly SizeGroup[];
+  };
   /** the columns of metrics.csv after the swept parameters, before the counters (results/measures.ts) */
   readonly measures: readonly MeasureInfo[];
   /** figures the run's adapters add to its report */

@@ -12,7 +12,7 @@
  * docno is not). A malformed line is a DataError naming `file:line`, not a skip: reading
  * judgments partially would give wrong results without anyone noticing.
  */
-import { DataError } from '../errors.ts';
+import { clip, DataError, quote } from '../errors.ts';
 import { readTextFile } from '../corpus/files.ts';
 
 /** topic → docno → grade. */
@@ -48,16 +48,16 @@ export function parseQrels(text: string, path: string): Qrels {
     const topic = cols[0] as string;
     const docno = cols[layout.docno] as string;
     const gradeText = cols[layout.grade] as string;
-    if (!INTEGER.test(gradeText)) throw new DataError(`${where}: grade '${gradeText}' is not an integer`);
+    if (!INTEGER.test(gradeText)) throw new DataError(`${where}: grade ${quote(gradeText)} is not an integer`);
     if (layout.name === 'prels' && !Number.isFinite(Number(cols[4]))) {
-      throw new DataError(`${where}: inclusion probability '${cols[4]}' is not a number`);
+      throw new DataError(`${where}: inclusion probability ${quote(cols[4] ?? '')} is not a number`);
     }
     const grade = Number(gradeText);
     let judged = qrels.get(topic);
     if (!judged) qrels.set(topic, (judged = new Map()));
     const previous = judged.get(docno);
     if (previous !== undefined && previous !== grade) {
-      throw new DataError(`${where}: ${docno} judged again for topic ${topic} with grade ${grade} (was ${previous})`);
+      throw new DataError(`${where}: ${clip(docno)} judged again for topic ${clip(topic)} with grade ${grade} (was ${previous})`);
     }
     judged.set(docno, grade);
   }

@@ -11,6 +11,7 @@
  * `--strict` (in the runner) turns those skips into errors.
  */
 import { readTextFile } from '../corpus/files.ts';
+import { clip, quote } from '../errors.ts';
 import type { ReadContext } from '../corpus/types.ts';
 
 export interface Retrieved {
@@ -62,13 +63,13 @@ export function parseRun(text: string, path: string, ctx: ReadContext): Run {
     }
     const [topic, , docno, , scoreText] = cols as [string, string, string, string, string];
     if (!FLOAT.test(scoreText)) {
-      skip('non-numeric-score', `score '${scoreText}' is not a number`, docno);
+      skip('non-numeric-score', `score ${quote(scoreText)} is not a number`, docno);
       continue;
     }
     let docs = seen.get(topic);
     if (!docs) seen.set(topic, (docs = new Set()));
     if (docs.has(docno)) {
-      skip('duplicate-run-doc', `${docno} retrieved twice for topic ${topic}; the first line is kept`, docno);
+      skip('duplicate-run-doc', `${clip(docno)} retrieved twice for topic ${clip(topic)}; the first line is kept`, docno);
       continue;
     }
     docs.add(docno);

@@ -32,7 +32,7 @@ describe('configs/cacm-runs.yaml', () => {
   it('reads the 3,204 CACM documents and writes the three study tables', () => {
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
     expect(run.corpus.documents).toBe(3204);
-    expect(Object.keys(run.tables).sort()).toEqual(['run-topic-prevalence.csv', 'run-topic-shares.csv', 'topic-collections.csv']);
+    expect(Object.keys(run.tables).sort()).toEqual(['run-topic-prevalence.csv', 'run-topic-shares.csv', 'size-groups.csv', 'topic-collections.csv']);
     // 64 topics × 6 values of n, plus the header
     expect(csv('run-topic-shares.csv')).toHaveLength(64 * 6 + 1);
   });

@@ -16,6 +16,7 @@ afterAll(() => rmSync(gov2, { recursive: true, force: true }));
 
 const env = {
   GOV2_ROOT: gov2,
+  GOV_ROOT: gov2,
   TREC_QRELS: join(FIXTURES, 'trec', 'qrels.terabyte04.701-750.txt'),
   CLUEWEB09_ROOT: join(FIXTURES, 'anserini', 'clueweb09-segment1.warc.gz'),
   WEB09_RUNS: join(FIXTURES, 'anserini', 'run.cacm-bm25.txt'),
@@ -27,15 +28,20 @@ describe('shipped configs', () => {
   it('are the ones the README lists', () => {
     expect(configs.sort()).toEqual([
       'cacm-runs.yaml',
+      'detectors.yaml',
+      'gov-ye.yaml',
       'gov2-hash-sampling.yaml',
       'gov2-sct.yaml',
       'imatch.yaml',
+      'minhash-lsh.yaml',
       'pdc-mr.yaml',
       'ppjoin-filters.yaml',
       'ppjoin-ground-truth.yaml',
       'quickstart.yaml',
+      'simhash-variants.yaml',
       'trec04-relevant.yaml',
       'web09-runs.yaml',
+      'ye-size-groups.yaml',
     ]);
   });
 
@@ -44,7 +50,7 @@ describe('shipped configs', () => {
     expect(exp.groundTruth.name).toBe('ground-truth');
   });
 
-  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml'])(
+  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml'])(
     '%s names the licensed data it misses and where to get it',
     async (name) => {
       const e = await loadExperiment(join(CONFIGS, name), {}).catch((err: unknown) => err);
@@ -64,6 +70,18 @@ describe('a licensed-collection config without its collection', () => {
       expect(plan).toContain('"kind":"emr-plan"');
       expect(plan).toContain('mr1-shingle-pairs');
       expect(readdirSync(out)).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('plans every trial and calibration run of gov-ye.yaml (the adaptive runs are chosen after them)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dry-'));
+    try {
+      const r = await runExperiment(runOptions(join(CONFIGS, 'gov-ye.yaml'), out, { backendKind: 'emr', dryRun: { documents: 1000 } }));
+      if (r.kind !== 'dry-run') throw new Error('expected a dry run');
+      const plan = JSON.stringify(r.plan);
+      for (const name of ['broder/mod=2/residue=1', 'broder/mod=16/residue=15', 'adaptive-p0.8-t0.6/calibration/m=16', 'adaptive-p0.85-t0.85/calibration/m=2']) expect(plan).toContain(name);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -40,7 +40,8 @@ describe('writeBenchFiles', () => {
     expect(words(docs[0]?.text)).toBe('Hello & <world> Second paragraph');
     expect(words(docs[1]?.text)).toBe('Only one paragraph, with a < sign');
     expect(docs[2]?.text).toBe(docs[0]?.text);
-    expect(docs[0]?.meta).toEqual({ url: 'http://www.example.gov/easy-ham-1/00001.html' });
+    // the page's <title> is the mail's subject, escaped: read back decoded, as meta.title
+    expect(docs[0]?.meta).toEqual({ url: 'http://www.example.gov/easy-ham-1/00001.html', title: 'Re: <b>bold</b> & co' });
   });
 
   it('writes a gzip WARC/1.0 file whose responses read back with their WARC-TREC-IDs', async () => {

@@ -25,7 +25,7 @@ import {
   type StepSummary,
 } from '@aws-sdk/client-emr';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { Counters, DocumentSet } from '../../../contract/index.ts';
+import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
@@ -43,7 +43,7 @@ import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './pri
 import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
 import { parseS3Uri } from './s3uri.ts';
 import { describeDocuments } from './splits.ts';
-import { stageDocuments, uploadFile, uploadObject } from './staging.ts';
+import { stageDocumentMeta, stageDocuments, uploadFile, uploadObject } from './staging.ts';
 
 export interface EmrDeps {
   readonly emr?: EMRClient;
@@ -132,6 +132,8 @@ class EmrBackend implements Backend {
   private readonly resume: boolean;
   private prepared?: Promise<void>;
   private stagedDocs?: DocumentSet;
+  /** the documents-meta upload, made once, for the first variant whose jobs read it */
+  private stagedMeta?: Promise<number>;
   private cluster?: ClusterRun;
   private variants = 0;
 
@@ -160,6 +162,10 @@ class EmrBackend implements Backend {
     try {
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
       await this.prepare(ctx);
+      if (readsDataset(job.plan.jobs, DOCUMENTS_META)) {
+        this.stagedMeta ??= stageDocumentMeta(this.s3, this.layout, ctx.docs, ctx.signal);
+        await this.stagedMeta;
+      }
       const { slug, steps } = variantSteps(this.config, this.runId, index, job, this.prices);
       const spec = specJson(job);
       const reused = this.resume ? await this.finishedSteps(slug, spec, job, ctx.signal) : 0;

@@ -4,6 +4,8 @@
  *   <prefix>/<run-id>/code/ndd-job.js                 the bundled job script
  *   <prefix>/<run-id>/code/install-node.sh            the bootstrap action (node_bootstrap: dnf)
  *   <prefix>/<run-id>/input/documents/part-NNNNN.gz   the documents as text records
+ *   <prefix>/<run-id>/input/documents-meta/part-00000 their meta, uncompressed (side data; only
+ *                                                     when a job reads it)
  *   <prefix>/<run-id>/variants/<vNN-name>/spec.json   {algorithm, params, minScore}
  *   <prefix>/<run-id>/variants/<vNN-name>/<dataset>/  each job's output (part-NNNNN[.gz])
  *   <prefix>/logs/<cluster-id>/…                      EMR's own logs (log_uri)
@@ -28,6 +30,8 @@ export const bootstrapKey = (l: RunLayout): string => joinKey(l.runKey, 'code', 
 export const documentsKey = (l: RunLayout): string => `${joinKey(l.runKey, 'input', 'documents')}/`;
 export const splitKey = (l: RunLayout, i: number): string =>
   joinKey(l.runKey, 'input', 'documents', `part-${String(i).padStart(5, '0')}.gz`);
+export const documentsMetaKey = (l: RunLayout): string => `${joinKey(l.runKey, 'input', 'documents-meta')}/`;
+export const documentsMetaPartKey = (l: RunLayout): string => joinKey(l.runKey, 'input', 'documents-meta', 'part-00000');
 export const variantKey = (l: RunLayout, slug: string): string => joinKey(l.runKey, 'variants', slug);
 export const specKey = (l: RunLayout, slug: string): string => joinKey(variantKey(l, slug), SPEC_NAME);
 export const datasetKey = (l: RunLayout, slug: string, dataset: string): string =>

@@ -5,12 +5,13 @@
  * what a real run would do, without credentials or network.
  */
 import type { ActionOnFailure, RunJobFlowCommandInput, StepConfig } from '@aws-sdk/client-emr';
+import { DOCUMENTS_META, readsDataset } from '../../../contract/index.ts';
 import type { VariantJob } from '../backend.ts';
 import { installNodeScript } from './bootstrap.ts';
 import { clusterMode, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { groupIntervals, clusterRatePerHour } from './cost.ts';
 import {
-  bootstrapKey, codeKey, consoleLink, datasetKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
+  bootstrapKey, codeKey, consoleLink, datasetKey, documentsMetaPartKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
 } from './layout.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
 import { parseS3Uri, s3Uri } from './s3uri.ts';
@@ -166,6 +167,8 @@ export interface EmrPlanInput {
   readonly prices?: PriceTable;
   /** Size of the bundled job script when it has been built; null in a pure dry run. */
   readonly bundleBytes?: number | null;
+  /** Size of the documents-meta object when the documents are known. */
+  readonly metaBytes?: number | null;
 }
 
 export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
@@ -203,6 +206,10 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
       ? `documents ${exact.first}..${exact.end - 1} as text records, gzip`
       : `documents as text records, gzip (split ${i + 1} of at most ${nSplits}, estimated)`;
     upload(splitKey(layout, i), exact ? exact.bytes : null, what, { ContentType: 'application/gzip' });
+  }
+
+  if (input.variants.some((v) => readsDataset(v.plan.jobs, DOCUMENTS_META))) {
+    upload(documentsMetaPartKey(layout), input.metaBytes ?? null, "each document's meta as JSON text records, uncompressed (side data)", { ContentType: 'text/plain' });
   }
 
   const clusterId = mode.kind === 'existing' ? mode.clusterId : CLUSTER_ID;

@@ -8,9 +8,10 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { DocumentSet } from '../../../contract/index.ts';
+import { encodeDocumentMeta, type DocumentSet } from '../../../contract/index.ts';
 import { InterruptedError } from '../../errors.ts';
-import { splitKey, type RunLayout } from './layout.ts';
+import { documentsMetaPartKey, splitKey, type RunLayout } from './layout.ts';
+import { encodeRecord } from '../records.ts';
 import { documentLine, type SplitRange } from './splits.ts';
 
 const gzipAsync = promisify(gzip);
@@ -72,4 +73,17 @@ export async function stageDocuments(
     progress(i + 1, splits.length);
   }
   return sizes;
+}
+
+/** The `documents-meta` dataset as one uncompressed object: jobs load it whole as side data. */
+export function documentMetaText(docs: DocumentSet): string {
+  let s = '';
+  for (let i = 0; i < docs.texts.length; i++) s += `${encodeRecord(String(i), encodeDocumentMeta(docs.meta?.[i]))}\n`;
+  return s;
+}
+
+export async function stageDocumentMeta(s3: S3Client, layout: RunLayout, docs: DocumentSet, signal?: AbortSignal): Promise<number> {
+  const body = Buffer.from(documentMetaText(docs), 'utf8');
+  await uploadObject(s3, layout.bucket, documentsMetaPartKey(layout), body, 'text/plain', signal);
+  return body.length;
 }

@@ -8,8 +8,8 @@
  */
 import type { ActionOnFailure, StepConfig } from '@aws-sdk/client-emr';
 import type { JobSpec } from '../../../contract/index.ts';
-import { DOCUMENTS } from '../../../contract/index.ts';
-import { codeKey, datasetKey, documentsKey, JOB_SCRIPT_NAME, safeName, SPEC_NAME, specKey, type RunLayout } from './layout.ts';
+import { DOCUMENTS, DOCUMENTS_META } from '../../../contract/index.ts';
+import { codeKey, datasetKey, documentsKey, documentsMetaKey, JOB_SCRIPT_NAME, safeName, SPEC_NAME, specKey, type RunLayout } from './layout.ts';
 import { s3Uri } from './s3uri.ts';
 
 /** AddJobFlowSteps limit on the total characters of a step's HadoopJarStep strings. */
@@ -36,7 +36,8 @@ export function stepName(runId: string, slug: string, job: string): string {
 }
 
 export function datasetUri(c: StepContext, dataset: string): string {
-  const key = dataset === DOCUMENTS ? documentsKey(c.layout) : datasetKey(c.layout, c.slug, dataset);
+  const key =
+    dataset === DOCUMENTS ? documentsKey(c.layout) : dataset === DOCUMENTS_META ? documentsMetaKey(c.layout) : datasetKey(c.layout, c.slug, dataset);
   return s3Uri(c.layout.bucket, key);
 }
 

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Counters, DocumentSet, Plan, PlanOutput } from '../../../contract/index.ts';
 import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
-import { DOCUMENTS, type JobSpec, type Reducer, type SideRecord, type TaskContext } from '../../../contract/index.ts';
+import { DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, readsDataset, type JobSpec, type Reducer, type SideRecord, type TaskContext } from '../../../contract/index.ts';
 import { LineWriter, readLines } from '../lines.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
 
@@ -37,11 +37,23 @@ export function writeDocuments(docs: DocumentSet, path: string): void {
   w.close();
 }
 
+/** The `documents-meta` dataset: each document's meta as a JSON object, one record per document. */
+export function writeDocumentMeta(docs: DocumentSet, path: string): void {
+  const w = new LineWriter(path);
+  for (let i = 0; i < docs.texts.length; i++) w.write(encodeRecord(String(i), encodeDocumentMeta(docs.meta?.[i])));
+  w.close();
+}
+
 export function runPlanJobs(plan: Plan, docs: DocumentSet, opts: EngineOptions): EngineResult {
   const datasets = new Map<string, string>();
   const docsPath = join(opts.workDir, `${DOCUMENTS}.txt`);
   writeDocuments(docs, docsPath);
   datasets.set(DOCUMENTS, docsPath);
+  if (readsDataset(plan.jobs, DOCUMENTS_META)) {
+    const metaPath = join(opts.workDir, `${DOCUMENTS_META}.txt`);
+    writeDocumentMeta(docs, metaPath);
+    datasets.set(DOCUMENTS_META, metaPath);
+  }
   const counters: Counters = {};
   const spills: Record<string, number> = {};
   plan.jobs.forEach((job, i) => {

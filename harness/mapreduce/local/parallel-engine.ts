@@ -6,7 +6,8 @@
  * which runs them on one thread.
  */
 import { join } from 'node:path';
-import { addCounters, DOCUMENTS, type Counters, type DocumentSet, type Plan } from '../../../contract/index.ts';
+import { addCounters, DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, type DocumentSet, type Plan } from '../../../contract/index.ts';
+import { writeDocumentMeta } from './engine.ts';
 import { LineWriter } from '../lines.ts';
 import { encodeRecord } from '../records.ts';
 import type { MapTaskInput, MapTaskOutput, ReduceTaskInput } from './tasks.ts';
@@ -71,6 +72,11 @@ export async function runPlanJobsParallel(
   const planModule = opts.planModule ?? PLANS;
   const datasets = new Map<string, string[]>();
   datasets.set(DOCUMENTS, writeDocumentParts(docs, opts.workDir, opts.parallelism));
+  if (readsDataset(plan.jobs, DOCUMENTS_META)) {
+    const metaPath = join(opts.workDir, `${DOCUMENTS_META}-part-00000`);
+    writeDocumentMeta(docs, metaPath);
+    datasets.set(DOCUMENTS_META, [metaPath]);
+  }
   const counters: Counters = {};
   const spills: Record<string, number> = {};
   const filesOf = (name: string): string[] => {

@@ -66,8 +66,17 @@ export class WorkerPool {
       if (!w && this.workers.length < this.size) w = this.spawn();
       if (!w) return;
       const task = this.queue.shift() as Queued;
+      try {
+        w.postMessage(task, transferables(task.payload));
+      } catch (e) {
+        // A payload that cannot be sent (an array already transferred to another task, say) is
+        // that task's error, not a silent hang: the worker never saw it and stays idle.
+        this.idle.push(w);
+        this.pending.get(task.id)?.reject(e instanceof Error ? e : new Error(String(e)));
+        this.pending.delete(task.id);
+        continue;
+      }
       this.busy.set(w, task.id);
-      w.postMessage(task, transferables(task.payload));
     }
   }
 

@@ -9,21 +9,27 @@
  *
  * A job without a reducer is map-only (its map outputs are the job output, no combiner, as in
  * Hadoop). Counters are summed from every process's `reporter:counter:` lines. Up to
- * `parallelTasks` tasks run at a time; a failed task or an abort kills every child.
+ * `parallelTasks` tasks run at a time.
+ *
+ * Task attempts are made as Hadoop makes them: a task whose process fails is run again from
+ * scratch (its output files rewritten, the counters of the failed attempt never added) up to
+ * `max_attempts` times; the last failure fails the job, kills every child and names the job,
+ * task, attempt and the tail of the task's stderr. An abort kills every child at once and is
+ * never retried.
  */
 import { mkdir, mkdtemp, open, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { addCounters, type Counters } from '../../../contract/index.ts';
-import { InterruptedError } from '../../errors.ts';
+import { clip, InterruptedError, quote, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { DOCUMENTS, type JobSpec } from '../../../contract/index.ts';
+import { DOCUMENTS, DOCUMENTS_META, readsDataset, type JobSpec } from '../../../contract/index.ts';
 import { bundleJobScript } from './bundle.ts';
 import type { StreamingConfig } from './config.ts';
 import { reapedChildrenCpuS } from './cpu.ts';
-import { readOutputs, writeDocuments } from './datasets.ts';
-import { ChildSet, describeFailure, rootFailure, startPipeline, type Command, type ProcessOutcome } from './processes.ts';
+import { readOutputs, writeDocumentMeta, writeDocuments } from './datasets.ts';
+import { ChildSet, describeExit, describeFailure, rootFailure, startPipeline, type Command, type ProcessOutcome } from './processes.ts';
 import { addCounterLines } from './reporter.ts';
 import { partitionLines } from './shuffle.ts';
 import { alignSplits, planSplits, type Split } from './splits.ts';
@@ -49,6 +55,18 @@ interface JobReport {
   readonly map_output_reused?: boolean;
   readonly runtime_s: number;
 }
+
+/** A task attempt that failed and was made again (or was the last). */
+interface FailedAttempt {
+  readonly job: string;
+  readonly phase: 'map' | 'reduce';
+  readonly task: number;
+  readonly attempt: number;
+  readonly error: string;
+}
+
+/** At most this many failed attempts are listed in run.json (all are counted). */
+const LISTED_FAILED_ATTEMPTS = 50;
 
 /** A job's map output kept for later variants of the run (`JobSpec.mapKey`). */
 interface KeptMapOutput {
@@ -78,7 +96,7 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
       const t0 = performance.now();
       try {
         const run = new StreamingRun(config, script, parallel, options.sortBuffer ?? '128M', children, ctx, keptMaps);
-        const { datasets, counters, jobs } = await run.execute(variant);
+        const { datasets, counters, jobs, failedAttempts } = await run.execute(variant);
         const outputs = await readOutputs(variant.variant, variant.plan.output, datasets, ctx.docs.texts.length);
         const runtimeS = (performance.now() - t0) / 1000;
         const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
@@ -97,6 +115,9 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
             reduce_tasks: config.reduce_tasks,
             task_cpu_s: childCpuS,
             framework_cpu_s: frameworkCpuS,
+            max_attempts: config.max_attempts,
+            failed_attempts: failedAttempts.length,
+            ...(failedAttempts.length > 0 ? { failed_attempt_list: failedAttempts.slice(0, LISTED_FAILED_ATTEMPTS) } : {}),
             jobs,
           },
         };
@@ -118,6 +139,7 @@ class StreamingRun {
   private specFile = '';
   private readonly datasets = new Map<string, string[]>();
   private readonly counters: Counters = {};
+  private readonly failedAttempts: FailedAttempt[] = [];
 
   constructor(
     private readonly config: StreamingConfig,
@@ -129,7 +151,9 @@ class StreamingRun {
     private readonly keptMaps: Map<string, KeptMapOutput>,
   ) {}
 
-  async execute(variant: VariantJob): Promise<{ datasets: ReadonlyMap<string, readonly string[]>; counters: Counters; jobs: JobReport[] }> {
+  async execute(
+    variant: VariantJob,
+  ): Promise<{ datasets: ReadonlyMap<string, readonly string[]>; counters: Counters; jobs: JobReport[]; failedAttempts: FailedAttempt[] }> {
     await mkdir(this.ctx.workDir, { recursive: true });
     this.root = await mkdtemp(join(this.ctx.workDir, 'streaming-'));
     this.specFile = join(this.root, 'spec.json');
@@ -145,11 +169,18 @@ class StreamingRun {
       await writeDocuments(file, this.ctx.docs, this.ctx.signal);
       this.datasets.set(DOCUMENTS, [file]);
     }
+    if (readsDataset(variant.plan.jobs, DOCUMENTS_META)) {
+      const dir = join(this.root, DOCUMENTS_META);
+      await mkdir(dir);
+      const file = join(dir, 'part-00000');
+      await writeDocumentMeta(file, this.ctx.docs);
+      this.datasets.set(DOCUMENTS_META, [file]);
+    }
     const jobs: JobReport[] = [];
     for (const [j, job] of variant.plan.jobs.entries()) {
       jobs.push(await this.runJob(job, join(this.root, `job-${j}-${job.name}`)));
     }
-    return { datasets: this.datasets, counters: this.counters, jobs };
+    return { datasets: this.datasets, counters: this.counters, jobs, failedAttempts: this.failedAttempts };
   }
 
   private dataset(job: JobSpec, name: string): string[] {
@@ -261,11 +292,17 @@ class StreamingRun {
     }
     const pipeline = startPipeline(commands, { kind: 'stream', stream: input }, { kind: 'pipe' }, this.children);
     const records = partitionLines(pipeline.stdout as NonNullable<typeof pipeline.stdout>, sink.files);
-    // If partitioning fails (disk full), the processes must not outlive it.
-    records.catch(() => this.children.killAll());
+    // If partitioning fails (disk full), the attempt's processes must not outlive it.
+    records.catch(() => pipeline.kill());
     const outcomes = await pipeline.done;
+    // The partition files must be closed before another attempt rewrites them.
+    const written = await records.then(
+      (n) => ({ ok: true as const, n }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
     this.check(outcomes);
-    return records;
+    if (!written.ok) throw written.error;
+    return written.n;
   }
 
   private async reduceTask(job: JobSpec, inputs: readonly string[], outFile: string): Promise<void> {
@@ -286,32 +323,68 @@ class StreamingRun {
     for (const o of outcomes) addCounterLines(this.counters, o.counters);
   }
 
-  /** Runs `count` tasks, at most `parallel` at a time; the first failure kills the others and is thrown. */
+  /**
+   * Runs `count` tasks, at most `parallel` at a time. A task whose process fails is attempted
+   * again from scratch, up to `max_attempts` times; its last failure kills the other tasks and
+   * is thrown. An abort stops everything and is not retried.
+   */
   private async runTasks(job: JobSpec, phase: 'map' | 'reduce', count: number, task: (i: number) => Promise<unknown>): Promise<void> {
+    const maxAttempts = this.config.max_attempts;
     let next = 0;
     let done = 0;
-    let failure: { error: unknown; task: number } | undefined;
+    let failure: { error: unknown; task: number; attempt: number } | undefined;
+    const stopped = () => failure !== undefined || this.ctx.signal.aborted;
     this.ctx.progress(`${job.name} ${phase}`, 0, count);
     const worker = async () => {
-      while (next < count && !failure && !this.ctx.signal.aborted) {
+      while (next < count && !stopped()) {
         const i = next++;
-        try {
-          await task(i);
-          this.ctx.progress(`${job.name} ${phase}`, ++done, count);
-        } catch (error) {
-          if (!failure) failure = { error, task: i };
-          this.children.killAll();
+        for (let attempt = 1; !stopped(); attempt++) {
+          try {
+            await task(i);
+            this.ctx.progress(`${job.name} ${phase}`, ++done, count);
+            break;
+          } catch (error) {
+            if (stopped()) break;
+            // Only a task process that failed is attempted again; anything else is not the task's
+            // doing, nor is a command that cannot be started (it would fail every attempt alike).
+            if (error instanceof TaskFailure && !error.outcome.spawnError && attempt < maxAttempts) {
+              this.failedAttempts.push({ job: job.name, phase, task: i, attempt, error: describeFailure(error.outcome) });
+              this.ctx.progress(`${job.name} ${phase}: task ${i} attempt ${attempt} failed, attempt ${attempt + 1} of ${maxAttempts}`, done, count);
+              continue;
+            }
+            if (error instanceof TaskFailure) {
+              this.failedAttempts.push({ job: job.name, phase, task: i, attempt, error: describeFailure(error.outcome) });
+            }
+            failure = { error, task: i, attempt };
+            this.children.killAll();
+          }
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.parallel, count) }, worker));
     this.ctx.signal.throwIfAborted();
     if (failure) {
-      const { error, task: i } = failure;
-      const what = error instanceof TaskFailure ? describeFailure(error.outcome) : (error as Error).message;
-      throw new Error(`streaming: job ${job.name}: ${phase} task ${i}: ${what}`, { cause: error });
+      const { error, task: i, attempt } = failure;
+      if (error instanceof TaskFailure && error.outcome.spawnError && error.outcome.label === 'sort') {
+        // The config names the sort command: a user's mistake, not a bug.
+        throw new UserError(`streaming: backend.sort ${quote(this.config.sort)} cannot be started (${error.outcome.spawnError}): give the path of GNU sort`, { cause: error });
+      }
+      if (error instanceof TaskFailure) {
+        throw new Error(
+          `streaming: job ${job.name}: ${phase} task ${i}: attempt ${attempt} of ${maxAttempts}: ${describeExit(error.outcome)}${stderrTail(error.outcome)}`,
+          { cause: error },
+        );
+      }
+      throw new Error(`streaming: job ${job.name}: ${phase} task ${i}: ${(error as Error).message}`, { cause: error });
     }
   }
+}
+
+/** The last stderr lines of a failed task process, for the error message (control characters escaped). */
+function stderrTail(o: ProcessOutcome): string {
+  if (o.spawnError || o.lastLines.length === 0) return '';
+  const lines = o.lastLines.map((l) => clip(l, 200));
+  return lines.length === 1 ? `: ${lines[0]}` : `; last lines of its stderr:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
 /** Counters added since `before`. */

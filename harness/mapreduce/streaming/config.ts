@@ -19,6 +19,15 @@ export const streamingBackendSchema = z
       .positive()
       .optional()
       .describe("largest input split in MB (Hadoop's block size); absent: no limit beyond map_tasks"),
+    max_attempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(4)
+      .describe(
+        "attempts a map or reduce task gets before the job fails (Hadoop's mapreduce.map.maxattempts and mapreduce.reduce.maxattempts; each attempt starts from scratch)",
+      ),
     sort: z.string().min(1).default('sort').describe('the POSIX sort command to run (GNU sort; e.g. gsort on macOS)'),
   })
   .strict();

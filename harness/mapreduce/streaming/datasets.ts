@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { DocumentSet, PlanOutput } from '../../../contract/index.ts';
+import { encodeDocumentMeta, type DocumentSet, type PlanOutput } from '../../../contract/index.ts';
 import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
 import { forEachLine } from './line-reader.ts';
@@ -20,6 +20,24 @@ export async function writeDocuments(file: string, docs: DocumentSet, signal?: A
       buf += encodeRecord(String(i), docs.texts[i] as string) + '\n';
       if (buf.length >= WRITE_CHARS) {
         signal?.throwIfAborted();
+        await fh.write(buf);
+        buf = '';
+      }
+    }
+    if (buf) await fh.write(buf);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The `documents-meta` dataset: one record per document, its meta as a JSON object. */
+export async function writeDocumentMeta(file: string, docs: DocumentSet): Promise<void> {
+  const fh = await open(file, 'w');
+  try {
+    let buf = '';
+    for (let i = 0; i < docs.texts.length; i++) {
+      buf += encodeRecord(String(i), encodeDocumentMeta(docs.meta?.[i])) + '\n';
+      if (buf.length >= WRITE_CHARS) {
         await fh.write(buf);
         buf = '';
       }

@@ -60,18 +60,22 @@ export interface Pipeline {
   readonly stdout: Readable | null;
   /** Settles when every process has exited and its stderr is read; never rejects. */
   readonly done: Promise<ProcessOutcome[]>;
+  /** Kills this pipeline's processes (not the other tasks' in the same `ChildSet`). */
+  kill(): void;
 }
 
 export function startPipeline(commands: readonly Command[], input: PipelineInput, output: PipelineOutput, children: ChildSet): Pipeline {
   const outcomes: Promise<ProcessOutcome>[] = [];
   let upstream: Readable | null = null;
   let lastStdout: Readable | null = null;
+  const own: ChildProcess[] = [];
   commands.forEach((cmd, i) => {
     const isLast = i === commands.length - 1;
     const stdin = i === 0 ? (input.kind === 'stream' ? 'pipe' : 'ignore') : (upstream as Readable);
     const stdout = isLast && output.kind === 'fd' ? output.fd : 'pipe';
     const child = spawn(cmd.file, cmd.args, { stdio: [stdin, stdout, 'pipe'], env: cmd.env ?? process.env });
     children.add(child);
+    own.push(child);
     // The child holds its own copy of the pipe: closing ours lets a dead reader give the writer EPIPE.
     if (i > 0) (upstream as Readable).destroy();
     if (i === 0 && input.kind === 'stream' && child.stdin) {
@@ -83,7 +87,13 @@ export function startPipeline(commands: readonly Command[], input: PipelineInput
     upstream = child.stdout;
     if (isLast) lastStdout = child.stdout;
   });
-  return { stdout: lastStdout, done: Promise.all(outcomes) };
+  return {
+    stdout: lastStdout,
+    done: Promise.all(outcomes),
+    kill: () => {
+      for (const child of own) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
 }
 
 function watch(label: string, child: ChildProcess): Promise<ProcessOutcome> {
@@ -124,6 +134,16 @@ function watch(label: string, child: ChildProcess): Promise<ProcessOutcome> {
 export function rootFailure(outcomes: readonly ProcessOutcome[]): ProcessOutcome | undefined {
   const failed = outcomes.filter((o) => !succeeded(o));
   return failed.find((o) => o.label !== 'sort' && o.signal !== 'SIGPIPE') ?? failed[0];
+}
+
+/** How the process failed, without its stderr. */
+export function describeExit(o: ProcessOutcome): string {
+  const how = o.spawnError
+    ? `could not start: ${o.spawnError}`
+    : o.signal
+      ? `was killed by ${o.signal}`
+      : `exited with code ${o.code}`;
+  return `${o.label} ${how}`;
 }
 
 export function describeFailure(o: ProcessOutcome): string {

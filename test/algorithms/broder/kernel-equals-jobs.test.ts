@@ -26,6 +26,15 @@ const samplings = [
       { max_size: null, m: 2 },
     ],
   },
+  {
+    method: 'adaptive',
+    by: 'words',
+    groups: [
+      { max_size: 15, m: 1 },
+      { max_size: 40, m: 2 },
+      { max_size: null, m: 4 },
+    ],
+  },
 ];
 
 describe('Broder kernel and text jobs', () => {

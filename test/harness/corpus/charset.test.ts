@@ -39,7 +39,7 @@ describe('decodeCharset', () => {
 
   it('maps every byte in the fallback, the five undefined in windows-1252 included', () => {
     const d = decodeCharset(bytes(0x80, 0x81, 0x9d), 'x-unknown');
-    expect(d).toEqual({ kind: 'fallback', text: '€\u0081\u009d', problem: 'unknown charset "x-unknown"' });
+    expect(d).toEqual({ kind: 'fallback', text: '€\u0081\u009d', problem: "unknown charset 'x-unknown'" });
   });
 
   it('falls back when the bytes are invalid in a multi-byte charset', () => {

@@ -69,7 +69,7 @@ describe('the html reader on a folder', () => {
   it('counts a file that is not HTML as a skip', async () => {
     const { skips } = await read(own('site'));
     expect(skips.filter((s) => s.reason === 'not-html')).toEqual([
-      { file: join(own('site'), 'notes.txt'), reason: 'not-html', kind: 'skipped', detail: 'notes.txt is not an .html or .htm file' },
+      { file: join(own('site'), 'notes.txt'), reason: 'not-html', kind: 'skipped', detail: "'notes.txt' is not an .html or .htm file" },
     ]);
   });
 
@@ -122,6 +122,19 @@ describe('the html reader on archives written by GNU tar', () => {
     const err = await read(bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataError);
     expect((err as Error).message).toMatch(new RegExp(`^${bad.replaceAll('.', '\\.')}: byte 2560: tar header checksum mismatch`));
+  });
+
+  it('quotes an entry name it cannot read escaped and cut short (found by fuzzing)', async () => {
+    const odd = join(tmp, 'odd.tar');
+    const bytes = Buffer.from(readFileSync(own('site-pax.tar')));
+    const header = bytes.subarray(2560, 3072); // site/notes.txt
+    header.write('site/\u001b[2J\u0007notes.txt\u0000', 0, 'latin1');
+    header.fill(0x20, 148, 156);
+    const sum = header.reduce((a, b) => a + b, 0);
+    header.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, 148, 'latin1');
+    writeFileSync(odd, bytes);
+    const { skips } = await read(odd);
+    expect(skips.find((s) => s.reason === 'not-html')?.detail).toBe("'site/\\e[2J\\x07notes.txt' is not an .html or .htm file");
   });
 
   it('keeps the entries before a cut in a plain tar and counts a truncated-tar skip', async () => {

@@ -188,3 +188,36 @@ describe('htmlToText', () => {
   });
 });
 
+
+describe('htmlToDocument (title and tagged text for simhash, Seshasai 2009 §5.4)', () => {
+  const page =
+    '<HTML><HEAD><TITLE>Agency &amp;\n Co</TITLE></HEAD><BODY><TABLE><TR><TD><A HREF="/a">Home</A></TD><TD>About</TD></TR></TABLE>' +
+    '<H1>Caf&eacute; <I>prices</I></H1><P>Tea is <b>cheap</b>, <strong>not</strong> <h4>this</h4> <h2>but <a>this</a></h2>.</P></BODY></HTML>';
+
+  it('gives exactly the text of htmlToText', async () => {
+    const { htmlToDocument } = await import('../../../harness/corpus/html.ts');
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../fixtures/html/site/', import.meta.url);
+    const pages = [page, 'x<b>y', '<b>a</b></b></b>b', '<i><a>x</i>y</a>z'];
+    for (const f of readdirSync(dir, { recursive: true }) as string[]) if (/\.html?$/.test(f)) pages.push(readFileSync(new URL(f, dir), 'latin1'));
+    expect(pages.length).toBeGreaterThan(4);
+    for (const p of pages) expect(htmlToDocument(p).text).toBe(htmlToText(p));
+  });
+
+  it('keeps the first title, decoded and collapsed, and the text of a, b, i and h1-h3, one element a line', async () => {
+    const { htmlToDocument } = await import('../../../harness/corpus/html.ts');
+    const d = htmlToDocument(page);
+    expect(d.title).toBe('Agency & Co');
+    // by hand: <A>Home</A>; <H1> with its nested <I>; <b>cheap</b>; <h2> with its nested <a>
+    // (strong and h4 are not emphasis elements here)
+    expect(d.tagged).toBe('Home\nCafé  prices\ncheap\nbut  this');
+  });
+
+  it('ignores end tags that close nothing and keeps an unclosed element open to the end', async () => {
+    const { htmlToDocument } = await import('../../../harness/corpus/html.ts');
+    expect(htmlToDocument('a</b>b<b>c').tagged).toBe('c');
+    expect(htmlToDocument('<p>plain</p>').tagged).toBe('');
+    expect(htmlToDocument('<p>plain</p>').title).toBeUndefined();
+    expect(htmlToDocument('<title>  </title>x').title).toBeUndefined();
+  });
+});

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DataError, UserError } from '../../../harness/errors.ts';
-import { jsonlReader } from '../../../harness/corpus/jsonl.ts';
+import { jsonlReader, readJsonlFile } from '../../../harness/corpus/jsonl.ts';
 import type { Document, Skip } from '../../../harness/corpus/types.ts';
 
 const DIR = fileURLToPath(new URL('../../fixtures/jsonl', import.meta.url));
@@ -58,6 +59,39 @@ describe('jsonl reader', () => {
       [file, off[7], 'bad-record', 'b6', 'line 7'],
     ]);
     expect(skips.every((s) => s.kind === 'skipped')).toBe(true);
+  });
+
+  it('escapes the control characters of a bad line it quotes in a skip (found by fuzzing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-jsonl-'));
+    try {
+      const file = join(dir, 'x.jsonl');
+      writeFileSync(file, '{"id": "a", "text": "ok"}\n\u001b[2J\u0000{"id"\n');
+      const { docs, skips } = await readAll(file);
+      expect(docs.map((d) => d.id)).toEqual(['a']);
+      expect(skips.map((s) => [s.reason, s.detail])).toEqual([['invalid-json', 'line 2: Unexpected token \'\\e\', "\\e[2J\\x00{"id"" is not valid JSON']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes over a line longer than the limit without holding it, and reads on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-jsonl-'));
+    try {
+      const file = join(dir, 'x.jsonl');
+      const long = `{"id": "b", "text": "${'x'.repeat(300_000)}"}`;
+      writeFileSync(file, `{"id": "a", "text": "ok"}\n${long}\n{"id": "c", "text": "ok"}\n${long}`);
+      const docs: Document[] = [];
+      const skips: Skip[] = [];
+      for await (const d of readJsonlFile(file, { skip: (s) => skips.push(s) }, 100_000)) docs.push(d);
+      expect(docs.map((d) => d.id)).toEqual(['a', 'c']);
+      const second = 26;
+      expect(skips.map((s) => [s.reason, s.offset, s.detail])).toEqual([
+        ['line-too-long', second, 'line 2: longer than 100000 bytes; passed over'],
+        ['line-too-long', second + long.length + 1 + 26, 'line 4: longer than 100000 bytes; passed over'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('strips a UTF-8 byte order mark and recovers a line with invalid UTF-8', async () => {

@@ -24,7 +24,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('readCorpus', () => {
   it('rejects an unknown format, listing the known ones', async () => {
     await expect(collect({ format: 'mbx' })).rejects.toThrow(UserError);
-    await expect(collect({ format: 'mbx' })).rejects.toThrow(/unknown format "mbx" \(known: .*spamassassin.*jsonl/);
+    await expect(collect({ format: 'mbx' })).rejects.toThrow(/unknown format 'mbx' \(known: .*spamassassin.*jsonl/);
   });
 
   it('counts documents, empty and duplicate skips and recoveries on the mail fixture', async () => {

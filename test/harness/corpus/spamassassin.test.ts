@@ -33,7 +33,7 @@ describe('spamassassin reader on the fixture corpus', () => {
     const { docs } = await readAll(FIXTURE);
     const doc = docs.find((d) => d.id === 'easy-ham-1/00001');
     expect(doc?.text).toBe("Café crème brûlée, s'il vous plaît. Une ligne.\n");
-    expect(doc?.meta).toEqual({ group: 'easy-ham-1', subject: 'Café menu' });
+    expect(doc?.meta).toEqual({ group: 'easy-ham-1', subject: 'Café menu', from: 'sender@example.org' });
   });
 
   it('decodes base64 UTF-8', async () => {
@@ -88,7 +88,7 @@ describe('spamassassin reader on the fixture corpus', () => {
   });
 
   it('rejects an unknown group, naming it', async () => {
-    await expect(readAll(FIXTURE, { groups: ['spam-3'] })).rejects.toThrow(new UserError('spamassassin: unknown group "spam-3" (known: easy-ham-1, easy-ham-2, hard-ham-1, spam-1, spam-2)'));
+    await expect(readAll(FIXTURE, { groups: ['spam-3'] })).rejects.toThrow(new UserError("spamassassin: unknown group 'spam-3' (known: easy-ham-1, easy-ham-2, hard-ham-1, spam-1, spam-2)"));
   });
 
   it('rejects an unknown option', async () => {
@@ -118,9 +118,36 @@ describe('spamassassin reader on a damaged corpus folder', () => {
     const { docs, skips } = await readAll(root);
     expect(docs).toEqual([{ id: 'spam-2/00007', text: 'hello\n', meta: { group: 'spam-2', subject: 'hi' } }]);
     expect(skips.map((s) => [s.file, s.id, s.reason, s.kind])).toEqual([
-      [join(root, 'data', 'spam-2/readme.txt'), undefined, 'bad-file-name', 'skipped'],
+      [join(root, 'data', 'file_list.json'), undefined, 'bad-file-name', 'skipped'],
       [join(root, 'data', gone), 'spam-2/00008', 'missing-file', 'skipped'],
     ]);
+  });
+
+  it('quotes a bad entry escaped and cut short, as a skip of file_list.json (found by fuzzing)', async () => {
+    mkdirSync(join(root, 'data'), { recursive: true });
+    writeFileSync(join(root, 'data', 'file_list.json'), JSON.stringify(['spam-2/\u001b[2J' + 'x'.repeat(200)]));
+    const skips: Skip[] = [];
+    await expect(
+      (async () => {
+        for await (const d of spamAssassinReader.read(root, {}, { skip: (s) => skips.push(s) })) void d;
+      })(),
+    ).resolves.toBeUndefined();
+    expect(skips).toEqual([
+      {
+        file: join(root, 'data', 'file_list.json'),
+        reason: 'bad-file-name',
+        kind: 'skipped',
+        detail: `entry 1 'spam-2/\\e[2J${'x'.repeat(69)}…' is not <group>/<NNNNN>.<md5>.txt`,
+      },
+    ]);
+  });
+
+  it('fails with one line naming the byte where file_list.json stops being JSON, escaped (found by fuzzing)', async () => {
+    mkdirSync(join(root, 'data'), { recursive: true });
+    writeFileSync(join(root, 'data', 'file_list.json'), '[\n  "spam-2/a.txt",\n  \u001b[2J\n]');
+    await expect(readAll(root)).rejects.toThrow(new DataError(`${join(root, 'data', 'file_list.json')}: byte 22: Unexpected token '\\e' (invalid JSON)`));
+    writeFileSync(join(root, 'data', 'file_list.json'), '[\n  "spam-2/a.txt",');
+    await expect(readAll(root)).rejects.toThrow(new DataError(`${join(root, 'data', 'file_list.json')}: byte 19: Unexpected end of JSON input (invalid JSON)`));
   });
 
   it('fails with a DataError when file_list.json is not a list of names', async () => {

@@ -90,6 +90,23 @@ describe('tarEntries on archives written by hand', () => {
   const big = 'x'.repeat(600);
   const archive = Buffer.concat([member({ name: 'a.html' }, 'hello'), member({ name: 'dir/', type: '5' }), member({ name: 'dir/b.html' }, big), END]);
 
+  it('passes over an entry larger than the limit without holding it, and reads on', async () => {
+    for (const size of [7, 512, 1 << 16]) {
+      const entries: TarEntry[] = [];
+      const it = tarEntries(chunked(archive, size), 100);
+      for (let r = await it.next(); r.done !== true; r = await it.next()) entries.push(r.value);
+      expect(entries.map((e) => [e.path, e.size, e.offset, e.tooLarge ?? false, e.data.length])).toEqual([
+        ['a.html', 5, 0, false, 5],
+        ['dir/b.html', 600, 1536, true, 0],
+      ]);
+    }
+  });
+
+  it('refuses an extended header too large to be one', async () => {
+    const bad = Buffer.concat([header({ name: 'x', type: 'x', size: 2 * 1024 * 1024 }), END]);
+    await expect(readAll(chunked(bad, 4096))).rejects.toThrow(/^byte 0: extended header of 2097152 bytes, more than 1048576: a damaged archive$/);
+  });
+
   it('yields the regular files with their size, header offset and bytes', async () => {
     const { entries, end } = await readAll(chunked(archive, 1 << 16));
     expect(summary(entries)).toEqual([

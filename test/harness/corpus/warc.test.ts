@@ -1,4 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { WARCParser } from 'warcio';
@@ -169,6 +171,81 @@ describe('warc reader on the project fixtures', () => {
     // grep -a -b 'WARC/0.18' truncated-record.warc → 0 248 586; the file is 932 bytes, short of the last record's length
     expect(docs.map((d) => d.id)).toEqual(['clueweb09-en0000-00-00007']);
     expect(skips.map((s) => [s.reason, s.offset, s.id])).toEqual([['truncated-record', 586, 'clueweb09-en0000-00-00008']]);
+  });
+
+  it('quotes header values it cannot use escaped and cut short (found by fuzzing)', async () => {
+    const record = (id: string, extra: string, http: string, length?: string) => {
+      const block = Buffer.from(http, 'latin1');
+      return Buffer.concat([
+        Buffer.from(`WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <${id}>\r\n${extra}Content-Length: ${length ?? block.length}\r\n\r\n`, 'latin1'),
+        block,
+        Buffer.from('\r\n\r\n'),
+      ]);
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-warc-'));
+    try {
+      const file = join(dir, 'odd.warc');
+      writeFileSync(
+        file,
+        Buffer.concat([
+          record('a', '', 'HTTP/1.1 200 OK\r\nContent-Type: \u0000\u001b[2Jimage/x\r\n\r\nbody'),
+          record('b', '', '\u001b]0;title\u0007 not http\r\n\r\n'),
+          record('c', '', 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=x\u001b[31m\r\n\r\n\u00e9t\u00e9'),
+          record('d', '', 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\nbody'),
+          record('e', '', 'x', `1\u001b[2J${'9'.repeat(100)}`),
+          record('f', '', 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nthe one good page'),
+        ]),
+      );
+      const { docs, skips } = await read(file);
+      expect(docs.map((d) => d.id)).toEqual(['c', 'f']);
+      expect(skips.map((s) => [s.reason, s.detail])).toEqual([
+        ['non-text-content', "Content-Type '\\x00\\e[2jimage/x' is not text"],
+        ['bad-http-response', "no HTTP status line (found '\\e]0;title\\x07 not http')"],
+        ['undecodable-charset', "unknown charset 'x\\e[31m'"],
+        ['bad-http-response', "body is not valid 'gzip' content-encoding"],
+        ['bad-warc-header', `Content-Length '1\\e[2J${'9'.repeat(75)}…' is not a byte count`],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('frames a run of version lines without a header end in linear time, as one lost tail (it took minutes)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-warc-'));
+    try {
+      const http = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nok';
+      const whole = `WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <ok>\r\nContent-Length: ${http.length}\r\n\r\n${http}\r\n\r\n`;
+      const file = join(dir, 'lines.warc');
+      writeFileSync(file, whole + 'WARC/1.0\n'.repeat(300_000)); // 2.7 MB, three chunks
+      const { docs, skips } = await read(file);
+      expect(docs.map((d) => d.id)).toEqual(['ok']);
+      // At most one skip a MB of headers without end (not one a version line, every 9 bytes), one for the tail.
+      expect(skips.length).toBeLessThanOrEqual(4);
+      expect(skips.slice(0, -1).every((s) => s.reason === 'bad-warc-header')).toBe(true);
+      expect(skips.at(-1)?.reason).toBe('truncated-record');
+      expect(skips.at(-1)?.detail).toBe('WARC header without its end (a blank line) before the end of the file; the rest of the file is lost');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
+
+  it('passes over a record whose Content-Length is over the limit, dropping its bytes as they stream', async () => {
+    const record = (id: string, block: string) =>
+      `WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <${id}>\r\nContent-Length: ${block.length}\r\n\r\n${block}\r\n\r\n`;
+    const first = record('big', 'x'.repeat(1000));
+    const bytes = Buffer.from(first + record('small', 'y'.repeat(50)));
+    async function* chunked(size: number): AsyncGenerator<Chunk> {
+      for (let at = 0; at < bytes.length; at += size) yield { file: 'f', offset: at, bytes: bytes.subarray(at, at + size) };
+    }
+    for (const size of [1, 33, 100, 5000]) {
+      const seen: (string | number | undefined)[][] = [];
+      const ctx = { skip: (s: Skip) => void seen.push([s.reason, s.offset, s.id]) };
+      for await (const r of splitWarcRecords(chunked(size), 'f', ctx, 200)) seen.push([r.headers.get('warc-record-id'), r.offset, r.block.length]);
+      expect(seen, `chunks of ${size}`).toEqual([
+        ['record-too-large', 0, 'big'],
+        ['<small>', first.length, 50],
+      ]);
+    }
   });
 
   it('fails loudly on a file in which no WARC record is found', async () => {

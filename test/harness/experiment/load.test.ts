@@ -1,8 +1,10 @@
+import { DEFAULT_SIZE_GROUPS } from '../../../harness/evaluate/size-groups.ts';
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { adapters } from '../../../algorithms/registry.ts';
 import { ConfigError, UserError } from '../../../harness/errors.ts';
 import { filterVariants, loadExperiment } from '../../../harness/experiment/load.ts';
@@ -54,7 +56,7 @@ describe('loadExperiment: valid configs', () => {
       groundTruth: true,
     });
     expect(exp.variants).toEqual([]);
-    expect(exp.evaluate).toEqual({ threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] });
+    expect(exp.evaluate).toEqual({ threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1], size_groups: DEFAULT_SIZE_GROUPS });
     expect(exp.backend).toEqual({
       kind: 'local',
       engine: 'auto',
@@ -84,7 +86,7 @@ describe('loadExperiment: valid configs', () => {
       // unswept and unnamed: named by what sets it apart from the defaults (word shingles of 3, MD5)
       { name: 'broder/unit=word,size=3,fingerprint=md5', algorithm: 'broder', params: { shingle: word3, fingerprint: 'md5', sampling: { method: 'none' } }, swept: {}, groundTruth: false },
     ]);
-    expect(exp.evaluate).toEqual({ threshold: 0.6, min_score: 0.2, distribution: [0.8, 0.6] });
+    expect(exp.evaluate).toEqual({ threshold: 0.6, min_score: 0.2, distribution: [0.8, 0.6], size_groups: DEFAULT_SIZE_GROUPS });
     expect(exp.backend).toEqual({ kind: 'local', engine: 'auto', workers: 3, memory_mb: 512, price_per_vcpu_hour: 0.1 });
   });
 
@@ -129,7 +131,7 @@ describe('loadExperiment: valid configs', () => {
           params: { ...broderDefaults, sampling: { method: 'mod', m: [2, 4, 8, 16, 32, 64, 128, 256, 512], residue: 0 } },
         },
       ],
-      evaluate: { threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] },
+      evaluate: { threshold: 0.5, min_score: 0.1, distribution: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1], size_groups: DEFAULT_SIZE_GROUPS },
       // No `workers`: the number of CPUs of this machine must not change the hash.
       backend: { kind: 'local', engine: 'auto', memory_mb: 2048, price_per_vcpu_hour: 0.0504 },
     });
@@ -312,6 +314,68 @@ describe('loadExperiment: errors, each with its exact message', () => {
     await expect(loadExperiment(missing, {})).rejects.toThrow(
       new ConfigError([`${missing}: cannot read the config: no such file or directory`]),
     );
+  });
+});
+
+describe('loadExperiment: hostile configs, each a one-line ConfigError', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'ndd-hostile-config-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const write = (name: string, text: string | Buffer): string => {
+    const f = join(tmp, name);
+    writeFileSync(f, text);
+    return f;
+  };
+  const issues = async (f: string): Promise<readonly string[]> => {
+    const err = await loadExperiment(f, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).issues;
+  };
+  const HEAD = 'experiment: x\ncorpus: { format: jsonl, path: x.jsonl }\n';
+
+  it('refuses an alias bomb with yaml\'s alias limit, at the first alias', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) {
+      const [n, p] = [String.fromCharCode(97 + i), String.fromCharCode(96 + i)];
+      levels.push(`${n}: &${n} [*${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}]`);
+    }
+    const f = write('bomb.yaml', `experiment: bomb\n${levels.join('\n')}\n`);
+    expect(await issues(f)).toEqual([`${f}:3:8: YAML aliases expand into too many values (more than 100 each): an alias bomb?`]);
+  });
+
+  it('refuses a binary file without quoting it', async () => {
+    const f = write('binary.yaml', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...Array.from({ length: 4000 }, (_, i) => i % 256)]));
+    expect(await issues(f)).toEqual([`${f}:1:1: not a YAML config: byte 0 is the control character 0x7f (a binary file?)`]);
+    const g = write('latin1.yaml', Buffer.concat([Buffer.from('experiment: caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    expect(await issues(g)).toEqual([`${g}:1:16: not a YAML config: byte 15 is not UTF-8 (a binary file?)`]);
+  });
+
+  it('refuses a file too large to be a config', async () => {
+    const f = write('huge.yaml', `${HEAD}description: "${'x'.repeat(1_100_000)}"\n`);
+    expect(await issues(f)).toEqual([expect.stringMatching(new RegExp(`^${f.replaceAll('.', '\\.')}: not a config: \\d+ bytes, more than 1048576`))]);
+  });
+
+  it('refuses nesting deeper than 64, whether it would exhaust the parser\'s stack or not', async () => {
+    const expected = (f: string) => [`${f}: not a config: mappings and lists nested more than 64 deep`];
+    const deepSeq = write('deep-seq.yaml', `${HEAD}x: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    expect(await issues(deepSeq)).toEqual(expected(deepSeq));
+    const deepMap = write('deep-map.yaml', `${HEAD}x: ${'{a: '.repeat(100)}1${'}'.repeat(100)}\n`);
+    expect(await issues(deepMap)).toEqual(expected(deepMap));
+    const block = write('deep-block.yaml', `${HEAD}${Array.from({ length: 80 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} 1\n`);
+    expect(await issues(block)).toEqual(expected(block));
+  });
+
+  it('quotes values, keys and variable references escaped and at most 80 characters long', async () => {
+    const f = write(
+      'escapes.yaml',
+      'experiment: x\ncorpus:\n  format: jsonl\n  path: "${\\e[2J' + 'V'.repeat(200) + '}"\n  "\\e]0;t\\a": 1\n' +
+        'runs:\n  - algorithm: broder\n    params:\n      sampling: { method: mod, m: "\\e[2J' + 'A'.repeat(500) + '" }\n',
+    );
+    const lines = await issues(f);
+    expect(lines).toEqual([
+      `${f}:4:9: corpus.path: malformed variable reference '\${\\e[2J${'V'.repeat(74)}…': write \${NAME} or \${NAME:-default}`,
+      `${f}:5:3: corpus.\\e]0;t\\x07: unknown key '\\e]0;t\\x07'`,
+      `${f}:9:35: runs[0].params.sampling.m: expected a number, got string '\\e[2J${'A'.repeat(76)}…'`,
+    ]);
   });
 });
 

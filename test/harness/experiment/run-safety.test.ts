@@ -68,7 +68,7 @@ describe('run ids', () => {
   it.each(['../../precious', '', '/tmp/abs', 'a/b', '.hidden', 'x'.repeat(101), 'tab\there'])('refuses %j with a one-line UserError, writing nothing', async (id) => {
     const out = join(root, 'ids');
     await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(UserError);
-    await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(/^--run-id ".*": a run id is 1 to 100 letters/);
+    await expect(runExperiment(options('ids', { runId: id }))).rejects.toThrow(/^--run-id '.*': a run id is 1 to 100 letters/);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -144,7 +144,7 @@ describe('one writer per run id', () => {
     expect(String((err as Error).message)).toMatch(new RegExp(`race/small/r is being written by pid ${process.pid} on ${hostname()} since \\S+: wait for that run`));
     if (done.kind !== 'completed') throw new Error('expected the first run to complete');
     const listed = done.record.files.map((f) => f.path);
-    expect(listed).toEqual(['distribution.csv', 'metrics.csv', 'pairs/gate.csv.gz', 'pairs/ground-truth.csv.gz']);
+    expect(listed).toEqual(['distribution.csv', 'metrics.csv', 'pairs/gate.csv.gz', 'pairs/ground-truth.csv.gz', 'size-groups.csv']);
     for (const f of listed) expect(existsSync(join(done.dir, f))).toBe(true);
     expect(readdirSync(join(root, 'race', 'small'))).toEqual(['r']);
   });
@@ -215,5 +215,17 @@ describe('--resume', () => {
     }
     // the checkpoint is gone once the run is complete
     expect(readdirSync(join(root, 'resume', 'small'))).toEqual(['c']);
+  });
+});
+
+describe('a run that fails', () => {
+  it('leaves no results folder, lock or temporary folder behind', async () => {
+    const bad = join(root, 'bad.jsonl');
+    writeFileSync(bad, '{"id": "a", "text": "fine"}\nnot json\n');
+    const cfg = join(root, 'bad.yaml');
+    writeFileSync(cfg, readFileSync(config, 'utf8').replace(corpus, bad).replace('corpus: {', 'corpus: { strict: true,'));
+    const out = join(root, 'failing');
+    await expect(runExperiment(runOptions(cfg, out, { notice: () => {} }))).rejects.toThrow(UserError);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   });
 });

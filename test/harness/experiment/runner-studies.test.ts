@@ -38,8 +38,8 @@ studies:
     const r = await runExperiment(runOptions(config, join(root, 'results')));
     if (r.kind !== 'completed') throw new Error('not completed');
     const files = readdirSync(r.dir).filter((f) => f.endsWith('.csv')).sort();
-    expect(files).toEqual(['distribution.csv', 'metrics.csv', 'run-topic-prevalence.csv', 'run-topic-shares.csv', 'topic-collections.csv']);
-    expect(Object.keys(r.record.tables).sort()).toEqual(['run-topic-prevalence.csv', 'run-topic-shares.csv', 'topic-collections.csv']);
+    expect(files).toEqual(['distribution.csv', 'metrics.csv', 'run-topic-prevalence.csv', 'run-topic-shares.csv', 'size-groups.csv', 'topic-collections.csv']);
+    expect(Object.keys(r.record.tables).sort()).toEqual(['run-topic-prevalence.csv', 'run-topic-shares.csv', 'size-groups.csv', 'topic-collections.csv']);
     // topic 1's top 3: b0 and b0-copy have a near-duplicate in it (2 of 3); topic 2: none.
     const shares = readFileSync(join(r.dir, 'run-topic-shares.csv'), 'utf8');
     expect(shares).toMatch(/^run,topic,n,/);

@@ -18,7 +18,7 @@ describe('zod-walk', () => {
     const at = schemaAt(broderParams, { sampling: { method: 'sct' } }, ['sampling', 'threshold']);
     expect(at !== undefined && isScalarSchema(at.schema)).toBe(true);
     expect(schemaAt(broderParams, { sampling: { method: 'mod' } }, ['sampling', 'threshold'])).toBeUndefined();
-    expect(knownKeys(broderParams, { sampling: { method: 'mod' } }, ['sampling'])).toEqual(['method', 'm', 'residue']);
+    expect(knownKeys(broderParams, { sampling: { method: 'mod' } }, ['sampling'])).toEqual(['method', 'm', 'residue', 'residues']);
   });
 
   it('reads the values of literals and enums', () => {

@@ -228,6 +228,20 @@ describe('EMR backend: success', () => {
     expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(0);
   });
 
+  it("stages the documents' meta once, uncompressed, for the variants whose jobs read it", async () => {
+    const withMeta: Plan = { ...plan, jobs: plan.jobs.map((j, i) => (i === 0 ? { ...j, side: ['documents-meta'] } : j)) };
+    const ctx = (): BackendContext => ({ ...t.ctx(), docs: { ids: ['a', 'b', 'c', 'd'], texts: ['one', 'two', 'three', 'four'], meta: [{ subject: 'x' }, undefined, undefined, { from: 'y' }] } });
+    await t.backend.run(job(), ctx());
+    await t.backend.run({ ...job('m1'), plan: withMeta }, ctx());
+    await t.backend.run({ ...job('m2'), plan: withMeta }, ctx());
+    const puts = sent(t.s3Mock, PutObjectCommand).map((c) => c.args[0].input as { Key: string; Body: Uint8Array });
+    const meta = puts.filter((p) => p.Key === 'bench/r1/input/documents-meta/part-00000');
+    expect(meta).toHaveLength(1);
+    expect(Buffer.from(meta[0]!.Body).toString()).toBe('0\t{"subject":"x"}\n1\t{}\n2\t{}\n3\t{"from":"y"}\n');
+    const steps = sent(t.emrMock, AddJobFlowStepsCommand).flatMap((c) => (c.args[0].input as { Steps: { HadoopJarStep: { Args: string[] } }[] }).Steps);
+    expect(steps.some((st) => st.HadoopJarStep.Args.some((a) => a.includes('s3://ndd-test/bench/r1/input/documents-meta#side-documents-meta')))).toBe(true);
+  });
+
   it('runs the next variant on the same cluster, charging it only the time since the last one', async () => {
     await t.backend.run(job(), t.ctx());
     const r2 = await t.backend.run(job('broder/sct=60'), t.ctx());

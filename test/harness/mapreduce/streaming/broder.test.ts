@@ -43,6 +43,8 @@ describe.runIf(broder)('Broder plan on the streaming backend', () => {
   const cases: [string, unknown][] = [
     ['ground truth', {}],
     ['SCT 3', { sampling: { method: 'sct', threshold: 3 } }],
+    // loners (35 words) at m = 1, cuts (40) at m = 2, originals and edits (55) at m = 4: pairs across groups
+    ['adaptive by words', { sampling: { method: 'adaptive', by: 'words', groups: [{ max_size: 39, m: 1 }, { max_size: 50, m: 2 }, { m: 4 }] } }],
   ];
   for (const [name, raw] of cases) {
     it(`gives the local kernel's pairs, scores and counters: ${name}`, async () => {

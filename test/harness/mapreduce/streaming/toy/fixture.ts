@@ -61,7 +61,7 @@ export interface ExpectedPair {
 }
 
 /** The toy algorithm by brute force over all pairs of documents. */
-export function expectedToy(docs: DocumentSet, params: ToyParams): { pairs: ExpectedPair[]; distinctWords: number; postingPairs: number } {
+export function expectedToy(docs: DocumentSet, params: Pick<ToyParams, 'max_df'>): { pairs: ExpectedPair[]; distinctWords: number; postingPairs: number } {
   const words = docs.texts.map(cleanText);
   const occurrences = new Map<string, number>();
   for (const ws of words) for (const w of ws) occurrences.set(w, (occurrences.get(w) ?? 0) + 1);

@@ -8,6 +8,8 @@
  *             times in the collection → (word, doc); reduce → every pair of its documents ("a:b", "1")
  *   scores  sum the shared words of each pair (with a combiner) → ("a:b", shared / (shared + 1))
  */
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DOCUMENTS, type JobSpec } from '../../../../../contract/index.ts';
 import { formatScore, type AlgorithmAdapter } from '../../../../../contract/index.ts';
@@ -17,12 +19,35 @@ export const toyParams = z
     max_df: z.number().int().min(1).default(1000),
     /** The mapper of `clean` throws on a document containing this word (to test failures). */
     fail_on: z.string().nullable().default(null),
+    /**
+     * A folder: the first attempt of one task each of `clean` (map-only), `counts` (map, partitioned)
+     * and `scores` (reduce) writes output, then fails; it leaves a marker file there so that the
+     * next attempt runs clean (to test task attempts).
+     */
+    fail_once: z.string().nullable().default(null),
   })
   .strict();
 export type ToyParams = z.output<typeof toyParams>;
 
 export function cleanText(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+}
+
+/** True once per `name` (the first caller creates the marker file; any other sees it exists). */
+function firstAttempt(params: ToyParams, name: string): boolean {
+  if (!params.fail_once) return false;
+  try {
+    closeSync(openSync(join(params.fail_once, name), 'wx'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Output big enough to be flushed to the task's stdout before it fails: a failed attempt's partial output. */
+function emitJunkAndFail(ctx: { emit(key: string, value: string): void }, key: string, value: string, what: string): never {
+  for (let i = 0; i < 10_000; i++) ctx.emit(key, value);
+  throw new Error(`planted first-attempt failure in ${what}`);
 }
 
 const sum = (values: readonly string[]) => values.reduce((s, v) => s + Number(v), 0);
@@ -39,6 +64,7 @@ export function toyJobs(params: ToyParams): JobSpec[] {
           const words = cleanText(text);
           if (params.fail_on !== null && words.includes(params.fail_on)) throw new Error(`planted failure in document ${doc}`);
           ctx.count('toy', 'documents');
+          if (doc === '6' && firstAttempt(params, 'clean-map')) emitJunkAndFail(ctx, '6', 'junk words', 'clean map');
           ctx.emit(doc, words.join(' '));
         },
       }),
@@ -49,8 +75,9 @@ export function toyJobs(params: ToyParams): JobSpec[] {
       inputs: ['clean'],
       output: 'counts',
       mapper: (ctx) => ({
-        map(_doc, text) {
+        map(doc, text) {
           for (const w of text.split(' ')) if (w) ctx.emit(w, '1');
+          if (doc === '3' && firstAttempt(params, 'counts-map')) emitJunkAndFail(ctx, 'zebra', '1', 'counts map');
         },
       }),
       combiner: (ctx) => ({ reduce: (w, values) => ctx.emit(w, String(sum(values))) }),
@@ -98,6 +125,7 @@ export function toyJobs(params: ToyParams): JobSpec[] {
         reduce(k, values) {
           const shared = sum(values);
           ctx.emit(k, formatScore(shared / (shared + 1)));
+          if (firstAttempt(params, 'scores-reduce')) emitJunkAndFail(ctx, k, formatScore(0.5), 'scores reduce');
         },
       }),
     },

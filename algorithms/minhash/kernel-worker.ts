@@ -1,0 +1,145 @@
+/**
+ * What the MinHash kernel runs on its worker threads: the signatures of a slice of the corpus,
+ * and the LSH buckets of a range of bands. Pure functions of their payloads.
+ */
+import { distinctFingerprints } from '../text/distinct.ts';
+import { shingleFingerprints } from '../text/fingerprint.ts';
+import { normalize } from '../text/normalize.ts';
+import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
+import { HashKernel } from './hash-kernel.ts';
+import { signatures, residuesOf, type SketchSpec } from './sketch.ts';
+
+export interface SignatureSlicePayload {
+  /** the texts of documents firstDoc, firstDoc + 1, … */
+  readonly texts: readonly string[];
+  readonly shingle: ShingleSpec;
+  readonly fingerprint: FingerprintKind;
+  readonly sketch: SketchSpec;
+  /** also return each document's fingerprint set (for exact verification) */
+  readonly keepSets: boolean;
+}
+
+export interface SignatureSlice {
+  /** 2 words a slot, k slots per document (a document without fingerprints: unused) */
+  readonly values: Uint32Array;
+  /** distinct fingerprints per document */
+  readonly sizes: Uint32Array;
+  readonly densified: number;
+  /** with keepSets: the distinct fingerprints of each document, `width` words each */
+  readonly setWords?: Uint32Array;
+}
+
+let kernel: HashKernel | undefined;
+
+/**
+ * The signatures of a slice of the corpus, one document at a time as the signatures job's
+ * mapper computes them: normalize, fingerprint the shingles, keep the distinct fingerprints,
+ * reduce them mod p, and hash the whole slice in one WebAssembly call.
+ */
+export function signatureSlice(p: SignatureSlicePayload): SignatureSlice {
+  const sets = p.texts.map((t) => distinctFingerprints(shingleFingerprints(normalize(t), p.shingle, p.fingerprint)));
+  const sizes = Uint32Array.from(sets, (f) => f.count);
+  const starts = new Uint32Array(sets.length + 1);
+  sets.forEach((f, i) => (starts[i + 1] = (starts[i] as number) + f.count));
+  const total = starts[sets.length] as number;
+  const residues = new Uint32Array(2 * total);
+  sets.forEach((f, i) => residues.set(residuesOf(f.data, f.count, f.width), 2 * (starts[i] as number)));
+  const sig = signatures({ residues, starts }, p.sketch, (kernel ??= new HashKernel()));
+  if (!p.keepSets) return { values: sig.values, sizes, densified: sig.densified };
+  const width = sets[0]?.width ?? 2;
+  const setWords = new Uint32Array(total * width);
+  sets.forEach((f, i) => setWords.set(f.data, (starts[i] as number) * width));
+  return { values: sig.values, sizes, densified: sig.densified, setWords };
+}
+
+export interface BandSlicePayload {
+  /** 2 words a slot, k slots a document, every document */
+  readonly values: Uint32Array;
+  /** the documents that have a signature, ascending */
+  readonly signed: Uint32Array;
+  readonly k: number;
+  readonly rows: number;
+  readonly fromBand: number;
+  readonly toBand: number;
+}
+
+export interface BandSlice {
+  /** every pair (a < b) of every bucket of the bands, one entry per band it collided in */
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+  /** buckets holding two documents or more */
+  readonly buckets: number;
+}
+
+/**
+ * The buckets of bands [fromBand, toBand): documents sorted by a hash of their band's slots,
+ * ties by the slots themselves and then by index, so that each bucket is a run of equal slots
+ * with its documents ascending; each bucket gives its pairs as the bands job's reducer does.
+ */
+export function bandSlice(p: BandSlicePayload): BandSlice {
+  const { values, signed, k, rows } = p;
+  const n = signed.length;
+  const hash = new Float64Array(n);
+  const order = new Uint32Array(n);
+  let cap = 1024;
+  let outA = new Uint32Array(cap);
+  let outB = new Uint32Array(cap);
+  let m = 0;
+  let buckets = 0;
+  for (let band = p.fromBand; band < p.toBand; band++) {
+    const first = band * rows;
+    for (let i = 0; i < n; i++) {
+      const at = 2 * ((signed[i] as number) * k + first);
+      let h = 0x811c9dc5;
+      for (let w = at; w < at + 2 * rows; w++) h = Math.imul(h ^ (values[w] as number), 0x01000193);
+      hash[i] = h >>> 0;
+      order[i] = i;
+    }
+    const compare = (x: number, y: number): number => {
+      const d = (hash[x] as number) - (hash[y] as number);
+      if (d !== 0) return d;
+      const ax = 2 * ((signed[x] as number) * k + first);
+      const ay = 2 * ((signed[y] as number) * k + first);
+      for (let w = 0; w < 2 * rows; w++) {
+        const u = values[ax + w] as number;
+        const v = values[ay + w] as number;
+        if (u !== v) return u - v;
+      }
+      return x - y;
+    };
+    order.sort(compare);
+    let i = 0;
+    while (i < n) {
+      let j = i + 1;
+      while (j < n && sameBand(values, 2 * ((signed[order[i] as number] as number) * k + first), 2 * ((signed[order[j] as number] as number) * k + first), rows)) j++;
+      if (j - i >= 2) {
+        buckets++;
+        const pairs = ((j - i) * (j - i - 1)) / 2;
+        while (m + pairs > cap) {
+          cap *= 2;
+          const a2 = new Uint32Array(cap);
+          a2.set(outA.subarray(0, m));
+          outA = a2;
+          const b2 = new Uint32Array(cap);
+          b2.set(outB.subarray(0, m));
+          outB = b2;
+        }
+        for (let x = i; x < j; x++) {
+          const a = signed[order[x] as number] as number;
+          for (let y = x + 1; y < j; y++) {
+            outA[m] = a;
+            outB[m] = signed[order[y] as number] as number;
+            m++;
+          }
+        }
+      }
+      i = j;
+    }
+  }
+  return { a: outA.slice(0, m), b: outB.slice(0, m), buckets };
+}
+
+function sameBand(values: Uint32Array, x: number, y: number, rows: number): boolean {
+  for (let w = 0; w < 2 * rows; w++) if (values[x + w] !== values[y + w]) return false;
+  return true;
+}

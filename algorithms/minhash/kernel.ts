@@ -1,0 +1,230 @@
+/**
+ * The local backend's fast path for the MinHash plan: the jobs of `jobs.ts` over typed arrays.
+ * Worker threads compute the signatures of slices of the corpus straight from the texts (one
+ * pass: normalize, fingerprint, distinct, hash; no corpus-wide fingerprint table is needed) and
+ * the LSH buckets of ranges of bands. Signatures are kept for the run (`ctx.cached`), so the
+ * variants of one sketch (a sweep of thresholds, bands or verification) hash once.
+ *
+ * It reports exactly the jobs' pairs, scores, counters and clusters table: the slots are the
+ * same (`sketch.ts` over each document's fingerprints either way), a bucket is a run of equal
+ * slots here where it is a key there, and the scores come from the same functions over the
+ * same integers.
+ */
+import { type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
+import { balancedRanges, sharedU32 } from '../text/chunks.ts';
+import { intersectionSize } from '../text/distinct.ts';
+import { fingerprintWidth } from '../text/fingerprint.ts';
+import { estimateResemblance, matchingSlots } from './estimate.ts';
+import { BANDS_JOB, CANDIDATES_JOB, CLUSTERS, CLUSTERS_JOB, SIGNATURES_JOB, VERIFY_JOB } from './jobs.ts';
+import type { BandSlice, SignatureSlice } from './kernel-worker.ts';
+import { signatureKey, type MinhashSettings } from './settings.ts';
+import { clustersOf } from './union-find.ts';
+
+export const WORKER_MODULE = new URL('./kernel-worker.ts', import.meta.url).href;
+
+/**
+ * The kernel's cost model: the signatures (8 bytes a slot, twice while the slices are gathered,
+ * and the candidates, generously 16 bytes more a slot), and per character of text the distinct
+ * fingerprints a slice holds while it is hashed (about one per 7 characters, 8 bytes each, twice
+ * with their residues, and once more as the sets of exact verification).
+ */
+export function minhashKernelBytes(shape: CorpusShape, k: number): number {
+  return 4 * shape.chars + 32 * k * shape.documents;
+}
+
+export function minhashKernel(s: MinhashSettings): LocalKernel {
+  return {
+    run: (k) => runKernel(k, s),
+    memoryBytes: (shape) => minhashKernelBytes(shape, s.sketch.k),
+    workerModules: [WORKER_MODULE],
+  };
+}
+
+interface KernelSignatures {
+  /** 2 words a slot, k slots a document */
+  readonly values: Uint32Array;
+  /** distinct fingerprints per document */
+  readonly sizes: Uint32Array;
+  /** the documents with a signature, ascending */
+  readonly signed: Uint32Array;
+  readonly densified: number;
+  /** for exact verification: each document's distinct fingerprints, from setStart[d] (in fingerprints) */
+  readonly sets?: { readonly words: Uint32Array; readonly setStart: Float64Array; readonly width: 2 | 4 };
+}
+
+async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelResult> {
+  const exact = s.verify === 'exact';
+  const sig = await k.cached(`minhash-signatures:${signatureKey(s)}${exact ? ':sets' : ''}`, () => computeSignatures(k, s, exact));
+  const docs = k.docs.texts.length;
+  k.count(SIGNATURES_JOB, 'documents', docs);
+  k.count(SIGNATURES_JOB, 'fingerprints', sig.sizes.reduce((t, x) => t + x, 0));
+  k.count(SIGNATURES_JOB, 'documents_without_fingerprints', docs - sig.signed.length);
+  k.count(SIGNATURES_JOB, 'densified_bins', sig.densified);
+
+  const { bands, rows } = s.lsh();
+  const parts = await bucketPairs(k, sig, s.sketch.k, bands, rows);
+  let bucketCount = 0;
+  let collisions = 0;
+  for (const p of parts) {
+    bucketCount += p.buckets;
+    collisions += p.a.length;
+  }
+  k.count(BANDS_JOB, 'buckets', bucketCount);
+  k.count(BANDS_JOB, 'bucket_pairs', collisions);
+
+  k.progress('verifying candidates');
+  const candidates = distinctPairs(parts, docs);
+  k.count(CANDIDATES_JOB, 'candidate_pairs', candidates.a.length);
+  const pairs = decide(s, candidates, sig, bands);
+  if (s.verify === 'none') k.count(CANDIDATES_JOB, 'output_pairs', pairs.a.length);
+  else {
+    k.count(VERIFY_JOB, 'verified_pairs', candidates.a.length);
+    k.count(VERIFY_JOB, 'output_pairs', pairs.a.length);
+  }
+
+  const c = clustersOf(docs, pairs.a, pairs.b);
+  const records: [string, string][] = [];
+  let clusters = 0;
+  let clustered = 0;
+  for (let d = 0; d < docs; d++) {
+    const size = c.size[d] as number;
+    if (size > 1) {
+      clustered++;
+      if (c.cluster[d] === d) clusters++;
+    }
+    records.push([String(d), `${c.cluster[d]} ${size}`]);
+  }
+  k.count(CLUSTERS_JOB, 'clusters', clusters);
+  k.count(CLUSTERS_JOB, 'clustered_documents', clustered);
+  return { pairs, tables: { [CLUSTERS]: records } };
+}
+
+async function computeSignatures(k: KernelContext, s: MinhashSettings, keepSets: boolean): Promise<KernelSignatures> {
+  const kk = s.sketch.k;
+  const texts = k.docs.texts;
+  const n = texts.length;
+  // Work per document grows with its length; a few slices a thread even out the last ones.
+  const ranges = balancedRanges(n, (d) => (texts[d] as string).length, Math.max(1, k.parallelism * 2));
+  let done = 0;
+  k.progress('signatures', 0, n);
+  const parts = await Promise.all(
+    ranges.map(async ([from, to]) => {
+      const r = await k.runInWorker<SignatureSlice>(WORKER_MODULE, 'signatureSlice', {
+        texts: texts.slice(from, to),
+        shingle: s.shingle,
+        fingerprint: s.fingerprint,
+        sketch: s.sketch,
+        keepSets,
+      });
+      done += to - from;
+      k.progress('signatures', done, n);
+      return r;
+    }),
+  );
+  const values = sharedU32(2 * kk * n);
+  const sizes = new Uint32Array(n);
+  let densified = 0;
+  ranges.forEach(([from], i) => {
+    const p = parts[i] as SignatureSlice;
+    values.set(p.values, 2 * kk * from);
+    sizes.set(p.sizes, from);
+    densified += p.densified;
+  });
+  const signed: number[] = [];
+  for (let d = 0; d < n; d++) if (sizes[d] !== 0) signed.push(d);
+  const signedArr = sharedU32(signed.length);
+  signedArr.set(signed);
+  const result = { values, sizes, signed: signedArr.subarray(0, signed.length), densified };
+  if (!keepSets) return result;
+  const width = fingerprintWidth(s.fingerprint);
+  const setStart = new Float64Array(n + 1);
+  for (let d = 0; d < n; d++) setStart[d + 1] = (setStart[d] as number) + (sizes[d] as number);
+  const words = new Uint32Array((setStart[n] as number) * width);
+  ranges.forEach(([from], i) => words.set((parts[i] as SignatureSlice).setWords as Uint32Array, (setStart[from] as number) * width));
+  return { ...result, sets: { words, setStart, width } };
+}
+
+async function bucketPairs(k: KernelContext, sig: KernelSignatures, kk: number, bands: number, rows: number): Promise<BandSlice[]> {
+  const chunks = Math.min(bands, Math.max(1, k.parallelism * 2));
+  const ranges = balancedRanges(bands, () => 0, chunks);
+  let done = 0;
+  k.progress('LSH buckets', 0, ranges.length);
+  return Promise.all(
+    ranges.map(async ([fromBand, toBand]) => {
+      const r = await k.runInWorker<BandSlice>(WORKER_MODULE, 'bandSlice', {
+        values: sig.values,
+        signed: sig.signed,
+        k: kk,
+        rows,
+        fromBand,
+        toBand,
+      });
+      k.progress('LSH buckets', ++done, ranges.length);
+      return r;
+    }),
+  );
+}
+
+interface CountedPairs {
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+  /** bands the pair collided in */
+  readonly count: Uint32Array;
+}
+
+/** The distinct pairs of the buckets, ascending, with the number of bands each collided in. */
+function distinctPairs(parts: readonly BandSlice[], docs: number): CountedPairs {
+  const total = parts.reduce((t, p) => t + p.a.length, 0);
+  // a·docs + b is below 2^53 for any corpus under 94 million documents.
+  const keys = new Float64Array(total);
+  let at = 0;
+  for (const p of parts) for (let i = 0; i < p.a.length; i++) keys[at++] = (p.a[i] as number) * docs + (p.b[i] as number);
+  keys.sort();
+  let n = 0;
+  for (let i = 0; i < total; i++) if (i === 0 || keys[i] !== keys[i - 1]) n++;
+  const a = new Uint32Array(n);
+  const b = new Uint32Array(n);
+  const count = new Uint32Array(n);
+  let j = -1;
+  for (let i = 0; i < total; i++) {
+    const key = keys[i] as number;
+    if (i === 0 || key !== keys[i - 1]) {
+      j++;
+      a[j] = Math.floor(key / docs);
+      b[j] = key - (a[j] as number) * docs;
+    }
+    count[j] = (count[j] as number) + 1;
+  }
+  return { a, b, count };
+}
+
+/** The pairs the detector reports: candidates verified at the floor, or every candidate. */
+function decide(s: MinhashSettings, c: CountedPairs, sig: KernelSignatures, bands: number): PairList {
+  const kk = s.sketch.k;
+  const outA: number[] = [];
+  const outB: number[] = [];
+  const outS: number[] = [];
+  for (let i = 0; i < c.a.length; i++) {
+    const a = c.a[i] as number;
+    const b = c.b[i] as number;
+    let score: number;
+    if (s.verify === 'none') score = (c.count[i] as number) / bands;
+    else if (sig.sets) score = exactJaccardOfSets(sig.sets, a, b);
+    else score = estimateResemblance(matchingSlots(sig.values, a * kk, sig.values, b * kk, kk), kk, s.sketch.bits, sig.sizes[a] as number, sig.sizes[b] as number);
+    if (s.verify !== 'none' && score < s.floor) continue;
+    outA.push(a);
+    outB.push(b);
+    outS.push(score);
+  }
+  return { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) };
+}
+
+/** |A ∩ B| / |A ∪ B| of two documents' fingerprint sets. */
+function exactJaccardOfSets(sets: NonNullable<KernelSignatures['sets']>, a: number, b: number): number {
+  const { words, setStart, width } = sets;
+  const from = (d: number): number => (setStart[d] as number) * width;
+  const sizeA = (setStart[a + 1] as number) - (setStart[a] as number);
+  const sizeB = (setStart[b + 1] as number) - (setStart[b] as number);
+  const common = intersectionSize(words.subarray(from(a), from(a + 1)), sizeA, words.subarray(from(b), from(b + 1)), sizeB, width);
+  return common / (sizeA + sizeB - common);
+}

@@ -1,0 +1,118 @@
+/**
+ * A very small WebAssembly assembler: just what `hash-kernel.ts` needs to write its loops in
+ * 64-bit integer arithmetic (i64), which JavaScript numbers do not have. The instructions are
+ * written as calls (`get(x)`, `i64.mul`, `loop(...)`), the module has one imported memory and
+ * exported functions. The binary format is the WebAssembly 1.0 core specification's
+ * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section.
+ */
+
+export type Code = readonly number[];
+
+/** Unsigned LEB128. */
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** Signed LEB128 of a BigInt (i32 and i64 constants). */
+function sleb(v: bigint): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = Number(v & 0x7fn);
+    v >>= 7n;
+    const done = (v === 0n && (byte & 0x40) === 0) || (v === -1n && (byte & 0x40) !== 0);
+    out.push(done ? byte : byte | 0x80);
+    if (done) return out;
+  }
+}
+
+export const I32 = 0x7f;
+export const I64 = 0x7e;
+export type ValueType = typeof I32 | typeof I64;
+
+const flat = (parts: readonly (Code | number)[]): number[] => parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p]));
+
+/** Local variable access by index (parameters first, then declared locals). */
+export const get = (x: number): Code => [0x20, ...uleb(x)];
+export const set = (x: number): Code => [0x21, ...uleb(x)];
+export const tee = (x: number): Code => [0x22, ...uleb(x)];
+
+/** Memory access at the address on the stack plus a constant offset (align as log2 bytes). */
+const mem = (opcode: number, align: number) => (offset = 0): Code => [opcode, align, ...uleb(offset)];
+
+export const i32 = {
+  const: (v: number): Code => [0x41, ...sleb(BigInt(v | 0))],
+  load: mem(0x28, 2),
+  store: mem(0x36, 2),
+  eqz: [0x45],
+  ltU: [0x49],
+  geU: [0x4f],
+  add: [0x6a],
+  sub: [0x6b],
+  mul: [0x6c],
+  shl: [0x74],
+  wrapI64: [0xa7],
+} as const;
+
+export const i64 = {
+  const: (v: bigint): Code => [0x42, ...sleb(BigInt.asIntN(64, v))],
+  load: mem(0x29, 3),
+  store: mem(0x37, 3),
+  ltU: [0x54],
+  geU: [0x5a],
+  add: [0x7c],
+  sub: [0x7d],
+  mul: [0x7e],
+  and: [0x83],
+  shl: [0x86],
+  shrU: [0x88],
+  extendI32U: [0xad],
+} as const;
+
+/** `select`: the first operand when the i32 condition is non-zero, else the second. */
+export const select: Code = [0x1b];
+
+/** A block that `br(depth)` leaves, and a loop that `br(depth)` restarts; no results. */
+export const block = (...body: (Code | number)[]): Code => [0x02, 0x40, ...flat(body), 0x0b];
+export const loop = (...body: (Code | number)[]): Code => [0x03, 0x40, ...flat(body), 0x0b];
+export const br = (depth: number): Code => [0x0c, ...uleb(depth)];
+export const brIf = (depth: number): Code => [0x0d, ...uleb(depth)];
+export const ifThen = (...body: (Code | number)[]): Code => [0x04, 0x40, ...flat(body), 0x0b];
+
+export interface FunctionDef {
+  readonly name: string;
+  readonly params: readonly ValueType[];
+  readonly locals: readonly ValueType[];
+  readonly body: readonly (Code | number)[];
+}
+
+const section = (id: number, content: number[]): number[] => [id, ...uleb(content.length), ...content];
+const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const name = (s: string): number[] => {
+  const bytes = [...Buffer.from(s, 'utf8')];
+  return [...uleb(bytes.length), ...bytes];
+};
+
+/**
+ * A module importing `env.memory` (at least `minPages` pages of 64 KiB, growable) and
+ * exporting the functions, none of which returns a value.
+ */
+export function assemble(functions: readonly FunctionDef[], minPages: number): Uint8Array {
+  const types = section(1, vec(functions.map((f) => [0x60, ...uleb(f.params.length), ...f.params, 0x00])));
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(minPages)]]));
+  const funcs = section(3, vec(functions.map((_, i) => uleb(i))));
+  const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
+  const bodies = functions.map((f) => {
+    const locals = vec(f.locals.map((t) => [0x01, t]));
+    const body = [...locals, ...flat(f.body), 0x0b];
+    return [...uleb(body.length), ...body];
+  });
+  const code = section(10, vec(bodies));
+  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...funcs, ...exports, ...code]);
+}

@@ -1,0 +1,27 @@
+/**
+ * How many words a document has, as Ye et al. count them to put documents into size groups
+ * (their Table 3): the words of the normalized text (DESIGN.md "Normalization": HTML gone,
+ * lower-cased, every run of non-word characters one space). The evaluation's size groups
+ * (harness/evaluate/size-groups.ts) and Broder's size-adaptive sampling by words count alike,
+ * so that a document is in the same group for both.
+ */
+import { normalize } from './normalize.ts';
+
+const SPACE = 0x20;
+
+/** The words of a normalized text: runs of non-space characters. */
+export function wordCount(normalized: string): number {
+  let count = 0;
+  let previous = SPACE;
+  for (let i = 0; i < normalized.length; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c !== SPACE && previous === SPACE) count++;
+    previous = c;
+  }
+  return count;
+}
+
+/** The words of a document's text, after normalization. */
+export function documentWords(text: string): number {
+  return wordCount(normalize(text));
+}

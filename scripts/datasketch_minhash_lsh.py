@@ -1,0 +1,111 @@
+"""datasketch's MinHash + MinHashLSH over the shingles ndd-bench uses, for `npm run bench:ci`.
+
+    python3 scripts/datasketch_minhash_lsh.py DATASKETCH_DIR TEXTS.jsonl PAIRS.txt [NUM_PERM] [THRESHOLD]
+
+DATASKETCH_DIR holds the `datasketch` package (a checkout of github.com/ekzhu/datasketch; it is
+not vendored here); numpy and scipy come from the machine. TEXTS.jsonl has one JSON string a
+line: a document's normalized text (ndd-bench's normalization, so that both sides cut the same
+shingles). The shingles are ndd-bench's default: 64 UTF-16 code units starting at each word, a
+text shorter than that one shingle, each document a set. The usual datasketch pipeline follows:
+MinHash.bulk with the default SHA-1 hash, a MinHashLSH for the threshold (datasketch chooses its
+bands and rows), every document inserted, then queried, each candidate verified by its estimated
+Jaccard. PAIRS.txt gets "a b estimate" for every pair a < b at or above the threshold; stdout
+gets one JSON line of counts and timings.
+"""
+import json
+import sys
+import time
+
+t_start = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+from datasketch import MinHash, MinHashLSH  # noqa: E402
+
+texts_path, pairs_path = sys.argv[2], sys.argv[3]
+num_perm = int(sys.argv[4]) if len(sys.argv) > 4 else 128
+threshold = float(sys.argv[5]) if len(sys.argv) > 5 else 0.5
+N = 64
+SPACE = b" \x00"
+
+
+def word_starts(text):
+    """Offsets of the words of a normalized text (single spaces between words)."""
+    starts = []
+    i = 0
+    for w in text.split(" "):
+        if w:
+            starts.append(i)
+        i += len(w) + 1
+    return starts
+
+
+def shingles(text):
+    """The char-64 shingles at word starts, as UTF-16LE bytes: lengths in UTF-16 code units, as JS counts."""
+    if not text:
+        return set()
+    s = text.encode("utf-16-le")
+    units = len(s) // 2
+    if units < N:
+        return {s}
+    if units == len(text):
+        # no character outside the BMP: code points are code units
+        return {text[i : i + N].encode("utf-16-le") for i in word_starts(text) if i + N <= units}
+    out = set()
+    i = 0
+    while i + N <= units:
+        out.add(s[2 * i : 2 * (i + N)])
+        j = s.find(SPACE, 2 * i)
+        while j >= 0 and j % 2 == 1:
+            j = s.find(SPACE, j + 1)
+        if j < 0:
+            break
+        i = j // 2 + 1
+    return out
+
+
+with open(texts_path, encoding="utf-8") as f:
+    texts = [json.loads(line) for line in f if line.strip()]
+sets = [shingles(t) for t in texts]
+t_shingled = time.perf_counter()
+
+minhashes = MinHash.bulk(sets, num_perm=num_perm)
+t_hashed = time.perf_counter()
+
+lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+with lsh.insertion_session() as session:
+    for i, m in enumerate(minhashes):
+        if sets[i]:
+            session.insert(i, m)
+candidates = 0
+pairs = []
+for i, m in enumerate(minhashes):
+    if not sets[i]:
+        continue
+    for j in lsh.query(m):
+        if j <= i:
+            continue
+        candidates += 1
+        score = m.jaccard(minhashes[j])
+        if score >= threshold:
+            pairs.append((i, j, score))
+t_lsh = time.perf_counter()
+
+with open(pairs_path, "w") as f:
+    for i, j, s in pairs:
+        f.write(f"{i} {j} {s}\n")
+
+print(
+    json.dumps(
+        {
+            "documents": len(texts),
+            "shingles": sum(len(s) for s in sets),
+            "bands": lsh.b,
+            "rows": lsh.r,
+            "candidates": candidates,
+            "pairs": len(pairs),
+            "shingle_s": t_shingled - t_start,
+            "minhash_s": t_hashed - t_shingled,
+            "lsh_s": t_lsh - t_hashed,
+            "cpu_s": time.process_time(),  # since the process started
+        }
+    )
+)

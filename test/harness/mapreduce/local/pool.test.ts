@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
+
+const ECHO = new URL('../../../fixtures/pool/echo.ts', import.meta.url).href;
+
+describe('WorkerPool', () => {
+  it('runs a task on a worker thread, moving its typed arrays', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      const data = new Uint32Array(5);
+      expect(await pool.run<number>(ECHO, 'length', { data })).toBe(5);
+      // moved, not copied: the array is detached here now
+      expect(data.length).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects a task whose payload cannot be sent (an array already moved), and keeps working', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      const data = new Uint32Array(5);
+      await pool.run(ECHO, 'length', { data });
+      await expect(pool.run(ECHO, 'length', { data })).rejects.toThrow(/detached|transfer/i);
+      expect(await pool.run<number>(ECHO, 'length', { data: new Uint32Array(3) })).toBe(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects pending tasks with the abort’s reason, and later ones too', async () => {
+    const pool = new WorkerPool(2);
+    const reason = new Error('interrupted');
+    const task = pool.run(ECHO, 'length', { data: new Uint32Array(1) }).then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await pool.abort(reason);
+    expect(await task).toBe(reason);
+    await expect(pool.run(ECHO, 'length', { data: new Uint32Array(1) })).rejects.toBe(reason);
+  });
+});
