@@ -8,6 +8,7 @@ export const DETECTORS: readonly string[] = [
   'imatch',
   'minhash',
   'pdc-mr',
+  'ppjoin',
   'simhash',
   'spotsigs',
 ];

@@ -7,6 +7,12 @@
  *                        (MB of uncompressed input per CPU-second, RSS growth while reading)
  *   ground truth:        the full-shingle Broder ground truth on the local backend, both cores,
  *                        from documents in memory (the "under 1 s after the corpus is read" target)
+ *   ppjoin:              PPJoin's ranks and join as kernels (one thread); the join at t = 0.5 and
+ *                        0.9 on the local backend, both cores, from documents in memory, alone and
+ *                        after Broder's ground truth in the same run (whose fingerprints it reuses:
+ *                        the "t = 0.5 under 0.5 s after reading, 0.9 several times faster" targets); on 100,000
+ *                        documents (scripts/synthetic-corpus.ts) at t = 0.8 against Broder's full
+ *                        ground truth on the same documents (the "faster than Broder" target)
  *   simhash:             fingerprints of the normalized corpus, one thread (MB/s per wall and CPU
  *                        second, target 50); the Hamming search over 1,000,000 fingerprints for
  *                        k = 0..3, one thread in a process of its own (target < 10 s, < 1 GB);
@@ -34,6 +40,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { adapter as broder } from '../algorithms/broder/index.ts';
+import { adapter as ppjoin } from '../algorithms/ppjoin/index.ts';
+import { joinRange } from '../algorithms/ppjoin/join.ts';
+import { buildIndex, processingOrder } from '../algorithms/ppjoin/order.ts';
+import { joinSettings } from '../algorithms/ppjoin/settings.ts';
+import { rankTokens, signatures } from '../algorithms/ppjoin/tokens.ts';
+import type { AlgorithmAdapter, DocumentSet } from '../contract/index.ts';
 import { adapter as imatch } from '../algorithms/imatch/index.ts';
 import { signSlice } from '../algorithms/imatch/sign.ts';
 import { mergeWordSlices, wordSetSlice } from '../algorithms/text/word-sets.ts';
@@ -45,6 +57,7 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
 import { machine } from '../harness/results/environment.ts';
 import { benchReaders } from './bench-readers.ts';
+import { syntheticCorpus } from './synthetic-corpus.ts';
 import { benchTrials } from './bench-trials.ts';
 import { benchFingerprints, benchSearch } from './bench-simhash.ts';
 import { adapter as simhash } from '../algorithms/simhash/index.ts';
@@ -84,6 +97,14 @@ const normalized = texts.map(normalize);
 const normBytes = normalized.reduce((s, t) => s + t.length, 0);
 const slice = fingerprintSlice({ texts, firstDoc: 0, shingle, kind: "rabin64" });
 const features = mergeSlices([slice]);
+const ppRanked = rankTokens(features);
+const ppOrder = processingOrder(ppRanked);
+/** PPJoin's join alone, one thread: the prefix index of a threshold, and every document probing it. */
+const ppJoin = (t: number): void => {
+  const settings = joinSettings(ppjoin.params.parse({ threshold: t }), 0);
+  const { index } = buildIndex(ppRanked, ppOrder, signatures(features, settings.signatureWords), settings);
+  joinRange({ ...index, settings, from: 0, to: ppRanked.docs });
+};
 const wordSets = mergeWordSlices([wordSetSlice({ texts })]);
 const signAll = (extra: number): string =>
   signSlice({
@@ -121,6 +142,11 @@ bench
     const s = sampleFeatures(features, { method: 'sct', threshold: 70 });
     scanCount({ ...s, from: 0, to: s.docs, floor: Number.MIN_VALUE });
   })
+  .add('ppjoin ranks char64', () => {
+    processingOrder(rankTokens(features));
+  })
+  .add('ppjoin join t=0.5', () => ppJoin(0.5))
+  .add('ppjoin join t=0.9', () => ppJoin(0.9))
   .add('imatch word sets', () => {
     mergeWordSlices([wordSetSlice({ texts })]);
   })
@@ -169,6 +195,82 @@ for (let rep = 0; rep < 3; rep++) {
   rmSync(work, { recursive: true, force: true });
 }
 record('ground_truth.local_2_threads_s', Math.min(...gtTimes), 's');
+
+/**
+ * Seconds of one variant on a fresh local backend (2 threads), from documents in memory. The
+ * worker threads load the kernel's modules first and run it on two documents, as they do while
+ * `bench run` reads the corpus, so the figure is the computation.
+ */
+async function variantSeconds(
+  a: AlgorithmAdapter,
+  raw: unknown,
+  set: DocumentSet,
+  memoryMb: number,
+  before?: { readonly adapter: AlgorithmAdapter; readonly raw: unknown },
+): Promise<number> {
+  const params = a.params.parse(raw);
+  const ctx = { minScore: Number.MIN_VALUE, seed: 0 };
+  const preload = a.plan(params, ctx).local?.workerModules ?? [];
+  const backend = createLocalBackend({ workers: 2, memoryMb, pricePerVcpuHour: 0.0504, engine: 'auto', preload });
+  const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
+  try {
+    await backend.run(
+      { variant: 'warm', algorithm: a.name, params, ...ctx, plan: a.plan(params, ctx) },
+      { docs: { ids: ['a', 'b'], texts: ['warm up', 'warm up too'] }, workDir: work, signal: new AbortController().signal, progress() {} },
+    );
+    if (before) {
+      // what ran earlier in the same run, untimed: its cached work (the fingerprint features) is reused
+      const p = before.adapter.params.parse(before.raw);
+      await backend.run(
+        { variant: 'before', algorithm: before.adapter.name, params: p, ...ctx, plan: before.adapter.plan(p, ctx) },
+        { docs: set, workDir: work, signal: new AbortController().signal, progress() {} },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const start = performance.now();
+    await backend.run(
+      { variant: 'timed', algorithm: a.name, params, ...ctx, plan: a.plan(params, ctx) },
+      { docs: set, workDir: work, signal: new AbortController().signal, progress() {} },
+    );
+    return (performance.now() - start) / 1000;
+  } finally {
+    await backend.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.stdout.write('ppjoin on the local backend (2 threads, from documents in memory, best of 3):\n');
+for (const t of [0.5, 0.9]) {
+  const times: number[] = [];
+  for (let rep = 0; rep < 3; rep++) times.push(await variantSeconds(ppjoin, { threshold: t }, docs, 1024));
+  record(`ppjoin.t${t}.local_2_threads_s`, Math.min(...times), 's');
+}
+process.stdout.write('ppjoin after the Broder ground truth in the same run (its fingerprints reused, best of 3):\n');
+for (const t of [0.5, 0.9]) {
+  const times: number[] = [];
+  for (let rep = 0; rep < 3; rep++) times.push(await variantSeconds(ppjoin, { threshold: t }, docs, 1024, { adapter: broder, raw: {} }));
+  record(`ppjoin.t${t}.after_ground_truth_s`, Math.min(...times), 's');
+}
+record(
+  'ppjoin.after_ground_truth.t0.5_over_t0.9',
+  (figures['ppjoin.t0.5.after_ground_truth_s'] as Figure).value / (figures['ppjoin.t0.9.after_ground_truth_s'] as Figure).value,
+  'x',
+  'higher',
+);
+
+process.stdout.write('100,000 documents (scripts/synthetic-corpus.ts), 2 threads, once each:\n');
+{
+  const big = syntheticCorpus(texts, 100_000);
+  const bigDocs = { ids: big.map((_, i) => String(i)), texts: big };
+  record('synthetic100k.ppjoin_t0.8_s', await variantSeconds(ppjoin, { threshold: 0.8 }, bigDocs, 8192), 's');
+  record('synthetic100k.broder_ground_truth_s', await variantSeconds(broder, {}, bigDocs, 8192), 's');
+  record(
+    'synthetic100k.broder_over_ppjoin',
+    (figures['synthetic100k.broder_ground_truth_s'] as Figure).value / (figures['synthetic100k.ppjoin_t0.8_s'] as Figure).value,
+    'x',
+    'higher',
+  );
+}
 
 process.stdout.write('simhash (fingerprints and search on one thread; k = 3 on the local backend, 2 threads):\n');
 const fpFigures = benchFingerprints(normalized);
