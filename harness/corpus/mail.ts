@@ -5,6 +5,10 @@ import { htmlToText } from './html.ts';
 /** The text of one mail message: its body parts, decoded, and what needed a fallback. */
 export interface MailText {
   readonly subject: string | undefined;
+  /** The Message-ID header's msg-id, `<…>` included (`msgIds`). */
+  readonly messageId: string | undefined;
+  /** The msg-ids of the In-Reply-To header, space-separated: the messages this one replies to. */
+  readonly inReplyTo: string | undefined;
   /** The chosen body parts joined with "\n"; headers are not part of it. */
   readonly text: string;
   /** One sentence for every part that was decoded with the windows-1252 fallback. */
@@ -86,7 +90,27 @@ async function collect(node: MimeNodeView, depth: number, position: string): Pro
   ];
 }
 
-async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<{ subject: string | undefined; pieces: Piece[] }> {
+/**
+ * The msg-ids `<…>` of a Message-ID or In-Reply-To header, space-separated. Old mailers write
+ * `In-Reply-To: Your message of "Mon, 22 Jul 2002" <id@host>`: the bracketed ids are the
+ * reference, the words around them are not. A header without brackets is kept trimmed.
+ */
+export function msgIds(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  // A folded header may break an id across lines: white space inside the brackets is dropped.
+  const ids = header.match(/<[^<>]+>/g)?.map((id) => id.replace(/\s+/g, ''));
+  const value = ids ? ids.join(' ') : header.trim();
+  return value === '' ? undefined : value;
+}
+
+interface Parsed {
+  readonly subject: string | undefined;
+  readonly messageId: string | undefined;
+  readonly inReplyTo: string | undefined;
+  readonly pieces: Piece[];
+}
+
+async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<Parsed> {
   // Nested messages are left to `collect` rather than parsed by postal-mime, so that they
   // get the same per-part charset checks.
   const parser = new PostalMime({ forceRfc822Attachments: true });
@@ -96,7 +120,12 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
   } catch (e) {
     throw new MimeParseError((e as Error).message, { cause: e });
   }
-  return { subject: email.subject, pieces: await collect(mimeTree(parser), depth, position) };
+  return {
+    subject: email.subject,
+    messageId: msgIds(email.messageId)?.split(' ')[0],
+    inReplyTo: msgIds(email.inReplyTo),
+    pieces: await collect(mimeTree(parser), depth, position),
+  };
 }
 
 /**
@@ -106,9 +135,11 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
  * Throws `MimeParseError` when postal-mime cannot parse the message at all.
  */
 export async function mailToText(raw: Uint8Array): Promise<MailText> {
-  const { subject, pieces } = await parseMessage(raw, 0, '');
+  const { subject, messageId, inReplyTo, pieces } = await parseMessage(raw, 0, '');
   return {
     subject,
+    messageId,
+    inReplyTo,
     text: pieces.map((p) => p.text).join('\n'),
     fallbacks: pieces.flatMap((p) => (p.fallback === undefined ? [] : [p.fallback])),
   };

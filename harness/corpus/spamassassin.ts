@@ -106,6 +106,8 @@ async function readEntry(root: string, shown: string, entry: string, wanted: Set
   }
   const meta: Record<string, string> = { group };
   if (mail.subject !== undefined) meta['subject'] = mail.subject;
+  if (mail.messageId !== undefined) meta['message_id'] = mail.messageId;
+  if (mail.inReplyTo !== undefined) meta['in_reply_to'] = mail.inReplyTo;
   return { kind: 'document', doc: { id, text: mail.text, meta }, recovered };
 }
 
