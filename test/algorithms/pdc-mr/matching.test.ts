@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate } from '../../../algorithms/pdc-mr/matching.ts';
+import { coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate, type Run, type SentencePair } from '../../../algorithms/pdc-mr/matching.ts';
+import { mulberry32 } from '../text/random-text.ts';
+
+/** Algorithm 2 as printed (with |D| >= γ): P a set, pairs visited in ascending order, diagonals extracted and removed. */
+function algorithm2(pairs: readonly SentencePair[], gamma: number): Run[] {
+  const P = new Set(pairs.map((p) => `${p.a},${p.b}`));
+  const sorted = [...P].map((k) => k.split(',').map(Number) as [number, number]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const runs: Run[] = [];
+  for (const [a, b] of sorted) {
+    if (!P.has(`${a},${b}`)) continue;
+    let length = 0;
+    while (P.has(`${a + length},${b + length}`)) length++;
+    if (length < gamma) continue;
+    for (let k = 0; k < length; k++) P.delete(`${a + k},${b + k}`);
+    runs.push({ aStart: a, bStart: b, length });
+  }
+  return runs;
+}
 
 describe('length filter and Jaccard (equations (1)-(2), Algorithm 1)', () => {
   it('keeps a size ratio of exactly τ, where J = τ is still possible', () => {
@@ -64,6 +81,23 @@ describe('sequence matching (Algorithm 2) on a Figure 5 matrix', () => {
     const shuffled = [figure5[7], figure5[2], figure5[9], figure5[0], figure5[5], figure5[3], figure5[8], figure5[1], figure5[6], figure5[4]];
     expect(diagonalRuns(reversed, 3)).toEqual(diagonalRuns(figure5, 3));
     expect(diagonalRuns(shuffled as typeof figure5, 2)).toEqual(diagonalRuns(figure5, 2));
+  });
+
+  it('equals Algorithm 2 as printed on random matrices, pairs repeated and in any order', () => {
+    const random = mulberry32(3);
+    for (let t = 0; t < 300; t++) {
+      const size = 2 + Math.floor(random() * 12);
+      const pairs: SentencePair[] = [];
+      const n = Math.floor(random() * size * 3);
+      for (let i = 0; i < n; i++) {
+        const a = Math.floor(random() * size);
+        const b = Math.floor(random() * size);
+        pairs.push({ a, b });
+        // grow diagonals more often than chance would
+        if (random() < 0.5) pairs.push({ a: a + 1, b: b + 1 });
+      }
+      for (const gamma of [1, 2, 3]) expect(diagonalRuns(pairs, gamma)).toEqual(algorithm2(pairs, gamma));
+    }
   });
 
   it('scores the share of the shorter document covered', () => {
