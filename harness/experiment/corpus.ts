@@ -36,6 +36,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
   const subset = c.subset ? await buildSubset(c.subset, { skip: (s: Skip) => recordSkip(stats, s, c.strict) }) : undefined;
   const ids: string[] = [];
   const texts: string[] = [];
+  const meta: (Readonly<Record<string, string>> | undefined)[] = [];
+  let withMeta = 0;
   let outside = 0;
   const source = readCorpus(
     {
@@ -56,6 +58,8 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     }
     ids.push(d.id);
     texts.push(d.text);
+    meta.push(d.meta);
+    if (d.meta) withMeta++;
     opts.onDocument?.(ids.length);
     if (subset && c.limit !== undefined && ids.length >= c.limit) break;
   }
@@ -65,7 +69,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     );
   }
   return {
-    docs: { ids, texts },
+    docs: withMeta > 0 ? { ids, texts, meta } : { ids, texts },
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
     seconds: (performance.now() - t0) / 1000,

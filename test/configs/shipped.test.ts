@@ -25,7 +25,7 @@ const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped configs', () => {
   it('are the ones the README lists', () => {
-    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'pdc-mr.yaml', 'quickstart.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml']);
+    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'quickstart.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml']);
   });
 
   it.each(configs)('%s loads and expands', async (name) => {
