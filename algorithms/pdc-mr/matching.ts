@@ -13,6 +13,23 @@ export function lengthCompatible(sizeA: number, sizeB: number, tau: number): boo
   return sizeA <= sizeB ? sizeA / sizeB >= tau : sizeB / sizeA >= tau;
 }
 
+/**
+ * The sizes s for which `lengthCompatible(size, s, tau)` holds: an interval [lo, hi] around
+ * `size`, since s / size grows with s below it and size / s falls above it (division rounds
+ * monotonically). Found with `lengthCompatible` itself, so that a join testing the interval
+ * decides exactly as one testing each pair. A size of 0 has none: [1, 0].
+ */
+export function compatibleSizes(size: number, tau: number): [number, number] {
+  if (size <= 0) return [1, 0];
+  let lo = Math.min(size, Math.max(1, Math.floor(size * tau)));
+  while (lo > 1 && lengthCompatible(size, lo - 1, tau)) lo--;
+  while (lo < size && !lengthCompatible(size, lo, tau)) lo++;
+  let hi = Math.max(size, Math.floor(size / tau));
+  while (lengthCompatible(size, hi + 1, tau)) hi++;
+  while (hi > size && !lengthCompatible(size, hi, tau)) hi--;
+  return [lo, hi];
+}
+
 /** Jaccard from the shared count and the two set sizes: c / (|A| + |B| − c). */
 export function jaccard(common: number, sizeA: number, sizeB: number): number {
   return common / (sizeA + sizeB - common);

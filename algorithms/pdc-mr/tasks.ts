@@ -7,7 +7,7 @@ import { U32Builder } from '../text/chunks.ts';
 import { KeyTable } from '../text/key-table.ts';
 import { normalize } from '../text/normalize.ts';
 import { splitSentences } from '../text/sentences.ts';
-import { lengthCompatible, nearDuplicate } from './matching.ts';
+import { compatibleSizes, nearDuplicate } from './matching.ts';
 import type { SentenceSignature } from './params.ts';
 
 export interface TermSlice {
@@ -129,6 +129,7 @@ export interface JoinResult {
 
 /** Algorithm 1 for the sentences x in [from, to): ScanCount over the postings after x. */
 export function joinSentences(p: JoinPayload): JoinResult {
+  const { sentDoc, size, sigStart, sigs, entryPos, postStart, postSent, tau } = p;
   const count = new Uint32Array(p.sentences);
   const touched = new Uint32Array(p.sentences);
   const outX: number[] = [];
@@ -137,15 +138,18 @@ export function joinSentences(p: JoinPayload): JoinResult {
   let candidates = 0;
   let distinct = 0;
   for (let x = p.from; x < p.to; x++) {
-    const dx = p.sentDoc[x] as number;
-    const sx = p.size[x] as number;
+    const dx = sentDoc[x] as number;
+    const sx = size[x] as number;
+    // The length filter as an interval of sizes: no division per candidate.
+    const [lo, hi] = compatibleSizes(sx, tau);
     let nt = 0;
-    for (let e = p.sigStart[x] as number; e < (p.sigStart[x + 1] as number); e++) {
-      const id = p.sigs[e] as number;
-      const end = p.postStart[id + 1] as number;
-      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
-        const y = p.postSent[q] as number;
-        if (p.sentDoc[y] === dx || !lengthCompatible(sx, p.size[y] as number, p.tau)) continue;
+    for (let e = sigStart[x] as number; e < (sigStart[x + 1] as number); e++) {
+      const id = sigs[e] as number;
+      const end = postStart[id + 1] as number;
+      for (let q = (postStart[id] as number) + (entryPos[e] as number) + 1; q < end; q++) {
+        const y = postSent[q] as number;
+        const sy = size[y] as number;
+        if (sy < lo || sy > hi || sentDoc[y] === dx) continue;
         const c = count[y] as number;
         if (c === 0) touched[nt++] = y;
         count[y] = c + 1;
@@ -158,7 +162,7 @@ export function joinSentences(p: JoinPayload): JoinResult {
       const c = count[y] as number;
       count[y] = 0;
       distinct++;
-      if (!nearDuplicate(c, sx, p.size[y] as number, p.tau)) continue;
+      if (!nearDuplicate(c, sx, size[y] as number, tau)) continue;
       outX.push(x);
       outY.push(y);
       outC.push(c);

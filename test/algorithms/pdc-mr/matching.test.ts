@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate, type Run, type SentencePair } from '../../../algorithms/pdc-mr/matching.ts';
+import { compatibleSizes, coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate, type Run, type SentencePair } from '../../../algorithms/pdc-mr/matching.ts';
 import { mulberry32 } from '../text/random-text.ts';
 
 /** Algorithm 2 as printed (with |D| >= γ): P a set, pairs visited in ascending order, diagonals extracted and removed. */
@@ -27,6 +27,20 @@ describe('length filter and Jaccard (equations (1)-(2), Algorithm 1)', () => {
     expect(lengthCompatible(8, 10, 0.9)).toBe(false);
     expect(lengthCompatible(10, 8, 0.9)).toBe(false);
     expect(lengthCompatible(3, 3, 1)).toBe(true);
+  });
+
+  it('as an interval of sizes, decides as lengthCompatible does, pair by pair', () => {
+    const wrong: string[] = [];
+    for (const tau of [1, 0.9, 0.8, 0.75, 0.7, 0.6, 1 / 3, 0.3, 0.1, 0.05]) {
+      for (let a = 1; a <= 300; a++) {
+        const [lo, hi] = compatibleSizes(a, tau);
+        for (let b = 1; b <= Math.ceil(a / tau) + 3; b++) if ((b >= lo && b <= hi) !== lengthCompatible(a, b, tau)) wrong.push(`a=${a} b=${b} tau=${tau}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // by hand: 9 of 10 at τ = 0.9 is kept, 8 is not; above, 10/11 = 0.909 is kept, 10/12 is not
+    expect(compatibleSizes(10, 0.9)).toEqual([9, 11]);
+    expect(compatibleSizes(0, 0.9)).toEqual([1, 0]);
   });
 
   it('reads Algorithm 1\'s reducer as "at least τ" (the printed "< τ" is a typo)', () => {
