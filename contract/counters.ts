@@ -27,3 +27,12 @@ export function addCounters(into: Counters, add: Counters): void {
     for (const [n, v] of Object.entries(names)) group[n] = (group[n] ?? 0) + v;
   }
 }
+
+/**
+ * For a kernel standing in for jobs that count once per event (a document without sentences, a
+ * pair written): the jobs create such a counter only when the event happens, so the kernel counts
+ * it only when its total is positive.
+ */
+export function countIfAny(k: { count(group: string, name: string, amount?: number): void }, group: string, name: string, amount: number): void {
+  if (amount > 0) k.count(group, name, amount);
+}

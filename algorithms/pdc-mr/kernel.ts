@@ -2,13 +2,13 @@
  * The local backend's fast path for PDC-MR: the jobs of `jobs.ts` over typed arrays. Documents
  * are split and signed on worker threads, the index is a CSR of sentences by signature, the
  * sentence join is ScanCount on worker threads (`tasks.ts`), and sequence matching runs the
- * same `diagonalRuns` and `coverageScore` as MR#3's reducer. Counters are the jobs' counters.
+ * same `diagonalRunsOf` and `coverageScore` as MR#3's reducer. Counters are the jobs' counters.
  */
-import type { KernelContext, LocalKernel, PairList, Span } from '../../contract/index.ts';
+import { countIfAny, type KernelContext, type LocalKernel, type PairList, type Span } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
-import { coverageScore, diagonalRuns } from './matching.ts';
-import { DF, MR1, MR2, MR3, runSpan, type MatchedSentences } from './jobs.ts';
+import { coverageScore, diagonalRunsOf } from './matching.ts';
+import { DF, MR1, MR2, MR3 } from './jobs.ts';
 import type { PdcMrParams } from './params.ts';
 import { corpusTables, needsDocumentFrequencies } from './signatures.ts';
 import { buildIndex, joinUnits, TASKS_MODULE } from './sentence-index.ts';
@@ -33,7 +33,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   let df: DocumentFrequencies | null = null;
   if (needsDocumentFrequencies(params.signature)) {
     df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
-    if (df.df.size > 0) k.count(DF, 'terms', df.df.size);
+    countIfAny(k, DF, 'terms', df.df.size);
   }
   const tables = corpusTables(params.signature, df);
 
@@ -53,26 +53,26 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   k.progress('indexing');
   const index = buildIndex(slices, signed, docs);
   const { unitDoc: sentDoc, unitId: sentId, start, end, docUnits: docN } = index;
-  k.count(MR1, 'documents', docs);
-  k.count(MR1, 'documents_without_sentences', index.documentsWithoutUnits);
-  k.count(MR1, 'sentences', index.units);
-  k.count(MR1, 'sentences_without_signatures', index.unitsWithoutSignatures);
-  k.count(MR1, 'signatures', index.sigStart[index.units] as number);
-  k.count(MR1, 'index_terms', index.terms);
-  k.count(MR1, 'shared_index_terms', index.sharedTerms);
+  countIfAny(k, MR1, 'documents', docs);
+  countIfAny(k, MR1, 'documents_without_sentences', index.documentsWithoutUnits);
+  countIfAny(k, MR1, 'sentences', index.units);
+  countIfAny(k, MR1, 'sentences_without_signatures', index.unitsWithoutSignatures);
+  countIfAny(k, MR1, 'signatures', index.sigStart[index.units] as number);
+  countIfAny(k, MR1, 'index_terms', index.terms);
+  countIfAny(k, MR1, 'shared_index_terms', index.sharedTerms);
 
   const parts = await joinUnits(k, index, params.tau);
   let nearDuplicates = 0;
   for (const p of parts) {
-    k.count(MR2, 'candidate_sentence_pairs', p.candidates);
-    k.count(MR2, 'sentence_pairs', p.distinct);
+    countIfAny(k, MR2, 'candidate_sentence_pairs', p.candidates);
+    countIfAny(k, MR2, 'sentence_pairs', p.distinct);
     nearDuplicates += p.x.length;
   }
-  k.count(MR2, 'near_duplicate_sentence_pairs', nearDuplicates);
+  countIfAny(k, MR2, 'near_duplicate_sentence_pairs', nearDuplicates);
 
-  // Algorithm 2: group the sentence pairs by document pair.
+  // Algorithm 2: the sentence pairs grouped by document pair (a counting sort by the second
+  // document, then a stable one by the first), each group's runs as in MR#3's reducer.
   k.progress('sequence matching');
-  const order = new Uint32Array(nearDuplicates);
   const px = new Uint32Array(nearDuplicates);
   const py = new Uint32Array(nearDuplicates);
   let at = 0;
@@ -81,8 +81,11 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
     py.set(p.y, at);
     at += p.x.length;
   }
-  for (let i = 0; i < nearDuplicates; i++) order[i] = i;
-  order.sort((i, j) => (sentDoc[px[i] as number] as number) - (sentDoc[px[j] as number] as number) || (sentDoc[py[i] as number] as number) - (sentDoc[py[j] as number] as number));
+  const docA = px.map((x) => sentDoc[x] as number);
+  const docB = py.map((y) => sentDoc[y] as number);
+  const order = countingOrder(docA, docs, countingOrder(docB, docs));
+  const firstUnit = new Uint32Array(docs + 1);
+  for (let d = 0; d < docs; d++) firstUnit[d + 1] = (firstUnit[d] as number) + (docN[d] as number);
   const outA: number[] = [];
   const outB: number[] = [];
   const outS: number[] = [];
@@ -90,24 +93,37 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   let documentPairs = 0;
   let runsFound = 0;
   let runPairs = 0;
+  let sa: Uint32Array = new Uint32Array(64);
+  let sb: Uint32Array = new Uint32Array(64);
   for (let i = 0; i < nearDuplicates; ) {
-    const a = sentDoc[px[order[i] as number] as number] as number;
-    const b = sentDoc[py[order[i] as number] as number] as number;
-    const matched = new Map<string, MatchedSentences>();
+    const a = docA[order[i] as number] as number;
+    const b = docB[order[i] as number] as number;
+    let n = 0;
     for (; i < nearDuplicates; i++) {
-      const x = px[order[i] as number] as number;
-      const y = py[order[i] as number] as number;
-      if (sentDoc[x] !== a || sentDoc[y] !== b) break;
-      const m = { a: sentId[x] as number, b: sentId[y] as number, startA: start[x] as number, endA: end[x] as number, startB: start[y] as number, endB: end[y] as number };
-      matched.set(`${m.a},${m.b}`, m);
+      const o = order[i] as number;
+      if (docA[o] !== a || docB[o] !== b) break;
+      if (n === sa.length) [sa, sb] = [grow(sa), grow(sb)];
+      sa[n] = sentId[px[o] as number] as number;
+      sb[n] = sentId[py[o] as number] as number;
+      n++;
     }
     documentPairs++;
-    const runs = diagonalRuns([...matched.values()], params.gamma);
+    const runs = diagonalRunsOf(sa, sb, n, params.gamma);
     if (runs.length === 0) continue;
     runsFound += runs.length;
     for (const r of runs) {
       runPairs += r.length;
-      spans.push(runSpan(a, b, r, matched));
+      const ua = (firstUnit[a] as number) + r.aStart;
+      const ub = (firstUnit[b] as number) + r.bStart;
+      spans.push({
+        a,
+        b,
+        aStart: start[ua] as number,
+        aEnd: end[ua + r.length - 1] as number,
+        bStart: start[ub] as number,
+        bEnd: end[ub + r.length - 1] as number,
+        units: { aStart: r.aStart, bStart: r.bStart, length: r.length },
+      });
     }
     const score = coverageScore(runs, docN[a] as number, docN[b] as number);
     if (score < minScore) continue;
@@ -115,10 +131,10 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
     outB.push(b);
     outS.push(score);
   }
-  k.count(MR3, 'document_pairs', documentPairs);
-  k.count(MR3, 'runs', runsFound);
-  k.count(MR3, 'run_sentence_pairs', runPairs);
-  k.count(MR3, 'pairs', outA.length);
+  countIfAny(k, MR3, 'document_pairs', documentPairs);
+  countIfAny(k, MR3, 'runs', runsFound);
+  countIfAny(k, MR3, 'run_sentence_pairs', runPairs);
+  countIfAny(k, MR3, 'pairs', outA.length);
   return { pairs: { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) }, spans };
 }
 
@@ -129,4 +145,35 @@ export async function documentFrequencies(k: KernelContext, slices: readonly [nu
   const df = new Map<string, number>();
   for (const p of parts) p.terms.forEach((t, i) => df.set(t, (df.get(t) ?? 0) + (p.df[i] as number)));
   return { documents: k.docs.texts.length, df };
+}
+
+/**
+ * The indexes `within` (default 0..n-1) stably ordered by `keys[i]`, integers in [0, buckets):
+ * a counting sort, linear where a comparison sort of a million pairs is not.
+ */
+function countingOrder(keys: Uint32Array, buckets: number, within?: Uint32Array): Uint32Array {
+  const n = keys.length;
+  let from = within;
+  if (!from) {
+    from = new Uint32Array(n);
+    for (let i = 0; i < n; i++) from[i] = i;
+  }
+  const next = new Uint32Array(buckets + 1);
+  for (let i = 0; i < n; i++) next[(keys[i] as number) + 1] = (next[(keys[i] as number) + 1] as number) + 1;
+  for (let k = 0; k < buckets; k++) next[k + 1] = (next[k + 1] as number) + (next[k] as number);
+  const out = new Uint32Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = from[j] as number;
+    const k = keys[i] as number;
+    const to = next[k] as number;
+    out[to] = i;
+    next[k] = to + 1;
+  }
+  return out;
+}
+
+function grow(x: Uint32Array): Uint32Array {
+  const y = new Uint32Array(2 * x.length);
+  y.set(x);
+  return y;
 }

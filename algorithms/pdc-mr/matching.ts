@@ -13,6 +13,23 @@ export function lengthCompatible(sizeA: number, sizeB: number, tau: number): boo
   return sizeA <= sizeB ? sizeA / sizeB >= tau : sizeB / sizeA >= tau;
 }
 
+/**
+ * The sizes s for which `lengthCompatible(size, s, tau)` holds: an interval [lo, hi] around
+ * `size`, since s / size grows with s below it and size / s falls above it (division rounds
+ * monotonically). Found with `lengthCompatible` itself, so that a join testing the interval
+ * decides exactly as one testing each pair. A size of 0 has none: [1, 0].
+ */
+export function compatibleSizes(size: number, tau: number): [number, number] {
+  if (size <= 0) return [1, 0];
+  let lo = Math.min(size, Math.max(1, Math.floor(size * tau)));
+  while (lo > 1 && lengthCompatible(size, lo - 1, tau)) lo--;
+  while (lo < size && !lengthCompatible(size, lo, tau)) lo++;
+  let hi = Math.max(size, Math.floor(size / tau));
+  while (lengthCompatible(size, hi + 1, tau)) hi++;
+  while (hi > size && !lengthCompatible(size, hi, tau)) hi--;
+  return [lo, hi];
+}
+
 /** Jaccard from the shared count and the two set sizes: c / (|A| + |B| − c). */
 export function jaccard(common: number, sizeA: number, sizeB: number): number {
   return common / (sizeA + sizeB - common);
@@ -48,23 +65,46 @@ export interface Run {
  * `|D| >= γ` (with `>`, γ = 1 would drop every single matching sentence).
  *
  * The ascending order makes the result the set of maximal diagonals of at least γ pairs (each
- * is reached first at its root, whose predecessor is not in P) and independent of the order
- * the pairs arrive in, as a reducer must be. Runs come out in ascending (aStart, bStart).
+ * is reached first at its root, whose predecessor is not in P, and a shorter tail of a diagonal
+ * cannot reach γ where the whole did not) and independent of the order the pairs arrive in, as
+ * a reducer must be. So it is computed as such: pairs sorted by diagonal b − a, then by a, fall
+ * into the maximal diagonals as stretches of consecutive a. Runs come out in ascending
+ * (aStart, bStart). A pair given twice counts once.
  */
 export function diagonalRuns(pairs: readonly SentencePair[], gamma: number): Run[] {
-  const sorted = [...pairs].sort((x, y) => x.a - y.a || x.b - y.b);
-  const P = new Set<string>();
-  for (const p of sorted) P.add(`${p.a},${p.b}`);
+  return diagonalRunsOf(
+    pairs.map((p) => p.a),
+    pairs.map((p) => p.b),
+    pairs.length,
+    gamma,
+  );
+}
+
+/** `diagonalRuns` over the first `n` pairs (a[i], b[i]) of two arrays (the kernel's form). */
+export function diagonalRunsOf(a: ArrayLike<number>, b: ArrayLike<number>, n: number, gamma: number): Run[] {
+  if (n < gamma) return [];
+  const order = Array.from({ length: n }, (_, i) => i);
+  const diag = (i: number): number => (b[i] as number) - (a[i] as number);
+  order.sort((x, y) => diag(x) - diag(y) || (a[x] as number) - (a[y] as number));
   const runs: Run[] = [];
-  for (const p of sorted) {
-    if (!P.has(`${p.a},${p.b}`)) continue;
-    let length = 0;
-    while (P.has(`${p.a + length},${p.b + length}`)) length++;
-    if (length < gamma) continue;
-    for (let k = 0; k < length; k++) P.delete(`${p.a + k},${p.b + k}`);
-    runs.push({ aStart: p.a, bStart: p.b, length });
+  let k = 0;
+  while (k < n) {
+    const first = order[k] as number;
+    const d = diag(first);
+    let last = a[first] as number;
+    let length = 1;
+    for (k++; k < n; k++) {
+      const i = order[k] as number;
+      if (diag(i) !== d) break;
+      const ai = a[i] as number;
+      if (ai === last) continue;
+      if (ai !== last + 1) break;
+      last = ai;
+      length++;
+    }
+    if (length >= gamma) runs.push({ aStart: a[first] as number, bStart: b[first] as number, length });
   }
-  return runs;
+  return runs.sort((x, y) => x.aStart - y.aStart || x.bStart - y.bStart);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { KernelContext } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
+import { KeyTable } from '../text/key-table.ts';
 import type { JoinResult, SignedSlice } from './tasks.ts';
 
 export const TASKS_MODULE = new URL('./tasks.ts', import.meta.url).href;
@@ -39,7 +40,7 @@ export function buildIndex(slices: readonly (readonly [number, number])[], signe
   let entries = 0;
   for (const s of signed) {
     units += s.start.length;
-    entries += s.sigs.length;
+    entries += s.sigStart[s.sigStart.length - 1] as number;
   }
   const unitDoc = sharedU32(units);
   const unitId = new Uint32Array(units);
@@ -49,18 +50,15 @@ export function buildIndex(slices: readonly (readonly [number, number])[], signe
   const docUnits = new Uint32Array(docs);
   const sigStart = sharedU32(units + 1);
   const sigs = sharedU32(entries);
-  const globalId = new Map<string, number>();
+  // Dense signature ids in order of first occurrence (MR#1's shuffle, by hash).
+  const globalId = new KeyTable(signed[0]?.width ?? 1, entries / 2);
   let g = 0;
   let e = 0;
   let documentsWithoutUnits = 0;
   let unitsWithoutSignatures = 0;
   slices.forEach(([from], i) => {
     const s = signed[i] as SignedSlice;
-    const remap = s.keys.map((key) => {
-      let id = globalId.get(key);
-      if (id === undefined) globalId.set(key, (id = globalId.size));
-      return id;
-    });
+    const w = s.width;
     let local = 0;
     for (let d = 0; d < s.docSentences.length; d++) {
       const n = s.docSentences[d] as number;
@@ -75,7 +73,7 @@ export function buildIndex(slices: readonly (readonly [number, number])[], signe
         const b = s.sigStart[local + 1] as number;
         size[g] = b - a;
         if (b === a) unitsWithoutSignatures++;
-        for (let q = a; q < b; q++) sigs[e++] = remap[s.sigs[q] as number] as number;
+        for (let q = a; q < b; q++) sigs[e++] = globalId.id(s.keys, q * w);
         sigStart[g + 1] = e;
       }
     }

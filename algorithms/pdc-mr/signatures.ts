@@ -20,6 +20,7 @@
  */
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { fingerprintHex, fingerprintOf, shingleFingerprints } from '../text/fingerprint.ts';
+import type { KeyTable } from '../text/key-table.ts';
 import { Lexicons, lexiconTerms, sortedUnique } from '../text/lexicon.ts';
 import { normalize } from '../text/normalize.ts';
 import { splitSentences } from '../text/sentences.ts';
@@ -73,6 +74,62 @@ export function makeSigner(spec: SentenceSignature, tables: CorpusTables): Signe
       return (sentence) => spotSignatures(words(sentence), antecedents, spec.distance, spec.chain);
     }
   }
+}
+
+/**
+ * The kernel's form of a signer: the same signatures as binary keys, the hex digits of the
+ * `Signer`'s strings read as uint32 words (2 for a 64-bit Rabin fingerprint, 5 for I-Match's
+ * SHA-1), so that sentences are compared without building a string per signature.
+ */
+export interface KeySigner {
+  readonly width: number;
+  /** Adds the sentence's signatures to `into` (cleared by the caller): its keys are then the distinct ones, in first-occurrence order. */
+  sign(normalizedSentence: string, into: KeyTable): void;
+}
+
+export function signatureWidth(spec: SentenceSignature): number {
+  return spec.method === 'imatch' ? 5 : 2;
+}
+
+export function makeKeySigner(spec: SentenceSignature, tables: CorpusTables): KeySigner {
+  const width = signatureWidth(spec);
+  switch (spec.method) {
+    case 'shingles': {
+      const shingle = { unit: 'word', size: spec.n } as const;
+      return {
+        width,
+        sign(sentence, into) {
+          const fps = shingleFingerprints(sentence, shingle, 'rabin64');
+          for (let i = 0; i < fps.count; i++) into.id(fps.data, 2 * i);
+        },
+      };
+    }
+    case 'imatch': {
+      const signer = makeSigner(spec, tables);
+      return {
+        width,
+        sign(sentence, into) {
+          for (const sig of signer(sentence)) into.id(hexWords(sig), 0);
+        },
+      };
+    }
+    case 'spotsigs': {
+      const antecedents = new Set(tables.antecedents);
+      return {
+        width,
+        sign(sentence, into) {
+          for (const chain of spotChains(words(sentence), antecedents, spec.distance, spec.chain)) into.id(fingerprintOf(chain, 'rabin64'), 0);
+        },
+      };
+    }
+  }
+}
+
+/** Lower-case hex digits, 8 a word, as uint32 words (the inverse of `fingerprintHex`). */
+export function hexWords(hex: string): Uint32Array {
+  const out = new Uint32Array(hex.length / 8);
+  for (let k = 0; k < out.length; k++) out[k] = parseInt(hex.slice(8 * k, 8 * k + 8), 16);
+  return out;
 }
 
 export function shingleSignatures(normalizedSentence: string, n: number): string[] {

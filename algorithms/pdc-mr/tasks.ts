@@ -2,9 +2,12 @@
  * The kernel's work that runs on worker threads, one slice of the corpus or of the sentences a
  * call: counting terms, signing sentences, and the sentence join (Algorithm 1 as ScanCount).
  */
-import { documentTerms, makeSigner, signDocument, type CorpusTables } from './signatures.ts';
+import { documentTerms, makeKeySigner, type CorpusTables } from './signatures.ts';
+import { U32Builder } from '../text/chunks.ts';
+import { KeyTable } from '../text/key-table.ts';
 import { normalize } from '../text/normalize.ts';
-import { lengthCompatible, nearDuplicate } from './matching.ts';
+import { splitSentences } from '../text/sentences.ts';
+import { compatibleSizes, nearDuplicate } from './matching.ts';
 import type { SentenceSignature } from './params.ts';
 
 export interface TermSlice {
@@ -22,26 +25,25 @@ export function termSlice(p: { texts: readonly string[] }): TermSlice {
 
 /** Document-level SpotSigs (`algorithms/spotsigs/`): each document one unit, signed whole. */
 export function signDocumentsSlice(p: SignPayload): SignedSlice {
-  const signer = makeSigner(p.signature, p.tables);
-  const sigStart: number[] = [0];
-  const sigs: number[] = [];
-  const ids = new Map<string, number>();
+  const signer = makeKeySigner(p.signature, p.tables);
+  const table = new KeyTable(signer.width);
+  const sigStart = new U32Builder(p.texts.length + 1);
+  const keys = new U32Builder();
+  sigStart.push(0);
   for (const text of p.texts) {
-    for (const sig of signer(normalize(text))) {
-      let id = ids.get(sig);
-      if (id === undefined) ids.set(sig, (id = ids.size));
-      sigs.push(id);
-    }
-    sigStart.push(sigs.length);
+    table.clear();
+    signer.sign(normalize(text), table);
+    keys.append(table.keys());
+    sigStart.push(keys.length / signer.width);
   }
   const n = p.texts.length;
   return {
     docSentences: new Uint32Array(n).fill(1),
     start: new Uint32Array(n),
     end: Uint32Array.from(p.texts, (t) => t.length),
-    sigStart: Uint32Array.from(sigStart),
-    sigs: Uint32Array.from(sigs),
-    keys: [...ids.keys()],
+    sigStart: sigStart.result(),
+    width: signer.width,
+    keys: keys.result(),
   };
 }
 
@@ -51,49 +53,47 @@ export interface SignPayload {
   readonly tables: CorpusTables;
 }
 
-/** A slice of documents as sentences with signatures; signatures as ids into `keys`. */
+/** A slice of documents as sentences with signatures, each signature `width` uint32 words. */
 export interface SignedSlice {
   /** sentences of each document of the slice */
   readonly docSentences: Uint32Array;
   /** per sentence of the slice, in document then sentence order */
   readonly start: Uint32Array;
   readonly end: Uint32Array;
-  /** CSR over sentences of `sigs` */
+  /** CSR over sentences of their distinct signatures in `keys` (in signatures, not words) */
   readonly sigStart: Uint32Array;
-  readonly sigs: Uint32Array;
-  /** the slice's distinct signatures */
-  readonly keys: string[];
+  readonly width: number;
+  readonly keys: Uint32Array;
 }
 
 export function signSlice(p: SignPayload): SignedSlice {
-  const signer = makeSigner(p.signature, p.tables);
+  const signer = makeKeySigner(p.signature, p.tables);
+  const table = new KeyTable(signer.width);
   const docSentences = new Uint32Array(p.texts.length);
-  const start: number[] = [];
-  const end: number[] = [];
-  const sigStart: number[] = [0];
-  const sigs: number[] = [];
-  const ids = new Map<string, number>();
+  const start = new U32Builder();
+  const end = new U32Builder();
+  const sigStart = new U32Builder();
+  const keys = new U32Builder();
+  sigStart.push(0);
   p.texts.forEach((text, d) => {
-    const { sentences } = signDocument(text, signer);
+    const sentences = splitSentences(text);
     docSentences[d] = sentences.length;
     for (const s of sentences) {
       start.push(s.start);
       end.push(s.end);
-      for (const sig of s.signatures) {
-        let id = ids.get(sig);
-        if (id === undefined) ids.set(sig, (id = ids.size));
-        sigs.push(id);
-      }
-      sigStart.push(sigs.length);
+      table.clear();
+      signer.sign(normalize(text.slice(s.start, s.end)), table);
+      keys.append(table.keys());
+      sigStart.push(keys.length / signer.width);
     }
   });
   return {
     docSentences,
-    start: Uint32Array.from(start),
-    end: Uint32Array.from(end),
-    sigStart: Uint32Array.from(sigStart),
-    sigs: Uint32Array.from(sigs),
-    keys: [...ids.keys()],
+    start: start.result(),
+    end: end.result(),
+    sigStart: sigStart.result(),
+    width: signer.width,
+    keys: keys.result(),
   };
 }
 
@@ -129,6 +129,7 @@ export interface JoinResult {
 
 /** Algorithm 1 for the sentences x in [from, to): ScanCount over the postings after x. */
 export function joinSentences(p: JoinPayload): JoinResult {
+  const { sentDoc, size, sigStart, sigs, entryPos, postStart, postSent, tau } = p;
   const count = new Uint32Array(p.sentences);
   const touched = new Uint32Array(p.sentences);
   const outX: number[] = [];
@@ -137,15 +138,18 @@ export function joinSentences(p: JoinPayload): JoinResult {
   let candidates = 0;
   let distinct = 0;
   for (let x = p.from; x < p.to; x++) {
-    const dx = p.sentDoc[x] as number;
-    const sx = p.size[x] as number;
+    const dx = sentDoc[x] as number;
+    const sx = size[x] as number;
+    // The length filter as an interval of sizes: no division per candidate.
+    const [lo, hi] = compatibleSizes(sx, tau);
     let nt = 0;
-    for (let e = p.sigStart[x] as number; e < (p.sigStart[x + 1] as number); e++) {
-      const id = p.sigs[e] as number;
-      const end = p.postStart[id + 1] as number;
-      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
-        const y = p.postSent[q] as number;
-        if (p.sentDoc[y] === dx || !lengthCompatible(sx, p.size[y] as number, p.tau)) continue;
+    for (let e = sigStart[x] as number; e < (sigStart[x + 1] as number); e++) {
+      const id = sigs[e] as number;
+      const end = postStart[id + 1] as number;
+      for (let q = (postStart[id] as number) + (entryPos[e] as number) + 1; q < end; q++) {
+        const y = postSent[q] as number;
+        const sy = size[y] as number;
+        if (sy < lo || sy > hi || sentDoc[y] === dx) continue;
         const c = count[y] as number;
         if (c === 0) touched[nt++] = y;
         count[y] = c + 1;
@@ -158,7 +162,7 @@ export function joinSentences(p: JoinPayload): JoinResult {
       const c = count[y] as number;
       count[y] = 0;
       distinct++;
-      if (!nearDuplicate(c, sx, p.size[y] as number, p.tau)) continue;
+      if (!nearDuplicate(c, sx, size[y] as number, tau)) continue;
       outX.push(x);
       outY.push(y);
       outC.push(c);

@@ -5,7 +5,7 @@
  * signatures are cached for the run too, so the variants of a filter table pay only for their own
  * prefix index (built on the calling thread) and join (on the worker threads).
  */
-import { concatPairs, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
+import { concatPairs, countIfAny, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
 import type { DocumentFeatures } from '../text/features.ts';
@@ -36,7 +36,7 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
       k.progress('indexing prefixes');
       const { index, prefixTokens, work } = buildIndex(sets, order, sigs, s);
       countCorpus(k, features);
-      k.count(GROUP, C.prefixTokens, prefixTokens);
+      countIfAny(k, GROUP, C.prefixTokens, prefixTokens);
 
       const ranges = balancedRanges(sets.docs, (o) => work[o] as number, Math.max(1, k.parallelism * 4));
       let done = 0;
@@ -49,13 +49,13 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
         }),
       );
       const sum = (f: (r: JoinResult) => number): number => parts.reduce((t, r) => t + f(r), 0);
-      k.count(GROUP, C.prefixMatches, sum((r) => r.counts.prefixMatches));
-      k.count(GROUP, C.afterPrefix, sum((r) => r.counts.afterPrefix));
-      k.count(GROUP, C.afterPosition, sum((r) => r.counts.afterPosition));
-      k.count(GROUP, C.afterSuffix, sum((r) => r.counts.afterSuffix));
-      k.count(GROUP, C.afterSignature, sum((r) => r.counts.afterSignature));
+      countIfAny(k, GROUP, C.prefixMatches, sum((r) => r.counts.prefixMatches));
+      countIfAny(k, GROUP, C.afterPrefix, sum((r) => r.counts.afterPrefix));
+      countIfAny(k, GROUP, C.afterPosition, sum((r) => r.counts.afterPosition));
+      countIfAny(k, GROUP, C.afterSuffix, sum((r) => r.counts.afterSuffix));
+      countIfAny(k, GROUP, C.afterSignature, sum((r) => r.counts.afterSignature));
       const pairs = concatPairs(parts);
-      k.count(GROUP, C.outputPairs, pairs.a.length);
+      countIfAny(k, GROUP, C.outputPairs, pairs.a.length);
       return { pairs };
     },
   };
@@ -64,10 +64,10 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
 function countCorpus(k: KernelContext, f: DocumentFeatures): void {
   let empty = 0;
   for (let d = 0; d < f.docs; d++) if (f.docStart[d + 1] === f.docStart[d]) empty++;
-  k.count(GROUP, C.documents, f.docs);
-  k.count(GROUP, C.documentsWithoutTokens, empty);
-  k.count(GROUP, C.tokens, f.ids.length);
-  k.count(GROUP, C.distinctTokens, f.fingerprints);
+  countIfAny(k, GROUP, C.documents, f.docs);
+  countIfAny(k, GROUP, C.documentsWithoutTokens, empty);
+  countIfAny(k, GROUP, C.tokens, f.ids.length);
+  countIfAny(k, GROUP, C.distinctTokens, f.fingerprints);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
-import type { KernelContext, LocalKernel, PairList } from '../../contract/index.ts';
+import { countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { documentFrequencies } from '../pdc-mr/kernel.ts';
 import { jaccard } from '../pdc-mr/matching.ts';
@@ -22,7 +22,7 @@ async function run(k: KernelContext, params: SpotSigsParams, minScore: number): 
   const docs = texts.length;
   const slices = balancedRanges(docs, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 2));
   const df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
-  if (df.df.size > 0) k.count(DF, 'terms', df.df.size);
+  countIfAny(k, DF, 'terms', df.df.size);
   const spec = signatureSpec(params);
   const tables = corpusTables(spec, df);
   k.progress('signing documents');
@@ -30,18 +30,18 @@ async function run(k: KernelContext, params: SpotSigsParams, minScore: number): 
     slices.map(([from, to]) => k.runInWorker<SignedSlice>(TASKS_MODULE, 'signDocumentsSlice', { texts: texts.slice(from, to), signature: spec, tables })),
   );
   const index = buildIndex(slices, signed, docs);
-  k.count(MR1, 'documents', docs);
-  k.count(MR1, 'documents_without_signatures', index.unitsWithoutSignatures);
-  k.count(MR1, 'signatures', index.sigStart[index.units] as number);
-  k.count(MR1, 'index_terms', index.terms);
-  k.count(MR1, 'shared_index_terms', index.sharedTerms);
+  countIfAny(k, MR1, 'documents', docs);
+  countIfAny(k, MR1, 'documents_without_signatures', index.unitsWithoutSignatures);
+  countIfAny(k, MR1, 'signatures', index.sigStart[index.units] as number);
+  countIfAny(k, MR1, 'index_terms', index.terms);
+  countIfAny(k, MR1, 'shared_index_terms', index.sharedTerms);
   const parts = await joinUnits(k, index, params.tau);
   const a: number[] = [];
   const b: number[] = [];
   const score: number[] = [];
   for (const p of parts) {
-    k.count(MR2, 'candidate_pairs', p.candidates);
-    k.count(MR2, 'distinct_pairs', p.distinct);
+    countIfAny(k, MR2, 'candidate_pairs', p.candidates);
+    countIfAny(k, MR2, 'distinct_pairs', p.distinct);
     for (let i = 0; i < p.x.length; i++) {
       const x = p.x[i] as number;
       const y = p.y[i] as number;
@@ -52,6 +52,6 @@ async function run(k: KernelContext, params: SpotSigsParams, minScore: number): 
       score.push(j);
     }
   }
-  k.count(MR2, 'pairs', a.length);
+  countIfAny(k, MR2, 'pairs', a.length);
   return { pairs: { a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(score) } };
 }

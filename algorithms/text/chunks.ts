@@ -32,3 +32,35 @@ export function balancedRanges(n: number, weight: (i: number) => number, chunks:
   if (from < n || ranges.length === 0) ranges.push([from, n]);
   return ranges;
 }
+
+/** A Uint32Array that grows as values are appended (a typed `number[]`). */
+export class U32Builder {
+  private data: Uint32Array;
+  length = 0;
+
+  constructor(capacity = 1024) {
+    this.data = new Uint32Array(Math.max(16, capacity));
+  }
+
+  push(x: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = x;
+  }
+
+  append(xs: Uint32Array): void {
+    if (this.length + xs.length > this.data.length) this.grow(this.length + xs.length);
+    this.data.set(xs, this.length);
+    this.length += xs.length;
+  }
+
+  /** A copy of the values, exactly `length` long. */
+  result(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+
+  private grow(need: number): void {
+    const next = new Uint32Array(Math.max(need, 2 * this.data.length));
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+}

@@ -125,23 +125,34 @@ function hasWordChar(text: string, from: number, to: number): boolean {
  * maps back to an offset of the text (`at`), so the rules see the block as running text.
  */
 function splitBlock(text: string, segments: readonly number[], out: SentenceSpan[]): void {
-  let total = 0;
-  for (let k = 0; k < segments.length; k += 2) total += (segments[k + 1] as number) - (segments[k] as number) + 1;
-  const at = new Uint32Array(total);
+  const lines = segments.length / 2;
+  // Line k starts at `from[k]` in the block and at segments[2k] in the text; the "\n" that
+  // joins it to the next (or the block's end) maps to the line's end.
+  const from = new Uint32Array(lines);
   const parts: string[] = [];
   let o = 0;
-  for (let k = 0; k < segments.length; k += 2) {
-    const s = segments[k] as number;
-    const e = segments[k + 1] as number;
+  for (let k = 0; k < lines; k++) {
+    const s = segments[2 * k] as number;
+    const e = segments[2 * k + 1] as number;
+    from[k] = o;
     parts.push(text.slice(s, e));
-    for (let i = s; i < e; i++) at[o++] = i;
-    at[o++] = e; // the joining "\n" (or the end): a space for the rules
+    o += e - s + 1;
   }
-  const b = parts.join('\n');
+  const at = (p: number): number => {
+    let lo = 0;
+    let hi = lines - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((from[mid] as number) <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return (segments[2 * lo] as number) + p - (from[lo] as number);
+  };
+  const b = lines === 1 ? (parts[0] as string) : parts.join('\n');
   const n = b.length;
   const emit = (s: number, e: number): void => {
     while (e > s && isSpace(b.charCodeAt(e - 1))) e--;
-    if (e > s && hasWordChar(b, s, e)) out.push({ start: at[s] as number, end: (at[e - 1] as number) + 1 });
+    if (e > s && hasWordChar(b, s, e)) out.push({ start: at(s), end: at(e - 1) + 1 });
   };
   const skipSpace = (i: number): number => {
     while (i < n && isSpace(b.charCodeAt(i))) i++;

@@ -10,6 +10,10 @@ export interface MailText {
   readonly from: string | undefined;
   /** Text inside a, b, i and h1-h3 of the HTML parts, one element a line (`htmlToDocument`). */
   readonly tagged: string;
+  /** The Message-ID header's msg-id, `<…>` included (`msgIds`). */
+  readonly messageId: string | undefined;
+  /** The msg-ids of the In-Reply-To header, space-separated: the messages this one replies to. */
+  readonly inReplyTo: string | undefined;
   /** The chosen body parts joined with "\n"; headers are not part of it. */
   readonly text: string;
   /** One sentence for every part that was decoded with the windows-1252 fallback. */
@@ -94,9 +98,24 @@ async function collect(node: MimeNodeView, depth: number, position: string): Pro
   ];
 }
 
+/**
+ * The msg-ids `<…>` of a Message-ID or In-Reply-To header, space-separated. Old mailers write
+ * `In-Reply-To: Your message of "Mon, 22 Jul 2002" <id@host>`: the bracketed ids are the
+ * reference, the words around them are not. A header without brackets is kept trimmed.
+ */
+export function msgIds(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  // A folded header may break an id across lines: white space inside the brackets is dropped.
+  const ids = header.match(/<[^<>]+>/g)?.map((id) => id.replace(/\s+/g, ''));
+  const value = ids ? ids.join(' ') : header.trim();
+  return value === '' ? undefined : value;
+}
+
 interface Parsed {
   readonly subject: string | undefined;
   readonly from: string | undefined;
+  readonly messageId: string | undefined;
+  readonly inReplyTo: string | undefined;
   readonly pieces: Piece[];
 }
 
@@ -112,7 +131,13 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
     throw new MimeParseError(clip((e as Error).message, 2 * QUOTE_MAX), { cause: e });
   }
   const from = email.from?.address || email.from?.name || undefined;
-  return { subject: email.subject, from, pieces: await collect(mimeTree(parser), depth, position) };
+  return {
+    subject: email.subject,
+    from,
+    messageId: msgIds(email.messageId)?.split(' ')[0],
+    inReplyTo: msgIds(email.inReplyTo),
+    pieces: await collect(mimeTree(parser), depth, position),
+  };
 }
 
 /**
@@ -122,10 +147,12 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
  * Throws `MimeParseError` when postal-mime cannot parse the message at all.
  */
 export async function mailToText(raw: Uint8Array): Promise<MailText> {
-  const { subject, from, pieces } = await parseMessage(raw, 0, '');
+  const { subject, from, messageId, inReplyTo, pieces } = await parseMessage(raw, 0, '');
   return {
     subject,
     from,
+    messageId,
+    inReplyTo,
     tagged: pieces.map((p) => p.tagged).filter((t) => t !== '').join('\n'),
     text: pieces.map((p) => p.text).join('\n'),
     fallbacks: pieces.flatMap((p) => (p.fallback === undefined ? [] : [p.fallback])),

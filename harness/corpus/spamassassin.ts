@@ -111,6 +111,8 @@ async function readEntry(root: string, shown: string, entry: string, index: numb
   if (mail.subject !== undefined) meta['subject'] = mail.subject;
   if (mail.from !== undefined) meta['from'] = mail.from;
   if (mail.tagged !== '') meta['tagged'] = mail.tagged;
+  if (mail.messageId !== undefined) meta['message_id'] = mail.messageId;
+  if (mail.inReplyTo !== undefined) meta['in_reply_to'] = mail.inReplyTo;
   return { kind: 'document', doc: { id, text: mail.text, meta }, recovered };
 }
 

@@ -18,6 +18,7 @@ import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/ind
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
+import { loadReplyOracle } from '../evaluate/replies.ts';
 import type { ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
@@ -124,6 +125,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
+    const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
     const planned = all.map((v) => planVariant(exp, detectors, v));
@@ -168,6 +170,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
           signal: opts.signal,
           progress: (phase, done, total) => opts.progress.update(`${label} ${phase}`, done, total),
           ...(spanOracle ? { spanOracle } : {}),
+          ...(replies ? { replies } : {}),
         },
         truth,
         sortTruth,

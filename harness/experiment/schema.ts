@@ -123,6 +123,18 @@ export const evaluateSchema = z
       .min(1)
       .optional()
       .describe('CSV of known shared spans (bench synth partial): detectors that write spans are scored on sentence pairs; relative to the config file'),
+    replies: z
+      .object({
+        repeated_documents: z
+          .number()
+          .int()
+          .min(1)
+          .default(10)
+          .describe('k: a span whose text is the text of spans in more than k documents is boilerplate (kind `repeated`)'),
+      })
+      .strict()
+      .optional()
+      .describe('mail: score every variant on the reply-parent pairs the In-Reply-To headers name (a weak oracle), and classify spans as footers, signatures and repeated text'),
   })
   .strict()
   .superRefine((e, ctx) => {

@@ -6,12 +6,15 @@ import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } f
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import { documentSizes } from '../evaluate/size-groups.ts';
+import type { ReplyOracle } from '../evaluate/replies.ts';
+import type { SpanKind } from '../evaluate/span-kinds.ts';
 import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { peakRssMb, resetPeakRss } from '../results/memory.ts';
 import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
+import { spanExamples } from '../results/span-examples.ts';
 import { pairsCsvGz } from '../results/pairs-file.ts';
 import type { OutputFileRecord, VariantRecord } from '../results/types.ts';
 import { expansionOf, type Expansion } from './expansion.ts';
@@ -64,6 +67,8 @@ export interface VariantContext {
   readonly spanOracle?: SpanOracle;
   /** thresholds the slices are computed at beyond evaluate's, after them (a calibration's) */
   readonly extraThresholds?: readonly number[];
+  /** `evaluate.replies`: the reply-parent pairs of a mail corpus and the span kinds */
+  readonly replies?: ReplyOracle;
 }
 
 /** `position`: the variant's 1-based place in the run (a backend names its remote outputs by it); undefined for the runs inside an expanded variant. */
@@ -88,6 +93,10 @@ export async function runVariant(p: PlannedVariant, position: number | undefined
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
   });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
+  const spans = plan.output.spans ? (result.outputs.spans ?? []) : undefined;
+  const kinds = ctx.replies && spans ? ctx.replies.kinds(spans) : undefined;
+  const atThreshold = plan.output.decisions.kind === 'score-at-threshold';
+  const decided = (i: number): boolean => !atThreshold || (pairs.score[i] as number) >= exp.evaluate.threshold;
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
     ...ev.measures,
@@ -95,12 +104,13 @@ export async function runVariant(p: PlannedVariant, position: number | undefined
     cpu_s: result.cpuS,
     peak_rss_mb: peakRssMb(),
     cost_usd: result.costUsd,
-    ...(ctx.spanOracle && plan.output.spans ? ctx.spanOracle.measures(result.outputs.spans ?? []) : {}),
+    ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
+    ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
-  const files = outputFiles(v.name, plan, result.outputs, docs.ids, ev.pairsFileFloor);
+  const files = outputFiles(v.name, plan, result.outputs, docs, ev.pairsFileFloor, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortTruth(pairs), candidates: measured.candidates, measured } } : {}),
@@ -119,27 +129,34 @@ export async function runVariant(p: PlannedVariant, position: number | undefined
       counters: result.counters,
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
-      warnings: ev.warnings,
+      warnings: ctx.replies?.warning ? [...ev.warnings, ctx.replies.warning] : ev.warnings,
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },
   };
 }
 
-/** The pairs file, and the spans and tables files the plan declares. */
+/** The pairs file, and the spans (with a few examples for the report) and tables files the plan declares. */
 function outputFiles(
   variant: string,
   plan: Plan,
   outputs: PlanOutputs,
-  ids: readonly string[],
+  docs: DocumentSet,
   pairsFloor: number,
+  examples: { readonly kinds?: readonly SpanKind[]; readonly replyPairs?: ReadonlySet<string> },
 ): { record: OutputFileRecord; bytes: Buffer }[] {
+  const ids = docs.ids;
   const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
   const pairs = pairsCsvGz(outputs.pairs, ids, pairsFloor);
   files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
   if (plan.output.spans) {
     const spans = outputs.spans ?? [];
     files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });
+    const ex = spanExamples(variant, spans, docs, examples);
+    files.push({
+      record: { file: `span-examples/${variant}.json`, rows: ex.examples.length, description: 'a few matched pairs with excerpts of both texts and their spans, for the report' },
+      bytes: Buffer.from(JSON.stringify(ex, null, 1) + '\n'),
+    });
   }
   for (const t of plan.output.tables ?? []) {
     const records = outputs.tables?.[t.dataset] ?? [];

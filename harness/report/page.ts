@@ -96,6 +96,8 @@ export interface PageParts {
   readonly data?: Record<string, unknown>;
   /** page-specific script, run after the charts are drawn (static code, never user data) */
   readonly script?: string;
+  /** page-specific styles (static, never user data) */
+  readonly style?: string;
 }
 
 export function renderPage(p: PageParts): string {
@@ -109,7 +111,7 @@ export function renderPage(p: PageParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <title>${escapeHtml(p.title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${p.style ?? ''}</style>
 </head>
 <body>
 ${p.body}

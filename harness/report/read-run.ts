@@ -7,6 +7,7 @@ import { verifyRunFiles } from '../results/manifest.ts';
 import { GENERAL_MEASURES, type MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
+import type { SpanExamplesFile } from '../results/span-examples.ts';
 
 export interface RunFolder {
   readonly dir: string;
@@ -140,5 +141,18 @@ export async function readRunFolder(dir: string): Promise<RunFolder> {
   const [metricsCsv, distributionCsv] = await Promise.all([readText(join(dir, 'metrics.csv')), readText(join(dir, 'distribution.csv'))]);
   const extra: Record<string, string> = {};
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));
-  return { dir, run, tables: { metricsCsv, distributionCsv, extra } };
+  const spanExamples: SpanExamplesFile[] = [];
+  for (const v of run.variants) {
+    for (const f of v.files ?? []) {
+      if (!f.file.startsWith('span-examples/')) continue;
+      const file = join(dir, f.file);
+      try {
+        spanExamples.push(JSON.parse(await readText(file)) as SpanExamplesFile);
+      } catch (e) {
+        if (e instanceof UserError) throw e;
+        throw new DataError(`${file}: invalid JSON: ${(e as Error).message}`);
+      }
+    }
+  }
+  return { dir, run, tables: { metricsCsv, distributionCsv, extra, ...(spanExamples.length > 0 ? { spanExamples } : {}) } };
 }

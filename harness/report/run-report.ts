@@ -8,12 +8,16 @@ import { parseCsvTable, renderCsvTable } from './csv-table.ts';
 import { escapeHtml } from './escape.ts';
 import { embed, renderChartFigure, renderPage } from './page.ts';
 import { runFigures, type ExtraTable, type FigureSection } from './run-figures.ts';
+import { renderSharedText, SHARED_TEXT_STYLE } from './shared-text.ts';
+import type { SpanExamplesFile } from '../results/span-examples.ts';
 
 export interface RunTables {
   readonly metricsCsv: string;
   readonly distributionCsv: string;
   /** extra tables by file name (run.tables), CSV text */
   readonly extra: Record<string, string>;
+  /** span-examples/<variant>.json of the variants that wrote spans, in variant order */
+  readonly spanExamples?: readonly SpanExamplesFile[];
 }
 
 /** The config as YAML, lists of scalars on one line as they are usually written (`threshold: [100, 90]`). */
@@ -103,7 +107,14 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
   const truth = run.variants.find((v) => v.ground_truth);
   const summary = `${run.corpus.documents} documents (${run.corpus.format}) · ${run.variants.length} variants${truth ? `, ground truth ${truth.name}` : ''} · ${run.backend.kind} backend · ${run.started_at}`;
 
-  const nav = [...sections.map((s) => [s.id, s.title] as const), ['tables', 'Tables'] as const, ['config', 'Config'] as const, ['provenance', 'Provenance'] as const]
+  const sharedText = renderSharedText(tables.spanExamples ?? []);
+  const nav = [
+    ...sections.map((s) => [s.id, s.title] as const),
+    ...(sharedText ? [['shared-text', 'Shared text'] as const] : []),
+    ['tables', 'Tables'] as const,
+    ['config', 'Config'] as const,
+    ['provenance', 'Provenance'] as const,
+  ]
     .map(([id, title]) => `<a href="#${id}">${escapeHtml(title)}</a>`)
     .join('');
 
@@ -115,6 +126,7 @@ ${run.description ? `<p>${escapeHtml(run.description)}</p>` : ''}
 <nav>${nav}</nav>
 <main>
 ${sections.map(renderSection).join('\n')}
+${sharedText}
 <section id="tables"><h2>Tables</h2>
 <h3>metrics.csv</h3>
 ${renderCsvTable(metrics)}
@@ -133,5 +145,6 @@ ${renderProvenance(run)}
     title: `${run.experiment} — ${run.run_id}`,
     body,
     charts: sections.flatMap((s) => s.charts.map(embed)),
+    ...(sharedText ? { style: SHARED_TEXT_STYLE } : {}),
   });
 }

@@ -56,6 +56,16 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'span_doc_precision', label: 'Precision of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
   { key: 'span_doc_recall', label: 'Recall of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
   { key: 'span_doc_f1', label: 'F1 of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
+  // Against the reply-parent pairs of a mail corpus (evaluate.replies): harness/evaluate/replies.ts.
+  { key: 'reply_pairs', label: 'Reply-parent pairs (In-Reply-To) in the corpus', kind: 'count', worse: null },
+  { key: 'reply_recall', label: 'Share of reply-parent pairs reported', kind: 'quality', worse: 'lower', summary: { header: 'reply_R', digits: 4 }, range: unit },
+  { key: 'reply_span_recall', label: 'Share of reply-parent pairs joined by a span that is not boilerplate', kind: 'quality', worse: 'lower', summary: { header: 'reply_span_R', digits: 4 }, range: unit },
+  { key: 'spans', label: 'Spans found', kind: 'count', worse: null },
+  { key: 'span_reply_share', label: 'Share of spans joining a reply and its parent, not boilerplate', kind: 'quality', worse: null, range: unit },
+  { key: 'span_footer_share', label: 'Share of spans that start with a list footer', kind: 'quality', worse: null, range: unit },
+  { key: 'span_signature_share', label: 'Share of spans that start in a signature block', kind: 'quality', worse: null, range: unit },
+  { key: 'span_repeated_share', label: 'Share of spans whose text recurs in more than k documents', kind: 'quality', worse: null, range: unit },
+  { key: 'span_boilerplate_share', label: 'Share of spans that are footers, signatures or repeated text', kind: 'quality', worse: null, summary: { header: 'boiler', digits: 3 }, range: unit },
   {
     key: 'candidate_reduction_pct',
     label: 'Reduction of candidate pairs against the ground truth, %',
@@ -69,7 +79,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'span_f1'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
 export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8 };

@@ -195,6 +195,8 @@ backend: { kind: local, workers: 1 }
     expect(r.record.variants[1]?.files.map((f) => [f.file, f.rows])).toEqual([
       ['pairs/shared-lines.csv.gz', 2],
       ['spans/shared-lines.csv.gz', 2],
+      // the report's excerpts: each of the two spans joins another pair of documents
+      ['span-examples/shared-lines.json', 2],
     ]);
   });
 });

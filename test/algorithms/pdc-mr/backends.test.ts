@@ -64,11 +64,14 @@ const metrics = (dir: string): Row[] =>
   });
 
 describe('PDC-MR on the local and streaming backends', () => {
-  it('writes byte-identical pairs and spans files', () => {
+  it('writes byte-identical pairs and spans files, and the same span examples for the report', () => {
     for (const v of VARIANTS) {
       const file = (dir: string, folder: string) => readFileSync(join(dir, folder, `${v}.csv.gz`));
       expect(file(runs.streaming as string, 'pairs').equals(file(runs.local as string, 'pairs'))).toBe(true);
-      if (v !== 'spotsigs-doc') expect(file(runs.streaming as string, 'spans').equals(file(runs.local as string, 'spans'))).toBe(true);
+      if (v === 'spotsigs-doc') continue;
+      expect(file(runs.streaming as string, 'spans').equals(file(runs.local as string, 'spans'))).toBe(true);
+      const examples = (dir: string) => readFileSync(join(dir, 'span-examples', `${v}.json`));
+      expect(examples(runs.streaming as string).equals(examples(runs.local as string))).toBe(true);
     }
   });
 

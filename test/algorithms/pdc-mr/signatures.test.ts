@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mostFrequent, shingleSignatures, spotChains, spotSignatures } from '../../../algorithms/pdc-mr/signatures.ts';
+import type { SentenceSignature } from '../../../algorithms/pdc-mr/params.ts';
+import { hexWords, makeKeySigner, makeSigner, mostFrequent, shingleSignatures, spotChains, spotSignatures } from '../../../algorithms/pdc-mr/signatures.ts';
 import { fingerprintHex, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
+import { KeyTable } from '../../../algorithms/text/key-table.ts';
+import { normalize } from '../../../algorithms/text/normalize.ts';
+import { mulberry32, randomText } from '../text/random-text.ts';
 
 const hex = (s: string): string => fingerprintHex(fingerprintOf(s, 'rabin64'), 0, 2);
 
@@ -45,5 +49,39 @@ describe('sentence signatures', () => {
     const df = { documents: 5, df: new Map([['b', 3], ['a', 3], ['c', 5], ['d', 1]]) };
     expect(mostFrequent(df, 3)).toEqual(['c', 'a', 'b']);
     expect(mostFrequent(df, 10)).toEqual(['c', 'a', 'b', 'd']);
+  });
+});
+
+describe('the kernel\'s binary signatures', () => {
+  const tables = { antecedents: ['the', 'a', 'of', 'e', 'in'], lexicon: ['cat', 'sat', 'mat', 'dog', 'a', 'b', 'c', 'd', 'x', 'y'] };
+  const specs: SentenceSignature[] = [
+    { method: 'shingles', n: 2 },
+    { method: 'shingles', n: 4 },
+    { method: 'spotsigs', antecedents: 5, distance: 1, chain: 2 },
+    { method: 'spotsigs', antecedents: 5, distance: 2, chain: 3 },
+    { method: 'imatch', idf_min: 0, idf_max: 1 },
+  ];
+  const random = mulberry32(7);
+  const sentences = [
+    'the cat sat on the mat of the cat sat on the mat',
+    '',
+    'a',
+    ...Array.from({ length: 200 }, () => normalize(randomText(random, Math.floor(random() * 300)))),
+  ];
+
+  it.each(specs)('are the hex strings of the signer, read as words, in the same order: %j', (spec) => {
+    const signer = makeSigner(spec, tables);
+    const keys = makeKeySigner(spec, tables);
+    const table = new KeyTable(keys.width);
+    for (const s of sentences) {
+      table.clear();
+      keys.sign(s, table);
+      expect([...table.keys()]).toEqual(signer(s).flatMap((h) => [...hexWords(h)]));
+    }
+  });
+
+  it('reads hex digits 8 a word', () => {
+    expect([...hexWords('00000001ffffffff')]).toEqual([1, 0xffffffff]);
+    expect(fingerprintHex(hexWords('0123456789abcdef'), 0, 2)).toBe('0123456789abcdef');
   });
 });

@@ -150,6 +150,24 @@ describe('spamassassin reader on a damaged corpus folder', () => {
     await expect(readAll(root)).rejects.toThrow(new DataError(`${join(root, 'data', 'file_list.json')}: byte 19: Unexpected end of JSON input (invalid JSON)`));
   });
 
+  it('carries Message-ID and In-Reply-To in meta as bare msg-ids, for reply-parent pairs', async () => {
+    const parent = 'easy-ham-1/00010.00000000000000000000000000000010.txt';
+    const reply = 'easy-ham-1/00011.00000000000000000000000000000011.txt';
+    mkdirSync(join(root, 'data', 'easy-ham-1'), { recursive: true });
+    writeFileSync(join(root, 'data', parent), 'Subject: plan\nMessage-ID: <a1@x.org>\n\nThe plan.\n');
+    // An old mailer's In-Reply-To: words around the msg-id, folded in the middle of another id.
+    writeFileSync(
+      join(root, 'data', reply),
+      'Subject: Re: plan\nMessage-Id:   <b2@y.org>  \nIn-Reply-To: Your message of "Mon, 22 Jul 2002" <a1@x.org>\n <c3@x.\n org>\n\n> The plan.\nYes.\n',
+    );
+    writeFileSync(join(root, 'data', 'file_list.json'), JSON.stringify([parent, reply]));
+    const { docs } = await readAll(root);
+    expect(docs.map((d) => d.meta)).toEqual([
+      { group: 'easy-ham-1', subject: 'plan', message_id: '<a1@x.org>' },
+      { group: 'easy-ham-1', subject: 'Re: plan', message_id: '<b2@y.org>', in_reply_to: '<a1@x.org> <c3@x.org>' },
+    ]);
+  });
+
   it('fails with a DataError when file_list.json is not a list of names', async () => {
     writeFileSync(join(root, 'data', 'file_list.json'), '{"files": []}');
     await expect(readAll(root)).rejects.toThrow(new DataError(`${join(root, 'data', 'file_list.json')}: expected a JSON list of file names`));

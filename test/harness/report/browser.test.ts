@@ -3,8 +3,10 @@
  * error, no request but the file itself, every canvas drawn, hostile names shown as text.
  * Screenshots go to test-artifacts/ (git-ignored) for a person to look at.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -120,6 +122,61 @@ describe.skipIf(!lookup.found)('reports in headless Chromium', () => {
     for (const c of await paintedPixels(page)) expect(c.painted, `canvas ${c.id} is blank`).toBeGreaterThan(500);
     await page.screenshot({ path: join(ARTIFACTS, 'report-hostile.png') });
     await page.context().close();
+  });
+
+  it('shows a matched pair side by side with the shared text highlighted, the texts as text', async () => {
+    // A copy of run A outside the results root, given the span examples a detector that writes spans has.
+    const dir = await mkdtemp(join(tmpdir(), 'ndd-report-spans-'));
+    try {
+      await cp(results.runA, dir, { recursive: true });
+      const a = `Hello all.\n${HOSTILE} wrote:\n> We meet on Monday.\n> Bring the </pre><script>alert(3)</script> notes.\nFine by me.`;
+      const b = `We meet on Monday.\nBring the </pre><script>alert(3)</script> notes.\n-- \nAnn`;
+      const quote = (t: string, from: string, to: string): [number, number] => [t.indexOf(from), t.indexOf(to) + to.length];
+      const examples = {
+        variant: 'pdc-mr',
+        spans: 1,
+        examples: [
+          {
+            note: 'a reply and its parent (In-Reply-To): the quoted text',
+            a: { id: HOSTILE, offset: 0, text: a, length: a.length },
+            b: { id: 'parent', offset: 0, text: b, length: b.length },
+            spans: [{ a: quote(a, 'We', 'notes.'), b: quote(b, 'We', 'notes.'), sentences: 2, kind: 'other' }],
+          },
+        ],
+      };
+      const file = 'span-examples/pdc-mr.json';
+      const bytes = Buffer.from(JSON.stringify(examples));
+      await mkdir(join(dir, 'span-examples'));
+      await writeFile(join(dir, file), bytes);
+      const runFile = join(dir, 'run.json');
+      const run = JSON.parse(await readFile(runFile, 'utf8')) as { files: object[]; variants: { files: object[] }[] };
+      run.files.push({ path: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+      run.variants[1]!.files = [{ file, rows: 1, description: 'examples' }];
+      await writeFile(runFile, JSON.stringify(run));
+      await writeRunReport(dir);
+      const { page, errors, dialogs } = await open(join(dir, 'report.html'));
+      expect(errors).toEqual([]);
+      expect(dialogs).toEqual([]);
+      expect(await page.locator('img').count()).toBe(0);
+      const section = page.locator('#shared-text');
+      expect(await section.isVisible()).toBe(true);
+      const sides = section.locator('pre.text');
+      expect(await sides.count()).toBe(2);
+      // side by side: one row, the second column to the right of the first
+      const [left, right] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
+      expect(left && right && Math.abs(left.y - right.y) < 2 && right.x > left.x + left.width).toBe(true);
+      // the shared text is highlighted on both sides, markup shown as text
+      const marked = async (i: number): Promise<string> => (await sides.nth(i).locator('mark').allTextContents()).join('').replace(/^1/, '');
+      expect(await marked(0)).toBe(a.slice(...quote(a, 'We', 'notes.')));
+      expect(await marked(1)).toBe(b.slice(...quote(b, 'We', 'notes.')));
+      expect(await section.locator('.side-head').first().textContent()).toContain(HOSTILE);
+      const color = await page.evaluate<string>(`getComputedStyle(document.querySelectorAll('#shared-text pre.text')[1].querySelector('mark')).backgroundColor`);
+      expect(color).toBe('rgb(255, 224, 138)');
+      await section.screenshot({ path: join(ARTIFACTS, 'report-shared-text.png') });
+      await page.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('opens the leaderboard offline: charts drawn, measure switchable, table sortable, links resolve', async () => {
