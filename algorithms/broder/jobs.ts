@@ -15,7 +15,7 @@ import { formatScore } from '../../contract/index.ts';
 import { normalize } from '../text/normalize.ts';
 import { fingerprintHex, fingerprintMod, shingleFingerprints } from '../text/fingerprint.ts';
 import type { BroderParams } from './params.ts';
-import { PairCounts } from './pair-counts.ts';
+import { PairCounts } from '../text/pair-counts.ts';
 import { commonalityLimit, documentModulus, pairsOf, resemblance, usesSampledSize } from './sampling.ts';
 
 export const MR1 = 'mr1-shingle-pairs';

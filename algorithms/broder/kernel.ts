@@ -7,6 +7,8 @@
 import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { mergeSlices, type DocumentFeatures, type SortedSlice } from '../text/features.ts';
 import { balancedRanges } from '../text/chunks.ts';
+import { EXTERNAL_JOIN_MODULE, runExternal } from './external.ts';
+import { FINGERPRINT_RUNS_MODULE } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
@@ -24,7 +26,18 @@ export function broderKernelBytes(shape: CorpusShape): number {
 }
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
-  return { run: (k) => runKernel(k, params, floor), memoryBytes: broderKernelBytes, workerModules: [FEATURES_MODULE, JOIN_MODULE] };
+  return {
+    run: (k) => (broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes ? runExternal(k, params, floor) : runKernel(k, params, floor)),
+    memoryBytes: broderKernelBytes,
+    outOfCore: true,
+    workerModules: [FEATURES_MODULE, JOIN_MODULE, FINGERPRINT_RUNS_MODULE, EXTERNAL_JOIN_MODULE],
+  };
+}
+
+function shapeOf(k: KernelContext): CorpusShape {
+  let chars = 0;
+  for (const t of k.docs.texts) chars += t.length;
+  return { documents: k.docs.texts.length, chars };
 }
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {

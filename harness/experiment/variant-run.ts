@@ -74,6 +74,7 @@ export async function runVariant(p: PlannedVariant, ctx: VariantContext, truth: 
     cpu_s: result.cpuS,
     peak_rss_mb: peakRssMb(),
     cost_usd: result.costUsd,
+    ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && plan.output.spans ? ctx.spanOracle.measures(result.outputs.spans ?? []) : {}),
   };
   for (const m of adapter.measures ?? []) {

@@ -1,0 +1,179 @@
+/**
+ * The worker-thread halves of the out-of-core Broder kernel (`external.ts`): MR#1's reducer
+ * over one partition of the fingerprint runs, and MR#2 over one range of the pair runs. The
+ * same decisions as the in-memory join (`join.ts`) and the text jobs (`jobs.ts`), from
+ * `sampling.ts`, so the pairs, scores and counters are the same.
+ */
+import { fingerprintMod } from '../text/fingerprint.ts';
+import { mergePairCounts, PairCountSpiller, type PairRun } from '../text/pair-count-runs.ts';
+import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
+import type { Sampling } from './params.ts';
+import { commonalityLimit, documentModulus, pairsOf, usesSampledSize } from './sampling.ts';
+
+export interface JoinPartitionPayload {
+  /** this partition's part of every fingerprint run, in document order */
+  readonly parts: readonly RunPart[];
+  readonly width: 2 | 4;
+  readonly sampling: Sampling;
+  /** distinct fingerprints of every document (the full sizes) */
+  readonly sizes: Uint32Array;
+  readonly docs: number;
+  /** ranges of the smaller document of a pair, for the pair runs (`pairRanges`) */
+  readonly bounds: readonly number[];
+  readonly capacityPairs: number;
+  readonly bufferRecords: number;
+  /** pair runs are written to `${pathPrefix}-<n>` */
+  readonly pathPrefix: string;
+  readonly stop?: Int32Array;
+}
+
+export interface JoinPartitionResult {
+  /** entries each document's mapper keeps, when the mapper samples (else null: all of them) */
+  readonly own: Uint32Array | null;
+  readonly overSct: number;
+  readonly outputPairs: number;
+  readonly runs: PairRun[];
+  readonly bytes: number;
+}
+
+/**
+ * Runs in a worker thread: merges the partition's runs into fingerprint groups (each group's
+ * documents ascending), applies the mapper's sampling and the reducer's SCT, and counts every
+ * pair of documents that share a kept fingerprint.
+ */
+export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
+  const width = p.width;
+  const record = width + 1;
+  const limit = commonalityLimit(p.sampling);
+  const sampled = usesSampledSize(p.sampling);
+  // The modulus and residue each document's mapper samples with (m = 0: keeps everything).
+  let docM: Uint32Array | null = null;
+  let docResidue: Uint32Array | null = null;
+  if (sampled) {
+    docM = new Uint32Array(p.docs);
+    docResidue = new Uint32Array(p.docs);
+    for (let d = 0; d < p.docs; d++) {
+      const mod = documentModulus(p.sampling, p.sizes[d] as number);
+      docM[d] = mod ? mod.m : 0;
+      docResidue[d] = mod ? mod.residue : 0;
+    }
+  }
+  const own = sampled ? new Uint32Array(p.docs) : null;
+  const spiller = new PairCountSpiller(p.capacityPairs, p.bounds, p.pathPrefix, p.stop);
+  const fp = new Uint32Array(width);
+  let group = new Uint32Array(1024);
+  let size = 0;
+  let overSct = 0;
+  let outputPairs = 0;
+  const residues = new Map<number, number>();
+
+  const close = (): void => {
+    if (size === 0) return;
+    let df = size;
+    if (docM && docResidue && own) {
+      // The mapper's sampling: a document emits the fingerprint when fp mod m == residue.
+      residues.clear();
+      df = 0;
+      for (let i = 0; i < size; i++) {
+        const d = group[i] as number;
+        const m = docM[d] as number;
+        if (m !== 0) {
+          let r = residues.get(m);
+          if (r === undefined) residues.set(m, (r = fingerprintMod(fp, 0, width, m)));
+          if (r !== docResidue[d]) continue;
+        }
+        own[d] = (own[d] as number) + 1;
+        group[df++] = d;
+      }
+    }
+    size = 0;
+    if (df > limit) {
+      overSct++;
+      return;
+    }
+    outputPairs += pairsOf(df);
+    for (let i = 0; i < df; i++) {
+      const a = group[i] as number;
+      for (let j = i + 1; j < df; j++) spiller.increment(a, group[j] as number);
+    }
+  };
+
+  mergeRuns(
+    p.parts,
+    record,
+    width,
+    (w, at) => {
+      let same = size > 0;
+      for (let x = 0; x < width && same; x++) same = w[at + x] === fp[x];
+      if (!same) {
+        close();
+        for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+      }
+      if (size === group.length) {
+        const g = new Uint32Array(group.length * 2);
+        g.set(group);
+        group = g;
+      }
+      group[size++] = w[at + width] as number;
+    },
+    { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
+  );
+  close();
+  const runs = spiller.finish();
+  return { own, overSct, outputPairs, runs, bytes: spiller.bytes };
+}
+
+export interface ScoreRangePayload {
+  readonly parts: readonly RunPart[];
+  /** the size that enters the RR denominator, per document */
+  readonly sizes: Uint32Array;
+  readonly floor: number;
+  readonly bufferRecords: number;
+  readonly stop?: Int32Array;
+}
+
+export interface ScoreRangeResult {
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+  readonly score: Float64Array;
+  /** pairs with at least one shared fingerprint (MR#2's reduce calls) */
+  readonly distinct: number;
+}
+
+/** Runs in a worker thread: MR#2 over one range of the pair runs, pairs in (a, b) order. */
+export function scoreRange(p: ScoreRangePayload): ScoreRangeResult {
+  let cap = 1 << 12;
+  let outA = new Uint32Array(cap);
+  let outB = new Uint32Array(cap);
+  let outS = new Float64Array(cap);
+  let n = 0;
+  let distinct = 0;
+  mergePairCounts(
+    p.parts,
+    (a, b, c) => {
+      distinct++;
+      // Same expression as `resemblance()` in sampling.ts.
+      const rr = c / ((p.sizes[a] as number) + (p.sizes[b] as number) - c);
+      if (rr < p.floor) return;
+      if (n === cap) {
+        cap *= 2;
+        const a2 = new Uint32Array(cap);
+        a2.set(outA);
+        outA = a2;
+        const b2 = new Uint32Array(cap);
+        b2.set(outB);
+        outB = b2;
+        const s2 = new Float64Array(cap);
+        s2.set(outS);
+        outS = s2;
+      }
+      outA[n] = a;
+      outB[n] = b;
+      outS[n] = rr;
+      n++;
+    },
+    { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
+  );
+  throwIfStopped(p.stop);
+  return { a: outA.slice(0, n), b: outB.slice(0, n), score: outS.slice(0, n), distinct };
+}
