@@ -46,18 +46,26 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
   const record = width + 1;
   const limit = commonalityLimit(p.sampling);
   const sampled = usesSampledSize(p.sampling);
-  // The modulus and residue each document's mapper samples with (m = 0: keeps everything).
-  let docM: Uint32Array | null = null;
-  let docResidue: Uint32Array | null = null;
+  // The moduli the documents' mappers sample with, and each document's (0: keeps everything).
+  const moduli: { m: number; residue: number }[] = [];
+  let docSlot: Uint16Array | null = null;
   if (sampled) {
-    docM = new Uint32Array(p.docs);
-    docResidue = new Uint32Array(p.docs);
+    docSlot = new Uint16Array(p.docs);
+    const slots = new Map<string, number>();
     for (let d = 0; d < p.docs; d++) {
       const mod = documentModulus(p.sampling, p.sizes[d] as number);
-      docM[d] = mod ? mod.m : 0;
-      docResidue[d] = mod ? mod.residue : 0;
+      if (!mod) continue;
+      const key = `${mod.m}/${mod.residue}`;
+      let s = slots.get(key);
+      if (s === undefined) {
+        moduli.push(mod);
+        slots.set(key, (s = moduli.length));
+      }
+      docSlot[d] = s;
     }
   }
+  // Whether the current fingerprint is kept under each modulus: computed once per group.
+  const keeps = new Int8Array(moduli.length + 1);
   const own = sampled ? new Uint32Array(p.docs) : null;
   const spiller = new PairCountSpiller(p.capacityPairs, p.bounds, p.pathPrefix, p.stop);
   const fp = new Uint32Array(width);
@@ -65,23 +73,26 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
   let size = 0;
   let overSct = 0;
   let outputPairs = 0;
-  const residues = new Map<number, number>();
 
   const close = (): void => {
     if (size === 0) return;
     let df = size;
-    if (docM && docResidue && own) {
+    if (docSlot && own) {
       // The mapper's sampling: a document emits the fingerprint when fp mod m == residue.
-      residues.clear();
+      keeps.fill(-1);
+      keeps[0] = 1;
       df = 0;
       for (let i = 0; i < size; i++) {
         const d = group[i] as number;
-        const m = docM[d] as number;
-        if (m !== 0) {
-          let r = residues.get(m);
-          if (r === undefined) residues.set(m, (r = fingerprintMod(fp, 0, width, m)));
-          if (r !== docResidue[d]) continue;
+        const s = docSlot[d] as number;
+        let keep = keeps[s] as number;
+        if (keep < 0) {
+          const mod = moduli[s - 1] as { m: number; residue: number };
+          // A power of two is the low bits (fingerprintMod's own shortcut, without its checks).
+          const r = (mod.m & (mod.m - 1)) === 0 ? (fp[width - 1] as number) & (mod.m - 1) : fingerprintMod(fp, 0, width, mod.m);
+          keeps[s] = keep = r === mod.residue ? 1 : 0;
         }
+        if (keep === 0) continue;
         own[d] = (own[d] as number) + 1;
         group[df++] = d;
       }
@@ -91,6 +102,7 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
       overSct++;
       return;
     }
+    if (df < 2) return;
     outputPairs += pairsOf(df);
     for (let i = 0; i < df; i++) {
       const a = group[i] as number;

@@ -17,12 +17,14 @@ export const FEATURES_MODULE = new URL('../text/features.ts', import.meta.url).h
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
 
 /**
- * The kernel's cost model: it keeps about 50 bytes per (fingerprint, document) entry, and a
- * corpus has about one entry per 7 characters (one shingle per word); 8 bytes a character
- * leaves room for its pairs.
+ * The in-memory kernel's cost model, the peak memory of the whole process: measured 2,430 MB on
+ * 100,000 synthetic documents of 174 M characters (`bench synth scale`, 29 M fingerprint
+ * entries, about 70 bytes an entry: the sort's copies, the postings both ways, and the texts
+ * copied to the worker threads), so 14 bytes a character, and the process' own 128 MiB. Above
+ * `memory_mb` the kernel runs out of core (`external.ts`) instead.
  */
 export function broderKernelBytes(shape: CorpusShape): number {
-  return 8 * shape.chars;
+  return 128 * 2 ** 20 + 14 * shape.chars;
 }
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
