@@ -142,7 +142,7 @@ export function documentId(position: number): string {
 }
 
 /** The text of passage `p`: a real line, or two for passages beyond the source's lines. */
-function passageText(model: TextModel, p: number): string {
+export function passageText(model: TextModel, p: number): string {
   const lines = model.passages;
   const first = lines[p % lines.length] as string;
   return p < lines.length ? first : `${first} ${lines[(Math.floor(p / lines.length) * 7919 + p) % lines.length] as string}`;
