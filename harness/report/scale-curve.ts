@@ -85,12 +85,18 @@ export function predict(fit: { slope: number; intercept: number }, x: number): n
   return 10 ** (fit.intercept + fit.slope * Math.log10(x));
 }
 
-const MEASURES = [
+export interface CurveMeasure {
+  readonly key: string;
+  readonly title: string;
+  readonly axis: string;
+}
+
+const MEASURES: readonly CurveMeasure[] = [
   { key: 'runtime_s', title: 'Runtime against documents (log-log)', axis: 'Runtime, s' },
   { key: 'peak_rss_mb', title: 'Peak memory against documents (log-log)', axis: 'Peak memory of the process, MB' },
-] as const;
+];
 
-export function scaleChart(id: string, curve: ScaleCurve, measure: (typeof MEASURES)[number]): ChartSpec {
+export function scaleChart(id: string, curve: ScaleCurve, measure: CurveMeasure): ChartSpec {
   const series: Series[] = variantCurves(curve, measure.key).map((c) => {
     const fit = powerFit(c.points);
     return { kind: 'points', label: fit ? `${c.variant} (∝ N^${fit.slope.toFixed(2)})` : c.variant, line: true, points: c.points };
