@@ -11,8 +11,10 @@ import type { Sampling } from './params.ts';
 import { commonalityLimit, documentModulus, pairsOf, usesSampledSize } from './sampling.ts';
 
 export interface JoinPartitionPayload {
-  /** this partition's part of every fingerprint run, in document order */
-  readonly parts: readonly RunPart[];
+  /** the partition's fingerprints held by two documents or more, grouped (`fingerprint-runs.ts`) */
+  readonly shared: RunPart;
+  /** its fingerprints held by one document: read only when the mapper samples, for the sizes */
+  readonly single: RunPart | null;
   readonly width: 2 | 4;
   readonly sampling: Sampling;
   /** distinct fingerprints of every document (the full sizes) */
@@ -111,7 +113,7 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
   };
 
   mergeRuns(
-    p.parts,
+    [p.shared],
     record,
     width,
     (w, at) => {
@@ -131,6 +133,26 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
     { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
   );
   close();
+  if (p.single && docSlot && own) {
+    // A fingerprint of one document pairs with nothing; it only counts in the document's size.
+    mergeRuns(
+      [p.single],
+      record,
+      width,
+      (w, at) => {
+        const d = w[at + width] as number;
+        const s = docSlot[d] as number;
+        if (s !== 0) {
+          const mod = moduli[s - 1] as { m: number; residue: number };
+          for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+          const r = (mod.m & (mod.m - 1)) === 0 ? (fp[width - 1] as number) & (mod.m - 1) : fingerprintMod(fp, 0, width, mod.m);
+          if (r !== mod.residue) return;
+        }
+        own[d] = (own[d] as number) + 1;
+      },
+      { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
+    );
+  }
   const runs = spiller.finish();
   return { own, overSct, outputPairs, runs, bytes: spiller.bytes };
 }

@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatPairs, type KernelContext, type KernelResult } from '../../contract/index.ts';
-import { partitionParts, writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-runs.ts';
+import { writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { pairCapacityFor, pairRanges, rangeParts } from '../text/pair-count-runs.ts';
 import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, JoinPartitionResult, ScoreRangePayload, ScoreRangeResult } from './external-join.ts';
@@ -110,7 +110,7 @@ async function fingerprintRuns(k: KernelContext, params: BroderParams, sizes: Ex
     creating();
     const dir = mkdtempSync(join(k.workDir, 'fingerprint-runs-'));
     try {
-      const r = await writeFingerprintRuns(k, { shingle: params.shingle, kind: params.fingerprint, dir, batchChars: sizes.batchChars, partitionBits: sizes.partitionBits, stop });
+      const r = await writeFingerprintRuns(k, { shingle: params.shingle, kind: params.fingerprint, dir, batchChars: sizes.batchChars, partitionBits: sizes.partitionBits, bufferRecords: sizes.bufferRecords, stop });
       return { ...r, dir, removed: false };
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
@@ -138,15 +138,17 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     const sampled = usesSampledSize(params.sampling);
     const bounds = pairRanges(docs, sizes.ranges);
     const record = fp.width + 1;
-    // A join task holds its pair table and spill, each run's read buffer, and per-document arrays.
-    const held = fp.runs.length * sizes.bufferRecords * record * 4 + docs * 4 * (sampled ? 3 : 0);
+    // A join task holds its pair table and spill, a read buffer, and per-document arrays.
+    const held = sizes.bufferRecords * record * 4 + docs * 4 * (sampled ? 3 : 0);
     const capacityPairs = fixedCapacity ?? pairCapacityFor(sizes.perThread - held);
     let done = 0;
-    k.progress('join (out of core)', 0, fp.partitions);
+    const partitions = fp.partitions.length;
+    k.progress('join (out of core)', 0, partitions);
     const joins = await settleAll(
-      Array.from({ length: fp.partitions }, async (_, p) => {
+      fp.partitions.map(async (part, p) => {
         const r = await k.runInWorker<JoinPartitionResult>(EXTERNAL_JOIN_MODULE, 'joinPartition', {
-          parts: partitionParts(fp, p),
+          shared: part.shared,
+          single: sampled ? part.single : null,
           width: fp.width,
           sampling: params.sampling,
           sizes: fp.sizes,
@@ -157,7 +159,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
           pathPrefix: join(pairDir, `p${p}`),
           stop,
         } satisfies JoinPartitionPayload);
-        k.progress('join (out of core)', ++done, fp.partitions);
+        k.progress('join (out of core)', ++done, partitions);
         return r;
       }),
     );
@@ -209,7 +211,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     k.count(MR2, 'distinct_pairs', scored.reduce((s, r) => s + r.distinct, 0));
     k.count(MR2, 'output_pairs', pairs.a.length);
     const pairBytes = joins.reduce((s, j) => s + j.bytes, 0);
-    report?.({ sizes, capacityPairs, fingerprintRuns: fp.runs.length, fingerprintBytes: fp.bytes, pairRuns: pairRuns.length, pairBytes });
+    report?.({ sizes, capacityPairs, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: pairRuns.length, pairBytes });
     return { pairs, spillBytes: (created ? fp.bytes : 0) + pairBytes };
   } catch (e) {
     if (k.signal.aborted) {

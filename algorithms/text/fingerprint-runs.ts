@@ -8,12 +8,20 @@
  * partition of every run on each worker thread (fingerprints are hashes: the partitions hold
  * about equal shares). Merging the runs of a partition in batch order gives each
  * fingerprint's documents in ascending order, as `mergeSlices` does in memory.
+ *
+ * Then each thread merges its partitions once and splits them (`splitPartition`): the
+ * fingerprints held by two documents or more, grouped, in one file, and those held by one
+ * document in another. A join reads only the first (most fingerprints of a collection are in
+ * one document: no pair shares them); sampling that needs each document's count of kept
+ * fingerprints also scans the second, sequentially. The k-way merge is paid once for all the
+ * variants of a run, not once a variant.
  */
+import { rmSync } from 'node:fs';
 import type { KernelContext } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
 import { fingerprintSlice } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
-import { RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { mergeRuns, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
 
 /** A run of (fingerprint words…, document) records and where each partition starts in it. */
 export interface FingerprintRun {
@@ -85,22 +93,113 @@ export function fingerprintRun(p: FingerprintRunPayload): FingerprintRunResult {
   return { run: { path: p.path, cuts }, sizes, entries: n, bytes: w.bytes };
 }
 
-/** Every document's fingerprint set, as sorted runs on disk. */
+/** One partition of the fingerprints, merged: the shared ones grouped, and the single ones. */
+export interface FingerprintPartition {
+  /** records of fingerprints held by two documents or more, each fingerprint's records together, documents ascending */
+  readonly shared: RunPart;
+  /** records of fingerprints held by one document, in fingerprint order */
+  readonly single: RunPart;
+}
+
+/** Every document's fingerprint set, as merged partitions on disk. */
 export interface FingerprintRuns {
   readonly width: 2 | 4;
   readonly docs: number;
   /** distinct fingerprints of each document (on a SharedArrayBuffer) */
   readonly sizes: Uint32Array;
-  /** in document order */
-  readonly runs: readonly FingerprintRun[];
-  readonly partitions: number;
+  readonly partitions: readonly FingerprintPartition[];
+  /** sorted runs written before the merge (one a batch) */
+  readonly runs: number;
   readonly entries: number;
+  /** bytes written: the runs, then the partitions */
   readonly bytes: number;
 }
 
 /** Partition `p` of every run, in document order: the input of one merge task. */
-export function partitionParts(runs: FingerprintRuns, p: number): RunPart[] {
-  return runs.runs.map((r) => ({ path: r.path, from: r.cuts[p] as number, to: r.cuts[p + 1] as number })).filter((x) => x.to > x.from);
+function partitionParts(runs: readonly FingerprintRun[], p: number): RunPart[] {
+  return runs.map((r) => ({ path: r.path, from: r.cuts[p] as number, to: r.cuts[p + 1] as number })).filter((x) => x.to > x.from);
+}
+
+export interface SplitPartitionPayload {
+  readonly parts: readonly RunPart[];
+  readonly width: 2 | 4;
+  /** files are `${path}.shared` and `${path}.single` */
+  readonly path: string;
+  readonly bufferRecords: number;
+  readonly stop?: Int32Array;
+}
+
+export interface SplitPartitionResult extends FingerprintPartition {
+  readonly bytes: number;
+}
+
+/** Runs in a worker thread: merges one partition of every run and writes its shared and single fingerprints apart. */
+export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
+  const record = p.width + 1;
+  const shared = new RunWriter(`${p.path}.shared`);
+  const single = new RunWriter(`${p.path}.single`);
+  let sharedRecords = 0;
+  let singleRecords = 0;
+  // The current fingerprint's records, written to one file or the other once it is complete.
+  let group = new Uint32Array(record * 64);
+  let size = 0;
+  const out = new Uint32Array(CHUNK_RECORDS * record);
+  let outShared = 0;
+  let outSingle = 0;
+  const outSingleBuffer = new Uint32Array(CHUNK_RECORDS * record);
+  const flushShared = (): void => {
+    shared.write(out, 0, outShared * record);
+    outShared = 0;
+  };
+  const flushSingle = (): void => {
+    single.write(outSingleBuffer, 0, outSingle * record);
+    outSingle = 0;
+  };
+  const close = (): void => {
+    if (size === 1) {
+      outSingleBuffer.set(group.subarray(0, record), outSingle * record);
+      singleRecords++;
+      if (++outSingle === CHUNK_RECORDS) flushSingle();
+    } else if (size > 1) {
+      for (let i = 0; i < size; i++) {
+        out.set(group.subarray(i * record, (i + 1) * record), outShared * record);
+        if (++outShared === CHUNK_RECORDS) flushShared();
+      }
+      sharedRecords += size;
+    }
+    size = 0;
+  };
+  try {
+    mergeRuns(
+      p.parts,
+      record,
+      p.width,
+      (w, at) => {
+        let same = size > 0;
+        for (let x = 0; x < p.width && same; x++) same = w[at + x] === group[x];
+        if (!same) close();
+        if ((size + 1) * record > group.length) {
+          const g = new Uint32Array(group.length * 2);
+          g.set(group);
+          group = g;
+        }
+        for (let x = 0; x < record; x++) group[size * record + x] = w[at + x] as number;
+        size++;
+      },
+      { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
+    );
+    close();
+    flushShared();
+    flushSingle();
+  } finally {
+    shared.close();
+    single.close();
+  }
+  return {
+    shared: { path: shared.path, from: 0, to: sharedRecords },
+    single: { path: single.path, from: 0, to: singleRecords },
+    bytes: shared.bytes + single.bytes,
+  };
 }
 
 export interface FingerprintRunsOptions {
@@ -112,6 +211,8 @@ export interface FingerprintRunsOptions {
   readonly batchChars: number;
   readonly partitionBits: number;
   readonly stop?: Int32Array;
+  /** records each run reader buffers while merging */
+  readonly bufferRecords: number;
   /** the module exporting `fingerprintRun` (this one) */
   readonly moduleUrl?: string;
 }
@@ -119,8 +220,9 @@ export interface FingerprintRunsOptions {
 export const FINGERPRINT_RUNS_MODULE = new URL('./fingerprint-runs.ts', import.meta.url).href;
 
 /**
- * Writes the corpus' fingerprint runs on the kernel's worker threads. Every task is awaited
- * before an error is thrown, so that no thread is still writing when the caller removes `dir`.
+ * Writes the corpus' fingerprint runs on the kernel's worker threads, then merges and splits
+ * each partition (removing the runs). Every task is awaited before an error is thrown, so that
+ * no thread is still writing when the caller removes `dir`.
  */
 export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsOptions): Promise<FingerprintRuns> {
   const texts = k.docs.texts;
@@ -146,16 +248,41 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
       return r;
     }),
   );
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  const results = settled.map((s) => (s as PromiseFulfilledResult<FingerprintRunResult>).value);
+  const results = settleOrThrow(settled);
+  const runs = results.map((r) => r.run);
+  const partitions = 1 << o.partitionBits;
+  const width: 2 | 4 = o.kind === 'md5' ? 4 : 2;
+  done = 0;
+  k.progress('merging fingerprint runs', 0, partitions);
+  const split = settleOrThrow(
+    await Promise.allSettled(
+      Array.from({ length: partitions }, async (_, p) => {
+        const r = await k.runInWorker<SplitPartitionResult>(o.moduleUrl ?? FINGERPRINT_RUNS_MODULE, 'splitPartition', {
+          parts: partitionParts(runs, p),
+          width,
+          path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,
+          bufferRecords: o.bufferRecords,
+          ...(o.stop ? { stop: o.stop } : {}),
+        } satisfies SplitPartitionPayload);
+        k.progress('merging fingerprint runs', ++done, partitions);
+        return r;
+      }),
+    ),
+  );
+  for (const r of runs) rmSync(r.path, { force: true });
   return {
-    width: o.kind === 'md5' ? 4 : 2,
+    width,
     docs: texts.length,
     sizes,
-    runs: results.map((r) => r.run),
-    partitions: 1 << o.partitionBits,
+    partitions: split.map((r) => ({ shared: r.shared, single: r.single })),
+    runs: runs.length,
     entries: results.reduce((s, r) => s + r.entries, 0),
-    bytes: results.reduce((s, r) => s + r.bytes, 0),
+    bytes: results.reduce((s, r) => s + r.bytes, 0) + split.reduce((s, r) => s + r.bytes, 0),
   };
+}
+
+function settleOrThrow<T>(settled: readonly PromiseSettledResult<T>[]): T[] {
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }

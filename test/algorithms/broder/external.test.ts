@@ -133,8 +133,9 @@ describe('out-of-core Broder kernel', () => {
       expect(stats?.fingerprintRuns).toBeGreaterThanOrEqual(5);
       expect(stats?.pairRuns).toBeGreaterThanOrEqual(10);
       expect(r.spillBytes).toBe((stats?.fingerprintBytes ?? 0) + (stats?.pairBytes ?? 0));
-      // The pair runs are gone; the fingerprint runs stay for the run's later variants.
-      expect(filesUnder(work).every((f) => /fingerprints-\d+$/.test(f))).toBe(true);
+      // The pair runs and the unmerged fingerprint runs are gone; the merged partitions stay for
+      // the run's later variants.
+      expect(filesUnder(work).map((f) => f.replace(/^.*\//, '')).sort()).toEqual(['000', '001', '002', '003'].flatMap((p) => [`partition-${p}.shared`, `partition-${p}.single`]));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -184,7 +185,7 @@ describe('out-of-core Broder kernel on the local backend', () => {
     expect(tight.counters).toEqual(roomy.counters);
   });
 
-  it.each(['fingerprint runs', 'join (out of core)', 'resemblance (out of core)'])('leaves no file behind when interrupted during "%s"', async (phase) => {
+  it.each(['fingerprint runs', 'merging fingerprint runs', 'join (out of core)', 'resemblance (out of core)'])('leaves no file behind when interrupted during "%s"', async (phase) => {
     const backend = createLocalBackend({ workers: 2, memoryMb: 0.2, pricePerVcpuHour: 0, engine: 'auto' });
     const work = mkdtempSync(join(tmpdir(), 'ext-abort-'));
     const abort = new AbortController();
