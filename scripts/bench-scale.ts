@@ -135,6 +135,7 @@ if (largest > slice) {
   record(`slice.${slice}.in_memory.peak_rss_mb`, inMemory.peakMb, 'MB');
   record(`slice.${slice}.out_of_core_1024.wall_s`, outOfCore.wallS, 's');
   record(`slice.${slice}.out_of_core_1024.peak_rss_mb`, outOfCore.peakMb, 'MB');
+  if (outOfCore.peakMb > 1024) fail(`peak RSS ${outOfCore.peakMb.toFixed(0)} MB of the out-of-core slice is over its memory_mb 1024`);
   const mem = runJson(runDir(`slice-${slice}-in-memory`));
   const ext = runJson(runDir(`slice-${slice}-out-of-core`));
   for (const v of mem.variants) {

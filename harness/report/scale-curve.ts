@@ -29,6 +29,8 @@ export interface VariantCurve {
 
 export interface ScaleCurve {
   readonly experiment: string;
+  /** the backend the runs share, e.g. `local, memory_mb 8192, 2 workers` */
+  readonly backend: string;
   /** distinct corpus sizes, ascending */
   readonly documents: readonly number[];
   readonly entries: readonly CurveEntry[];
@@ -36,28 +38,46 @@ export interface ScaleCurve {
   readonly budgetMb: number | null;
 }
 
-/** Experiments with runs over at least two corpus sizes, in order of first appearance. */
+/** How a curve names its backend: the kind, and the settings that change the figures. */
+function backendLabel(b: RunRecord['backend']): string {
+  const parts = [b.kind];
+  if (typeof b['memory_mb'] === 'number') parts.push(`memory_mb ${b['memory_mb']}`);
+  if (typeof b['workers'] === 'number') parts.push(`${b['workers']} worker${b['workers'] === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/**
+ * Runs of one experiment on one backend (same kind, memory budget and threads) over at least
+ * two corpus sizes, in order of first appearance: a curve compares sizes, nothing else.
+ */
 export function scaleCurves(entries: readonly CurveEntry[]): ScaleCurve[] {
-  const byExperiment = new Map<string, CurveEntry[]>();
-  for (const e of entries) byExperiment.set(e.run.experiment, [...(byExperiment.get(e.run.experiment) ?? []), e]);
+  const groups = new Map<string, { experiment: string; backend: string; budget: unknown; list: CurveEntry[] }>();
+  for (const e of entries) {
+    const backend = backendLabel(e.run.backend);
+    const key = JSON.stringify([e.run.experiment, backend]);
+    const g = groups.get(key);
+    if (g) g.list.push(e);
+    else groups.set(key, { experiment: e.run.experiment, backend, budget: e.run.backend['memory_mb'], list: [e] });
+  }
   const curves: ScaleCurve[] = [];
-  for (const [experiment, list] of byExperiment) {
-    const documents = [...new Set(list.map((e) => e.run.corpus.documents))].sort((a, b) => a - b);
+  for (const g of groups.values()) {
+    const documents = [...new Set(g.list.map((e) => e.run.corpus.documents))].sort((a, b) => a - b);
     if (documents.length < 2) continue;
-    const budgets = new Set(list.map((e) => e.run.backend['memory_mb']));
-    const only = [...budgets][0];
-    curves.push({ experiment, documents, entries: list, budgetMb: budgets.size === 1 && typeof only === 'number' ? only : null });
+    curves.push({ experiment: g.experiment, backend: g.backend, documents, entries: g.list, budgetMb: typeof g.budget === 'number' ? g.budget : null });
   }
   return curves;
 }
 
-/** Each variant's points of `measure` (runs in order; several runs at one size give several points). */
-export function variantCurves(curve: ScaleCurve, measure: string): VariantCurve[] {
+/**
+ * Each variant's points of `measure` (runs in order; several runs at one size give several
+ * points); `positive` leaves out zeros, which a logarithmic axis cannot show.
+ */
+export function variantCurves(curve: ScaleCurve, measure: string, positive = false): VariantCurve[] {
   const byVariant = new Map<string, CurvePoint[]>();
   for (const { run } of curve.entries) {
     for (const v of run.variants) {
       const y = v.measures[measure];
-      if (typeof y !== 'number' || !(y > 0)) continue;
+      if (typeof y !== 'number' || !(y >= 0) || (positive && y === 0)) continue;
       byVariant.set(v.name, [...(byVariant.get(v.name) ?? []), { x: run.corpus.documents, y, name: `${v.name} · ${run.run_id}`, runId: run.run_id }]);
     }
   }
@@ -97,7 +117,7 @@ const MEASURES: readonly CurveMeasure[] = [
 ];
 
 export function scaleChart(id: string, curve: ScaleCurve, measure: CurveMeasure): ChartSpec {
-  const series: Series[] = variantCurves(curve, measure.key).map((c) => {
+  const series: Series[] = variantCurves(curve, measure.key, true).map((c) => {
     const fit = powerFit(c.points);
     return { kind: 'points', label: fit ? `${c.variant} (∝ N^${fit.slope.toFixed(2)})` : c.variant, line: true, points: c.points };
   });
@@ -108,7 +128,7 @@ export function scaleChart(id: string, curve: ScaleCurve, measure: CurveMeasure)
   }
   return {
     id,
-    title: `${curve.experiment}: ${measure.title}`,
+    title: `${curve.experiment} (${curve.backend}): ${measure.title}`,
     type: 'xy',
     series,
     x: { title: 'Documents', scale: 'logarithmic' },
@@ -124,8 +144,8 @@ function cell(x: number | undefined, digits: number): string {
 function renderTable(curve: ScaleCurve): string {
   const sizes = curve.documents;
   const largest = sizes[sizes.length - 1] as number;
-  const runtime = variantCurves(curve, 'runtime_s');
-  const memory = new Map(variantCurves(curve, 'peak_rss_mb').map((c) => [c.variant, c]));
+  const runtime = variantCurves(curve, 'runtime_s', true);
+  const memory = new Map(variantCurves(curve, 'peak_rss_mb', true).map((c) => [c.variant, c]));
   const cpu = new Map(variantCurves(curve, 'cpu_s').map((c) => [c.variant, c]));
   const spill = new Map(variantCurves(curve, 'spill_mb').map((c) => [c.variant, c]));
   const at = (c: VariantCurve | undefined, n: number): number | undefined => {
@@ -158,7 +178,7 @@ export function renderScaleSections(curves: readonly ScaleCurve[], idPrefix: str
     const specs = MEASURES.map((m, j) => scaleChart(`${idPrefix}-${i + 1}-${j + 1}`, curve, m));
     charts.push(...specs);
     const sizes = curve.documents.map((n) => n.toLocaleString('en-US')).join(', ');
-    return `<section id="${escapeHtml(`${idPrefix}-${i + 1}`)}"><h2>${escapeHtml(`Cost curve: ${curve.experiment}`)}</h2>
+    return `<section id="${escapeHtml(`${idPrefix}-${i + 1}`)}"><h2>${escapeHtml(`Cost curve: ${curve.experiment} (${curve.backend})`)}</h2>
 <p class="note">${escapeHtml(`${curve.entries.length} runs over ${sizes} documents. Each line is a variant; on log-log axes a straight line is a power law, and its slope (shown in the legend) is the exponent: 1 is linear in the number of documents. The last column extends that line to ten times the largest corpus; compare it with \`bench run <config> --backend emr --dry-run --docs N\`.`)}${curve.budgetMb !== null ? escapeHtml(` The dashed line is the memory budget, memory_mb ${curve.budgetMb}.`) : ''}</p>
 <div class="grid">${specs.map(renderChartFigure).join('\n')}</div>
 ${renderTable(curve)}

@@ -12,7 +12,7 @@ function sized(docs: number, experiment = a.experiment): RunRecord {
     r.experiment = experiment;
     r.run_id = `n${docs}`;
     r.corpus.documents = docs;
-    r.backend['memory_mb'] = 8192;
+    r.backend = { kind: 'local', memory_mb: 8192, workers: 2 };
     for (const v of r.variants) {
       v.measures['runtime_s'] = 2e-4 * docs ** 1.1;
       v.measures['peak_rss_mb'] = 3 * docs ** 0.5;
@@ -25,10 +25,16 @@ function sized(docs: number, experiment = a.experiment): RunRecord {
 const entries = [10_000, 100_000, 1_000_000].map((n) => ({ run: sized(n), reportHref: `r/${n}/report.html` }));
 
 describe('cost curve', () => {
-  it('takes experiments with runs over two sizes or more, and leaves out the others', () => {
+  it('takes runs of one experiment and backend over two sizes or more, and leaves out the others', () => {
     const other = { run: sized(5000, 'elsewhere'), reportHref: 'x' };
-    const curves = scaleCurves([...entries, other]);
-    expect(curves.map((c) => c.experiment)).toEqual([a.experiment]);
+    const tighter = { run: editedRun(sized(20_000), (r) => void (r.backend = { kind: 'local', memory_mb: 1024, workers: 2 })), reportHref: 'y' };
+    const streaming = [1000, 2000].map((n) => ({ run: editedRun(sized(n), (r) => void (r.backend = { kind: 'streaming' })), reportHref: `s${n}` }));
+    const curves = scaleCurves([...entries, other, tighter, ...streaming]);
+    expect(curves.map((c) => [c.experiment, c.backend, c.documents.length])).toEqual([
+      [a.experiment, 'local, memory_mb 8192, 2 workers', 3],
+      [a.experiment, 'streaming', 2],
+    ]);
+    expect(curves[1]?.budgetMb).toBeNull();
     expect(curves[0]?.documents).toEqual([10_000, 100_000, 1_000_000]);
     expect(curves[0]?.budgetMb).toBe(8192);
   });
@@ -65,7 +71,7 @@ describe('cost curve', () => {
   it('is a section of the leaderboard with a table of the slopes and the extrapolation', () => {
     const html = renderLeaderboard(entries, { generatedAt: 'now', resultsDir: 'results' });
     // (toBe(true), not toContain: a failure would print the whole page with chart.js in it)
-    expect(html.includes(`Cost curve: ${a.experiment}`)).toBe(true);
+    expect(html.includes(`Cost curve: ${a.experiment} (local, memory_mb 8192, 2 workers)`)).toBe(true);
     expect(html.includes('Runtime at 10,000,000 (extrapolated), s')).toBe(true);
     // 2e-4 × 1e7^1.1 = 10,023.7 s, shown without decimals
     expect(html.includes('>10024<')).toBe(true);
