@@ -199,12 +199,12 @@ record('quickstart.wall_s', Math.min(...walls), 's');
 const run = JSON.parse(readFileSync(join(reps[0] as string, 'run.json'), 'utf8')) as {
   corpus: { read_s: number };
   totals: { runtime_s: number; peak_rss_mb: number };
-  variants: { name: string; runtime_s: number }[];
+  variants: { name: string; measures: { runtime_s?: number } }[];
 };
 record('quickstart.read_s', run.corpus.read_s, 's');
 record('quickstart.variants_s', run.totals.runtime_s, 's');
 record('quickstart.peak_rss_mb', run.totals.peak_rss_mb, 'MB');
-const v = (name: string): number => run.variants.find((x) => x.name === name)?.runtime_s ?? NaN;
+const v = (name: string): number => run.variants.find((x) => x.name === name)?.measures.runtime_s ?? NaN;
 record('quickstart.ground_truth_s', v('ground-truth'), 's');
 record('quickstart.mod64_s', v('broder/mod=64'), 's');
 record('quickstart.sct70_s', v('broder/sct=70'), 's');
