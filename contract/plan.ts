@@ -90,10 +90,18 @@ export interface CorpusShape {
 export interface LocalKernel {
   run(ctx: KernelContext): Promise<KernelResult>;
   /**
-   * The plan's cost model: about how many bytes the kernel holds at its peak for a corpus of
-   * this shape. The local backend runs the kernel only when this fits `memory_mb`.
+   * The plan's cost model: about how many bytes the process holds at the kernel's peak for a
+   * corpus of this shape when the kernel works in memory. The local backend runs the kernel
+   * when this fits `memory_mb`, or when the kernel is `outOfCore`.
    */
   memoryBytes(shape: CorpusShape): number;
+  /**
+   * The kernel keeps within `KernelContext.memoryBudgetBytes` at any corpus size: when
+   * `memoryBytes` exceeds the budget it works out of core, in sorted runs under
+   * `KernelContext.workDir`. The local backend then runs it whatever the size, instead of
+   * falling back to the plan's text jobs.
+   */
+  readonly outOfCore?: boolean;
   /** Modules the kernel runs on worker threads (`runInWorker`); a backend may load them early. */
   readonly workerModules?: readonly string[];
 }
@@ -103,6 +111,8 @@ export interface KernelResult {
   readonly spans?: readonly Span[];
   /** dataset → records, for each of the plan's `output.tables` */
   readonly tables?: Readonly<Record<string, readonly SideRecord[]>>;
+  /** Bytes the kernel wrote to `workDir` (sorted runs), for the results' spill measure. */
+  readonly spillBytes?: number;
 }
 
 export interface KernelContext {
@@ -119,6 +129,12 @@ export interface KernelContext {
   count(group: string, name: string, amount?: number): void;
   progress(phase: string, done?: number, total?: number): void;
   readonly memoryBudgetBytes: number;
+  /**
+   * A folder for the kernel's temporary files, inside the run's work folder (which the runner
+   * removes when the run ends, however it ends). It is shared by the variants of a run, so a
+   * kernel makes its own subfolders; files cached for later variants may stay until the run ends.
+   */
+  readonly workDir: string;
   readonly signal: AbortSignal;
 }
 

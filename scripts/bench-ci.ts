@@ -5,6 +5,8 @@
  *   kernels       the detectors' inner loops, one thread (tinybench)
  *   ground-truth  the full-shingle Broder ground truth on the local backend
  *   ppjoin, simhash, imatch, trials, minhash, pdc-mr   each detector's targets (see each section)
+ *   out-of-core   configs/scale.yaml on 30,000 synthetic documents out of core (memory_mb 768) and in memory:
+ *                 peak RSS within the budget, identical pairs (exit 1 otherwise); the million is `npm run bench:scale`
  *   readers       the TREC-web and WARC readers on 200 MB of generated input
  *   quickstart    `bench run configs/quickstart.yaml` three times, then `bench check` (exit 1 on a regression)
  *
@@ -18,9 +20,10 @@ import { machine } from '../harness/results/environment.ts';
 import { BenchContext, ROOT, type Figure, type Section } from './bench/context.ts';
 import { groundTruth, imatchSection, ppjoinSection, simhashSection, trialsSection } from './bench/detectors.ts';
 import { kernels } from './bench/kernels.ts';
+import { outOfCoreSection } from './bench/out-of-core.ts';
 import { minhashSection, pdcMrSection, quickstartSection, readersSection } from './bench/runs.ts';
 
-const SECTIONS: readonly Section[] = [kernels, groundTruth, ppjoinSection, simhashSection, imatchSection, trialsSection, minhashSection, pdcMrSection, readersSection, quickstartSection];
+const SECTIONS: readonly Section[] = [kernels, groundTruth, ppjoinSection, simhashSection, imatchSection, trialsSection, minhashSection, pdcMrSection, outOfCoreSection, readersSection, quickstartSection];
 
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
 const update = process.argv.includes('--update');

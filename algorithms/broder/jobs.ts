@@ -19,7 +19,7 @@ import { normalize } from '../text/normalize.ts';
 import { fingerprintHex, fingerprintMod, shingleFingerprints } from '../text/fingerprint.ts';
 import { wordCount } from '../text/word-count.ts';
 import type { BroderParams } from './params.ts';
-import { PairCounts } from './pair-counts.ts';
+import { PairCounts } from '../text/pair-counts.ts';
 import {
   adaptiveGroup,
   commonalityLimit,

@@ -51,6 +51,22 @@ export function samplingLevels(sampling: Sampling): SamplingLevels {
   }
 }
 
+/**
+ * Whether the out-of-core join (`external-join.ts`) runs this sampling: it samples every
+ * document with one modulus, so not adaptive sampling, whose pairs are compared at the coarser
+ * of two levels (the in-memory kernel and the text jobs run that).
+ */
+export function runsOutOfCore(sampling: Sampling): boolean {
+  return sampling.method === 'none' || sampling.method === 'sct' || sampling.method === 'mod';
+}
+
+/** The modulus and residue every document's mapper keeps a fingerprint by (mod sampling); null when it keeps them all. */
+export function singleModulus(sampling: Sampling): { m: number; residue: number } | null {
+  if (!runsOutOfCore(sampling)) throw new Error(`broder: ${sampling.method} sampling has a modulus per size group, not one`);
+  const levels = samplingLevels(sampling);
+  return levels.moduli.length === 0 ? null : { m: levels.moduli[0] as number, residue: levels.residue };
+}
+
 /** Whether a document's group depends on its word count (adaptive by words). */
 export function usesWords(sampling: Sampling): boolean {
   return sampling.method === 'adaptive' && sampling.by === 'words';

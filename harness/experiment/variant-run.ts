@@ -104,6 +104,7 @@ export async function runVariant(p: PlannedVariant, position: number | undefined
     cpu_s: result.cpuS,
     peak_rss_mb: peakRssMb(),
     cost_usd: result.costUsd,
+    ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
   };

@@ -38,6 +38,8 @@ export interface BackendRunResult {
   readonly cpuS: number;
   /** Measured or computed cost; the local backend prices CPU-seconds. */
   readonly costUsd: number;
+  /** Bytes written to temporary files (sorted runs, shuffle spills), where the backend measures them. */
+  readonly spillBytes?: number;
   /** Backend-specific facts for run.json (cluster id, step timelines, …). */
   readonly extra?: Record<string, unknown>;
 }

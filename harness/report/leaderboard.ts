@@ -9,6 +9,7 @@ import { escapeHtml } from './escape.ts';
 import { embed, renderChartFigure, renderPage } from './page.ts';
 import { paretoFrontier } from './pareto.ts';
 import { COST_MEASURES, QUALITY_MEASURES, type LeaderboardMeasure } from './quality-measures.ts';
+import { renderScaleSections, scaleCurves } from './scale-curve.ts';
 
 export interface LeaderboardEntry {
   readonly run: RunRecord;
@@ -189,6 +190,8 @@ export function renderLeaderboard(entries: readonly LeaderboardEntry[], opts: Le
 ${renderTable(g)}
 </section>`;
   });
+  // Runs of one experiment over corpora of several sizes: the cost curve (configs/scale.yaml).
+  const scale = renderScaleSections(scaleCurves(entries), 'scale');
   const options = QUALITY_MEASURES.map((q) => `<option value="${escapeHtml(q.key)}">${escapeHtml(q.label)}</option>`).join('');
   const totalVariants = entries.reduce((a, e) => a + e.run.variants.length, 0);
   const body = `<header>
@@ -198,11 +201,12 @@ ${renderTable(g)}
 <nav><label class="measure" for="measure">Quality</label><select id="measure">${options}</select></nav>
 <main>
 ${sections.length ? sections.join('\n') : '<p class="note">No runs found.</p>'}
+${scale.html}
 </main>`;
   return renderPage({
     title: 'ndd-bench leaderboard',
     body,
-    charts: initial.map(embed),
+    charts: [...initial, ...scale.charts].map(embed),
     data: { 'leaderboard-data': perMeasure },
     script: SCRIPT,
   });

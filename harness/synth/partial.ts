@@ -23,6 +23,7 @@
 import type { Document } from '../../contract/index.ts';
 import { normalize } from '../../algorithms/text/normalize.ts';
 import { splitSentences, type SentenceSpan } from '../../algorithms/text/sentences.ts';
+import { generator } from './random.ts';
 
 export interface PartialSynthOptions {
   /** planted pairs */
@@ -65,18 +66,6 @@ export interface PartialSynthResult {
   readonly sharing: number;
   /** documents left out because they have no sentence */
   readonly withoutSentences: number;
-}
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const QUOTE_CONTINUATION = /\n[ \t]*(?:>[ \t]?)*/g;

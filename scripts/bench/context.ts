@@ -52,10 +52,10 @@ export class BenchContext {
   }
 
   /** `bench …` as a user runs it, quiet (CI=true). */
-  cli(args: readonly string[], stdio: 'inherit' | 'ignore' = 'ignore'): void {
+  cli(args: readonly string[], stdio: 'inherit' | 'ignore' = 'ignore', env: NodeJS.ProcessEnv = {}): void {
     execFileSync(process.execPath, [join(ROOT, 'bin', 'bench.js'), ...args], {
       stdio: ['ignore', stdio, 'inherit'],
-      env: { ...process.env, CI: 'true' },
+      env: { ...process.env, CI: 'true', ...env },
     });
   }
 }

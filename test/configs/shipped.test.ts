@@ -21,12 +21,14 @@ const env = {
   CLUEWEB09_ROOT: join(FIXTURES, 'anserini', 'clueweb09-segment1.warc.gz'),
   WEB09_RUNS: join(FIXTURES, 'anserini', 'run.cacm-bm25.txt'),
   CACM_DIR: join(FIXTURES, 'anserini'),
+  // a JSONL corpus stands in for `bench synth scale`'s
+  SCALE_CORPUS: fileURLToPath(new URL('../fixtures/corpus/small.jsonl', import.meta.url)),
 };
 const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped configs', () => {
   it('are the ones the README lists', () => {
-    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
+    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'scale.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
   });
 
   it.each(configs)('%s loads and expands', async (name) => {
@@ -34,8 +36,8 @@ describe('shipped configs', () => {
     expect(exp.groundTruth.name).toBe('ground-truth');
   });
 
-  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml'])(
-    '%s names the licensed data it misses and where to get it',
+  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml', 'scale.yaml'])(
+    '%s names the data it misses and where to get it',
     async (name) => {
       const e = await loadExperiment(join(CONFIGS, name), {}).catch((err: unknown) => err);
       expect(e).toBeInstanceOf(ConfigError);

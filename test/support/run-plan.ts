@@ -30,7 +30,7 @@ export async function runPlan(
   const plan = adapter.plan(params, ctx);
   const backend = createLocalBackend({
     workers: opts.workers ?? 1,
-    memoryMb: opts.memoryMb ?? 64,
+    memoryMb: opts.memoryMb ?? 1024,
     pricePerVcpuHour: 0.05,
     engine: opts.engine,
   });

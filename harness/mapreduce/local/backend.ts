@@ -2,7 +2,7 @@
  * The `local` backend: in process, on worker threads, with a bounded shuffle. A plan's typed-array
  * kernel runs when it has one (`engine: auto`), else its jobs run on the in-process engine.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CorpusShape, Counters, DocumentSet, KernelContext } from '../../../contract/index.ts';
 import type { PlanOutputs } from '../outputs.ts';
@@ -61,13 +61,18 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     const t0 = performance.now();
     let outputs: PlanOutputs;
     let extra: Record<string, unknown> | undefined;
+    let spillBytes: number;
     const local = job.plan.local;
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
-    if (local && opts.engine === 'auto' && estimate <= budget) {
+    // An out-of-core kernel bounds its own memory: the text jobs are never its fallback for size.
+    if (local && opts.engine === 'auto' && (estimate <= budget || local.outOfCore === true)) {
+      const kernelDir = join(ctx.workDir, 'kernel');
+      mkdirSync(kernelDir, { recursive: true });
       const kctx: KernelContext = {
         docs: ctx.docs,
         parallelism: opts.workers,
         memoryBudgetBytes: budget,
+        workDir: kernelDir,
         runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
         cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
           let cache = caches.get(ctx.docs);
@@ -91,7 +96,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       ctx.signal.throwIfAborted();
       const r = await local.run(kctx);
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
-      extra = { engine: 'kernel' };
+      spillBytes = r.spillBytes ?? 0;
+      extra = { engine: 'kernel', ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}) };
     } else {
       const dir = join(ctx.workDir, 'jobs', job.variant);
       mkdirSync(dir, { recursive: true });
@@ -114,6 +120,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
             })();
       for (const [g, names] of Object.entries(r.counters)) counters[g] = { ...names };
       outputs = readOutputFiles(job.variant, job.plan.output, r.datasets, ctx.docs.texts.length);
+      spillBytes = folderBytes(dir);
       extra = {
         engine: 'jobs',
         shuffle_spills: r.spills,
@@ -131,7 +138,17 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       runtimeS,
       cpuS,
       costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
+      spillBytes,
       extra,
     };
   }
+}
+
+/** Bytes of the files under `dir`: what the text jobs wrote to disk (datasets and shuffle runs). */
+function folderBytes(dir: string): number {
+  let bytes = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) bytes += statSync(join(e.parentPath, e.name)).size;
+  }
+  return bytes;
 }

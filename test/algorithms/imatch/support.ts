@@ -3,6 +3,7 @@
  * once per task or not at all, values reaching reducers in either order), its kernel in process
  * or on worker threads, and a brute-force computation straight from the definitions.
  */
+import { tmpdir } from 'node:os';
 import { DOCUMENTS, type Counters, type DocumentSet, type KernelContext, type Plan, type Reducer, type SideRecord } from '../../../contract/index.ts';
 import { plan as imatchPlan } from '../../../algorithms/imatch/plan.ts';
 import { imatchParams } from '../../../algorithms/imatch/params.ts';
@@ -75,6 +76,8 @@ export async function runKernel(plan: Plan, docs: DocumentSet, pool?: WorkerPool
     docs,
     parallelism: pool?.size ?? 1,
     memoryBudgetBytes: 2 ** 30,
+    // This kernel writes no temporary files.
+    workDir: tmpdir(),
     signal: new AbortController().signal,
     async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
       if (pool) return pool.run<T>(moduleUrl, exportName, payload);

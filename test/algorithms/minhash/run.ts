@@ -4,6 +4,7 @@
  * context whose worker threads are plain calls in this thread. Both give sorted pair rows,
  * counters and table records.
  */
+import { tmpdir } from 'node:os';
 import type { Counters, DocumentSet, KernelContext, Plan, SideRecord } from '../../../contract/index.ts';
 import { addCounters, DOCUMENTS, PairCollector } from '../../../contract/index.ts';
 import { minhashParams } from '../../../algorithms/minhash/params.ts';
@@ -47,6 +48,7 @@ export async function runKernel(plan: Plan, docs: DocumentSet, parallelism = 2):
     docs,
     parallelism,
     memoryBudgetBytes: 2 ** 30,
+    workDir: tmpdir(),
     signal: new AbortController().signal,
     // As the worker pool does: the payload is cloned, its own typed arrays moved (detached
     // here), shared ones shared; the result comes back the same way.

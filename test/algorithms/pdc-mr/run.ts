@@ -3,6 +3,7 @@
  * job: map, combine, sort, reduce), and its kernel with an in-process context whose counters,
  * like the local backend's, ignore zero amounts. Both return sorted rows to compare.
  */
+import { tmpdir } from 'node:os';
 import { addCounters, PairCollector, SpanCollector, type Counters, type DocumentSet, type KernelContext, type Plan, type SideRecord, type Span } from '../../../contract/index.ts';
 import { runJobInMemory } from '../../support/run-job.ts';
 
@@ -62,6 +63,8 @@ export async function runKernel(plan: Plan, docs: DocumentSet, parallelism = 2):
     },
     progress() {},
     memoryBudgetBytes: 1 << 30,
+    // This kernel writes no temporary files.
+    workDir: tmpdir(),
     signal: new AbortController().signal,
   };
   const r = await plan.local.run(ctx);

@@ -4,6 +4,7 @@
  * pairs by brute force straight from the definitions (shingle strings, their fingerprints, sets,
  * every pair's Jaccard).
  */
+import { tmpdir } from 'node:os';
 import type { Counters, DocumentSet, KernelContext, Plan, SideRecord } from '../../../contract/index.ts';
 import { addCounters, PairCollector } from '../../../contract/index.ts';
 import { adapter } from '../../../algorithms/ppjoin/index.ts';
@@ -67,6 +68,7 @@ export async function runKernel(plan: Plan, docs: DocumentSet, workers = 1): Pro
     docs,
     parallelism: workers,
     memoryBudgetBytes: 1 << 30,
+    workDir: tmpdir(),
     signal: new AbortController().signal,
     runInWorker: (url, name, payload) => pool.run(url, name, payload),
     cached<T>(key: string, compute: () => Promise<T>): Promise<T> {

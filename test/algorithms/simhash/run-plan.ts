@@ -3,6 +3,7 @@
  * another in memory (`runJobInMemory`, as the engines run them), and its local kernel on real
  * worker threads (the local backend's pool).
  */
+import { tmpdir } from 'node:os';
 import { addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, type Counters, type DocumentSet, type Plan, type SideRecord } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { runJobInMemory } from '../../support/run-job.ts';
@@ -57,6 +58,7 @@ export async function runKernel(plan: Plan, docs: DocumentSet, workers = 1, cach
       count: (group, name, amount = 1) => addCounters(counters, { [group]: { [name]: amount } }),
       progress: () => {},
       memoryBudgetBytes: 1 << 30,
+      workDir: tmpdir(),
       signal: new AbortController().signal,
     });
     const rows: string[] = [];

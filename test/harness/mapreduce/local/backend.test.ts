@@ -10,7 +10,7 @@ import { rowsOf } from '../../../support/run-plan.ts';
 
 describe('local backend', () => {
   it('shares kernel work between variants of one document set only', async () => {
-    const backend = createLocalBackend({ workers: 1, memoryMb: 16, pricePerVcpuHour: 0, engine: 'auto' });
+    const backend = createLocalBackend({ workers: 1, memoryMb: 512, pricePerVcpuHour: 0, engine: 'auto' });
     const work = mkdtempSync(join(tmpdir(), 'local-'));
     const params = broder.params.parse({ shingle: { unit: 'char', size: 5 } });
     const run = async (docs: DocumentSet): Promise<string[]> => {
@@ -33,16 +33,19 @@ describe('local backend', () => {
 });
 
 describe('local backend memory budget', () => {
-  it('runs the spilling text jobs instead of the kernel when the kernel would not fit', async () => {
+  it('runs the spilling text jobs instead of an in-memory kernel that would not fit', async () => {
     const docs = docSet(['ab cd ef gh '.repeat(20_000), 'ab cd ef xy '.repeat(20_000)]);
-    // 2 × 240,000 characters × 8 bytes ≈ 3.7 MB of kernel estimate, over a 1 MB budget
+    // 128 MiB + 2 × 240,000 characters × 14 bytes ≈ 141 MB of kernel estimate: over 1 MB, under 512 MB
     const run = async (memoryMb: number) => {
       const backend = createLocalBackend({ workers: 1, memoryMb, pricePerVcpuHour: 0, engine: 'auto' });
       const work = mkdtempSync(join(tmpdir(), 'budget-'));
       const params = broder.params.parse({ shingle: { unit: 'char', size: 5 } });
+      const plan = broder.plan(params, { minScore: Number.MIN_VALUE, seed: 0 });
+      // The same kernel, declared in-memory only: an out-of-core kernel is never replaced by the jobs.
+      const inMemoryOnly = { ...plan, local: { ...(plan.local as NonNullable<typeof plan.local>), outOfCore: false } };
       try {
         return await backend.run(
-          { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, seed: 0, plan: broder.plan(params, { minScore: Number.MIN_VALUE, seed: 0 }) },
+          { variant: 'v', algorithm: 'broder', params, minScore: Number.MIN_VALUE, seed: 0, plan: inMemoryOnly },
           { docs, workDir: work, signal: new AbortController().signal, progress() {} },
         );
       } finally {
@@ -50,7 +53,7 @@ describe('local backend memory budget', () => {
         rmSync(work, { recursive: true, force: true });
       }
     };
-    const roomy = await run(64);
+    const roomy = await run(512);
     const tight = await run(1);
     expect(roomy.extra?.engine).toBe('kernel');
     expect(tight.extra?.engine).toBe('jobs');

@@ -1,0 +1,279 @@
+/**
+ * Sorted runs of fixed-width records on disk: the external-memory half of a kernel whose data
+ * outgrows `memory_mb`. A record is `width` 32-bit words; runs are ordered by the first
+ * `keyWords` words, most significant first. A kernel sorts what fits in memory
+ * (`radixSortRecords`), writes it as a run (`writeRun`), and later streams several runs back in
+ * key order (`mergeRuns`), as Hadoop's map side spills and its reduce side merges.
+ *
+ * The files are raw words in the machine's byte order: they are written and read by the same
+ * process tree within one run, never kept. (The in-process text engine, harness/mapreduce/local/
+ * engine.ts, has a sorted-run writer too, but for text key/value lines compared as strings,
+ * which is what proves Hadoop semantics; binary records compared as integers are about ten
+ * times cheaper to write, read and compare, which is what a kernel is for.)
+ *
+ * Worker threads cannot see an AbortSignal, so long loops poll a shared stop flag
+ * (`stopFlag`, `throwIfStopped`) that the main thread sets when the run is interrupted.
+ */
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+
+/** Bytes of one record of `width` words. */
+export function recordBytes(width: number): number {
+  return width * 4;
+}
+
+/** A shared flag the main thread sets on abort; worker loops poll it (`throwIfStopped`). */
+export function stopFlag(signal: AbortSignal): Int32Array {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const set = (): void => void Atomics.store(flag, 0, 1);
+  if (signal.aborted) set();
+  else signal.addEventListener('abort', set, { once: true });
+  return flag;
+}
+
+export class StoppedError extends Error {
+  constructor() {
+    super('stopped: the run was interrupted');
+    this.name = 'StoppedError';
+  }
+}
+
+export function throwIfStopped(flag: Int32Array | undefined): void {
+  if (flag !== undefined && Atomics.load(flag, 0) !== 0) throw new StoppedError();
+}
+
+/**
+ * Appends records to a file. Views on SharedArrayBuffers are written without a copy, as are
+ * plain ones.
+ */
+export class RunWriter {
+  private readonly fd: number;
+  bytes = 0;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(words: Uint32Array, from = 0, to = words.length): void {
+    let at = from * 4;
+    const end = to * 4;
+    const view = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+    while (at < end) {
+      const n = writeSync(this.fd, view, at, end - at);
+      at += n;
+      this.bytes += n;
+    }
+  }
+
+  close(): number {
+    closeSync(this.fd);
+    return this.bytes;
+  }
+}
+
+/** Writes `count` records of `data` as one run file; returns its size in bytes. */
+export function writeRun(path: string, data: Uint32Array, width: number, count = data.length / width): number {
+  const w = new RunWriter(path);
+  try {
+    w.write(data, 0, count * width);
+  } finally {
+    w.close();
+  }
+  return w.bytes;
+}
+
+/** A part of a run file: records [from, to). */
+export interface RunPart {
+  readonly path: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Number of records in a run file of `width`-word records. */
+export function runLength(path: string, width: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size / recordBytes(width);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Streams the records of one run part through a buffer of `bufferRecords` records. The current
+ * record is `words[at .. at + width)`; `next()` moves on, `done` says the part is exhausted.
+ */
+export class RunReader {
+  readonly words: Uint32Array;
+  at = 0;
+  done = false;
+  private readonly fd: number;
+  private readonly bytes: Buffer;
+  /** the part's next record to load */
+  private nextRecord: number;
+  /** words of `words` holding records */
+  private loaded = 0;
+  private closed = false;
+
+  constructor(
+    readonly part: RunPart,
+    readonly width: number,
+    bufferRecords: number,
+  ) {
+    if (!Number.isInteger(part.from) || !Number.isInteger(part.to) || part.from < 0 || part.from > part.to) {
+      throw new RangeError(`${part.path}: not a part of a run: records [${part.from}, ${part.to})`);
+    }
+    const records = Math.max(1, Math.min(bufferRecords, part.to - part.from));
+    this.words = new Uint32Array(records * width);
+    this.bytes = Buffer.from(this.words.buffer);
+    this.fd = openSync(part.path, 'r');
+    this.nextRecord = part.from;
+    this.fill();
+  }
+
+  private fill(): void {
+    const records = Math.min(this.words.length / this.width, this.part.to - this.nextRecord);
+    if (records <= 0) {
+      this.done = true;
+      this.close();
+      return;
+    }
+    const want = records * this.width * 4;
+    let got = 0;
+    while (got < want) {
+      const n = readSync(this.fd, this.bytes, got, want - got, this.nextRecord * this.width * 4 + got);
+      if (n === 0) throw new Error(`${this.part.path}: run ends before record ${this.part.to}`);
+      got += n;
+    }
+    this.nextRecord += records;
+    this.loaded = records * this.width;
+    this.at = 0;
+  }
+
+  next(): void {
+    this.at += this.width;
+    if (this.at >= this.loaded) this.fill();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * k-way merge of run parts in key order: calls `visit(words, at)` for every record (the
+ * record is `words[at .. at + width)`, valid only during the call). Equal keys come in the
+ * order of `parts`, so runs written in document order give each key's records in document order.
+ */
+export function mergeRuns(
+  parts: readonly RunPart[],
+  width: number,
+  keyWords: number,
+  visit: (words: Uint32Array, at: number) => void,
+  opts: { readonly bufferRecords?: number; readonly stop?: Int32Array } = {},
+): void {
+  const readers = parts.filter((p) => p.to > p.from).map((p) => new RunReader(p, width, opts.bufferRecords ?? 1 << 16));
+  try {
+    // A binary heap of reader indexes, ordered by (key, reader index).
+    const heap: number[] = [];
+    const less = (x: number, y: number): boolean => {
+      const rx = readers[x] as RunReader;
+      const ry = readers[y] as RunReader;
+      for (let w = 0; w < keyWords; w++) {
+        const p = rx.words[rx.at + w] as number;
+        const q = ry.words[ry.at + w] as number;
+        if (p !== q) return p < q;
+      }
+      return x < y;
+    };
+    const down = (i: number): void => {
+      const n = heap.length;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) return;
+        const r = l + 1;
+        const c = r < n && less(heap[r] as number, heap[l] as number) ? r : l;
+        if (!less(heap[c] as number, heap[i] as number)) return;
+        [heap[c], heap[i]] = [heap[i] as number, heap[c] as number];
+        i = c;
+      }
+    };
+    readers.forEach((r, i) => {
+      if (!r.done) heap.push(i);
+    });
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+    let polled = 0;
+    while (heap.length > 0) {
+      if ((++polled & 0xffff) === 0) throwIfStopped(opts.stop);
+      const top = heap[0] as number;
+      const r = readers[top] as RunReader;
+      visit(r.words, r.at);
+      r.next();
+      if (r.done) {
+        const last = heap.pop() as number;
+        if (heap.length > 0) heap[0] = last;
+      }
+      if (heap.length > 0) down(0);
+    }
+  } finally {
+    for (const r of readers) r.close();
+  }
+}
+
+/**
+ * Stable LSD radix sort of `count` records of `width` words by their first `keyWords` words
+ * (most significant first), 16 bits a pass; passes over digits that are zero in every record
+ * are skipped (document indexes below 65,536 need one pass, not two). Returns the sorted
+ * records, in `data` or in a new array.
+ */
+export function radixSortRecords(data: Uint32Array, width: number, keyWords: number, count = data.length / width): Uint32Array {
+  // A pass costs 65,536 counters whatever the count: small spills sort by comparison.
+  if (count < 4096) return comparisonSorted(data, width, keyWords, count);
+  let from: Uint32Array = data;
+  let to: Uint32Array = new Uint32Array(count * width);
+  const counts = new Uint32Array(65536);
+  for (let word = keyWords - 1; word >= 0; word--) {
+    let max = 0;
+    for (let i = 0; i < count; i++) max |= from[i * width + word] as number;
+    for (let shift = 0; shift < 32; shift += 16) {
+      if (shift > 0 && max >>> shift === 0) break;
+      counts.fill(0);
+      for (let i = 0; i < count; i++) {
+        const d = ((from[i * width + word] as number) >>> shift) & 0xffff;
+        counts[d] = (counts[d] as number) + 1;
+      }
+      let sum = 0;
+      for (let d = 0; d < 65536; d++) {
+        const c = counts[d] as number;
+        counts[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < count; i++) {
+        const d = ((from[i * width + word] as number) >>> shift) & 0xffff;
+        const t = counts[d] as number;
+        counts[d] = t + 1;
+        for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
+      }
+      [from, to] = [to, from];
+    }
+  }
+  return from;
+}
+
+function comparisonSorted(data: Uint32Array, width: number, keyWords: number, count: number): Uint32Array {
+  const order = Array.from({ length: count }, (_, i) => i);
+  order.sort((i, j) => {
+    for (let w = 0; w < keyWords; w++) {
+      const p = data[i * width + w] as number;
+      const q = data[j * width + w] as number;
+      if (p !== q) return p - q;
+    }
+    return i - j;
+  });
+  const out = new Uint32Array(count * width);
+  order.forEach((from, to) => {
+    for (let x = 0; x < width; x++) out[to * width + x] = data[from * width + x] as number;
+  });
+  return out;
+}
