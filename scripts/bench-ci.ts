@@ -174,6 +174,7 @@ for (const [label, raw] of [['k0', {}], ['k10', { extra_lexicons: 10 }]] as cons
 
 process.stdout.write('readers (200 MB of generated gzip\'d TREC-web and WARC, one thread):\n');
 for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {
+  if (!f) continue;
   record(`reader.${format}.MBps`, f.mbPerCpuSecond, 'MB/s', 'higher');
   record(`reader.${format}.rss_growth_mb`, f.rssAtEndMb - f.rssAt10PctMb, 'MB');
 }

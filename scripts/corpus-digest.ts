@@ -2,7 +2,7 @@
  * The exact documents and skips a reader produces, as digests: a check that a faster reader
  * (or the corpus cache) gives byte for byte what the reference gives.
  *
- *   node --import tsx scripts/corpus-digest.ts FORMAT [PATH] [--docs]
+ *   node --import tsx scripts/corpus-digest.ts FORMAT [PATH] [--docs] [--workers=N]
  *
  * Prints one JSON object: the number of documents, a SHA-256 over every document (id, text and
  * meta, in order), the stats (read, kept, skipped and recovered by reason) and every skip as
@@ -14,6 +14,8 @@ import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const perDoc = process.argv.includes('--docs');
+const workersArg = process.argv.find((a) => a.startsWith('--workers='));
+const workers = workersArg === undefined ? undefined : Number(workersArg.slice('--workers='.length));
 const [format, path] = args;
 if (!format) {
   process.stderr.write('usage: corpus-digest.ts FORMAT [PATH] [--docs]\n');
@@ -27,7 +29,7 @@ const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 let error: string | undefined;
 try {
-  for await (const d of readCorpus({ format, ...(path ? { path } : {}) }, stats)) {
+  for await (const d of readCorpus({ format, ...(path ? { path } : {}), ...(workers === undefined ? {} : { workers }) }, stats)) {
     const line = JSON.stringify([d.id, d.text, d.meta ?? null]);
     all.update(line).update('\n');
     docs++;

@@ -14,6 +14,8 @@ export interface ReadOptions {
   maxDocumentBytes?: number;
   /** Any skip or recovery is a DataError instead of a counted skip. */
   strict?: boolean;
+  /** Threads to parse on (see ReadContext.workers); default: automatic. */
+  workers?: number;
 }
 
 export interface CorpusStats {
@@ -87,7 +89,8 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
   // Ids of kept documents: a duplicate of a skipped (empty, oversized) one is not a duplicate.
   const kept = new Set<string>();
   try {
-    for await (const doc of reader.read(opts.path ?? '', opts.options ?? {}, { skip: record })) {
+    const ctx = { skip: record, ...(opts.workers === undefined ? {} : { workers: opts.workers }) };
+    for await (const doc of reader.read(opts.path ?? '', opts.options ?? {}, ctx)) {
       stats.read++;
       if (!/\S/.test(doc.text)) {
         skipDocument(doc, 'empty', 'no text after extraction');

@@ -25,6 +25,11 @@ export interface Skip {
 /** What every reader reports through while it streams. */
 export interface ReadContext {
   skip(s: Skip): void;
+  /**
+   * How many threads a reader may parse on (corpus/parallel.ts): 1 parses on the calling
+   * thread; when absent, every core for a large input and the calling thread for a small one.
+   */
+  readonly workers?: number;
 }
 
 /**

@@ -30,7 +30,8 @@ import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { DataError } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
-import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
+import { estimatedBytes, listInputFiles, readFileChunks, type Chunk } from './files.ts';
+import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
 import { htmlToText } from './html.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
@@ -339,16 +340,32 @@ export function responseToDocument(record: WarcRecord, ctx: ReadContext): Docume
   return url ? { id, text, meta: { url } } : { id, text };
 }
 
+/** A response record as it travels to a parsing thread: its block as `bytes`. */
+interface Response {
+  readonly record: Omit<WarcRecord, 'block'>;
+  readonly bytes: Buffer;
+}
+
+async function* responses(files: readonly string[], ctx: ReadContext): AsyncGenerator<Response> {
+  for (const file of files) {
+    for await (const record of splitWarcRecords(readFileChunks(file, ctx), file, ctx)) {
+      if (record.headers.get('warc-type') !== 'response') continue;
+      const { block, ...rest } = record;
+      yield { record: rest, bytes: block };
+    }
+  }
+}
+
+const parseResponse = (r: Response, ctx: ReadContext): Document | undefined => responseToDocument({ ...r.record, block: r.bytes }, ctx);
+/** The worker side of the reader (corpus/parallel.ts). */
+export const parseResponses = batchParser(parseResponse);
+const parser: RecordParser<Response> = { parse: parseResponse, moduleUrl: new URL('./warc.ts', import.meta.url).href, batch: 'parseResponses' };
+
 export const warcReader: CorpusReader = {
   format: 'warc',
   description: 'WARC/0.18 (ClueWeb09) and WARC/1.0 (ClueWeb12, Common Crawl): response records (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
-    for (const file of await listInputFiles(path)) {
-      for await (const record of splitWarcRecords(readFileChunks(file, ctx), file, ctx)) {
-        if (record.headers.get('warc-type') !== 'response') continue;
-        const doc = responseToDocument(record, ctx);
-        if (doc) yield doc;
-      }
-    }
+    const files = await listInputFiles(path);
+    yield* readRecords((c) => responses(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files)));
   },
 };
