@@ -115,6 +115,6 @@ export const htmlFilesReader: CorpusReader = {
   description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => pages(path, files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files)));
+    yield* readRecords((c) => pages(path, files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

@@ -155,7 +155,8 @@ function parseLine(line: Record_, ctx: ReadContext): Document | undefined {
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseLines = batchParser(parseLine);
-const parser: RecordParser<Record_> = { parse: parseLine, moduleUrl: new URL('./jsonl.ts', import.meta.url).href, batch: 'parseLines' };
+// JSON.parse is native and fast: moving a line to a thread and its document back costs more.
+const parser: RecordParser<Record_> = { parse: parseLine, moduleUrl: new URL('./jsonl.ts', import.meta.url).href, batch: 'parseLines', worthThreads: false };
 
 async function* lines(files: readonly string[]): AsyncGenerator<Record_> {
   for (const file of files) yield* fileLines(file);
@@ -166,7 +167,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   if (keys.length > 0) throw new UserError(`jsonl: unknown option "${keys[0]}" (this format has none)`);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
   const files = await corpusFiles(path);
-  yield* readRecords(() => lines(files), parser, ctx, parseThreads(ctx, estimatedBytes(files)));
+  yield* readRecords(() => lines(files), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
 }
 
 export const jsonlReader: CorpusReader = {

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { DataError, UserError } from '../errors.ts';
 import { WorkerPool } from '../mapreduce/local/pool.ts';
-import type { Document, ReadContext, Skip } from './types.ts';
+import type { Document, ParsePool, ReadContext, Skip } from './types.ts';
 
 /** A record framed on the calling thread: any structured-cloneable object; its `bytes`, if any, travel packed with the batch's. */
 export interface RawRecord {
@@ -29,6 +29,11 @@ export interface RecordParser<R> {
   readonly parse: ParseRecord<R>;
   readonly moduleUrl: string;
   readonly batch: string;
+  /**
+   * False when parsing a record costs less than moving it to a thread and its document back
+   * (JSONL: JSON.parse is native and fast): then only an explicit thread count parses on threads.
+   */
+  readonly worthThreads?: boolean;
 }
 
 /** An error thrown while parsing a record, as data (a worker cannot post the error object itself). */
@@ -40,17 +45,27 @@ interface ErrorData {
   readonly path?: string;
 }
 
-/** What parsing one record gave: its skips in order, then its document or the error it threw. */
-interface Parsed {
+/**
+ * What parsing a batch gave, column by column (a few arrays of strings clone much faster than
+ * an object a record): record `i`'s skips are those with `skipAt` = i, in order, then its
+ * error (if `errorAt` holds i) or its document (`docAt[i]` ≥ 0 indexes `ids`, `texts`, `metas`).
+ */
+interface ParsedBatch {
+  readonly ids: string[];
+  readonly texts: string[];
+  readonly metas: (Record<string, string> | null)[];
+  readonly docAt: Int32Array;
   readonly skips: Skip[];
-  readonly doc?: Document;
-  readonly error?: ErrorData;
+  readonly skipAt: number[];
+  readonly errors: ErrorData[];
+  readonly errorAt: number[];
 }
 
-/** A batch as it travels: every record's bytes in one buffer (transferred, not copied). */
+/** A batch as it travels: every record's bytes in one buffer (transferred, not copied), `bounds` their [start, end) (-1: no bytes). */
 interface PackedBatch {
   readonly buffer: Uint8Array;
-  readonly records: readonly { readonly record: object; readonly start: number; readonly end: number }[];
+  readonly bounds: Float64Array;
+  readonly records: readonly object[];
 }
 
 function toData(e: unknown): ErrorData {
@@ -75,41 +90,67 @@ function fromData(d: ErrorData): Error {
   return err;
 }
 
-async function parseOne<R>(parse: ParseRecord<R>, record: R): Promise<Parsed> {
-  const skips: Skip[] = [];
-  try {
-    const doc = await parse(record, { skip: (s) => skips.push(s) });
-    return doc ? { skips, doc } : { skips };
-  } catch (e) {
-    return { skips, error: toData(e) };
-  }
-}
-
 /**
  * The worker side of a parser: a module exports `batchParser(parse)` under the name its
  * RecordParser gives as `batch`.
  */
-export function batchParser<R extends object>(parse: ParseRecord<R>): (batch: PackedBatch) => Promise<Parsed[]> {
+export function batchParser<R extends object>(parse: ParseRecord<R>): (batch: PackedBatch) => Promise<ParsedBatch> {
   return async (batch) => {
-    const out: Parsed[] = [];
+    const n = batch.records.length;
+    const out: ParsedBatch = { ids: [], texts: [], metas: [], docAt: new Int32Array(n).fill(-1), skips: [], skipAt: [], errors: [], errorAt: [] };
     const buf = Buffer.from(batch.buffer.buffer, batch.buffer.byteOffset, batch.buffer.byteLength);
-    for (const r of batch.records) {
-      const record = (r.end > r.start || 'bytes' in r.record ? { ...r.record, bytes: buf.subarray(r.start, r.end) } : r.record) as R;
-      out.push(await parseOne(parse, record));
+    for (let i = 0; i < n; i++) {
+      const start = batch.bounds[2 * i]!;
+      const rest = batch.records[i]!;
+      const record = (start < 0 ? rest : { ...rest, bytes: buf.subarray(start, batch.bounds[2 * i + 1]!) }) as R;
+      const ctx: ReadContext = {
+        skip: (s) => {
+          out.skips.push(s);
+          out.skipAt.push(i);
+        },
+      };
+      try {
+        const doc = await parse(record, ctx);
+        if (doc) {
+          out.docAt[i] = out.ids.length;
+          out.ids.push(doc.id);
+          out.texts.push(doc.text);
+          out.metas.push(doc.meta ?? null);
+        }
+      } catch (e) {
+        out.errors.push(toData(e));
+        out.errorAt.push(i);
+      }
     }
     return out;
   };
 }
 
-/** Inputs at least this large (estimated, uncompressed) are parsed on worker threads. */
-export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Inputs at least this large (estimated, uncompressed) are parsed on worker threads. Measured
+ * (scripts/bench-readers.ts, the bundled corpus): below it, starting the threads, warming their
+ * JIT and moving records and documents between threads cost more CPU than the parse they take
+ * over, and on a loaded machine more wall time too.
+ */
+export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
+/**
+ * Batches each thread is sent ahead: a thread goes on to its next batch without waiting for the
+ * calling thread, and the calling thread frames while they parse.
+ */
+const QUEUED_PER_THREAD = 3;
 /** A batch closes at this many bytes of records or this many records. */
 const BATCH_BYTES = 1 << 20;
 const BATCH_RECORDS = 256;
 
-/** The number of threads to parse on: `ctx.workers` when given, else every core for a large input. */
-export function parseThreads(ctx: ReadContext, estimatedBytes: number): number {
+/**
+ * The number of threads to parse on: `ctx.workers` when given, else NDD_BENCH_READ_THREADS
+ * when set, else every core (at most 8) for a large input and the calling thread for a small one.
+ */
+export function parseThreads(ctx: ReadContext, estimatedBytes: number, parser?: { readonly worthThreads?: boolean }, env: NodeJS.ProcessEnv = process.env): number {
   if (ctx.workers !== undefined) return ctx.workers;
+  const set = Number(env['NDD_BENCH_READ_THREADS']);
+  if (Number.isInteger(set) && set >= 1) return set;
+  if (parser?.worthThreads === false) return 1;
   return estimatedBytes >= PARALLEL_MIN_BYTES ? Math.min(availableParallelism(), 8) : 1;
 }
 
@@ -128,7 +169,7 @@ function acquirePool(threads: number): WorkerPool {
     if (pool.size === threads) return pool;
     void pool.close();
   }
-  return new WorkerPool(threads);
+  return new WorkerPool(threads, QUEUED_PER_THREAD);
 }
 
 /** A read that ran to its end leaves its threads idle; any other end (an error, a limit, an abort) stops them now. */
@@ -148,24 +189,29 @@ interface Batch {
   readonly events: Event[];
   readonly records: object[];
   bytes: number;
-  result?: Promise<Parsed[]>;
+  result?: Promise<ParsedBatch | undefined>;
 }
 
 function pack(records: readonly object[]): PackedBatch {
   let total = 0;
   for (const r of records) total += (r as RawRecord).bytes?.byteLength ?? 0;
   const buffer = new Uint8Array(total);
+  const bounds = new Float64Array(2 * records.length);
   let at = 0;
-  const packed = records.map((r) => {
+  const rests = records.map((r, i) => {
     const { bytes, ...rest } = r as RawRecord & Record<string, unknown>;
-    const start = at;
     if (bytes) {
       buffer.set(bytes, at);
+      bounds[2 * i] = at;
       at += bytes.byteLength;
+      bounds[2 * i + 1] = at;
+      return rest;
     }
-    return { record: bytes ? { ...rest, bytes: null } : rest, start, end: at };
+    bounds[2 * i] = -1;
+    bounds[2 * i + 1] = -1;
+    return r;
   });
-  return { buffer, records: packed };
+  return { buffer, bounds, records: rests };
 }
 
 /**
@@ -186,17 +232,21 @@ export async function* readRecords<R extends object>(
     }
     return;
   }
-  const pool = acquirePool(threads);
-  pool.warm([parser.moduleUrl]);
+  // Threads lent by the caller (the local backend's) are used as they are and not stopped here.
+  const lent = ctx.pool && ctx.pool.size > 1 ? ctx.pool : undefined;
+  const own = lent ? undefined : acquirePool(threads);
+  own?.warm([parser.moduleUrl]);
+  const pool: ParsePool = lent ?? own!;
+  const queued = lent ? lent.size * 2 : threads * QUEUED_PER_THREAD;
   let completed = false;
   let building: Batch = { events: [], records: [], bytes: 0 };
   const framed = frames({ skip: (s) => void building.events.push({ skip: s }) })[Symbol.asyncIterator]();
   let framing = true;
   const inFlight: Batch[] = [];
 
-  /** Frames until `threads * 2` batches are being parsed or the input ends. */
+  /** Frames until every thread has its batches queued or the input ends. */
   const fill = async (): Promise<void> => {
-    while (framing && inFlight.length < threads * 2) {
+    while (framing && inFlight.length < queued) {
       try {
         const next = await framed.next();
         if (next.done === true) framing = false;
@@ -214,7 +264,7 @@ export async function* readRecords<R extends object>(
         const batch = building;
         const packed = pack(batch.records);
         batch.records.length = 0;
-        batch.result = packed.records.length === 0 ? Promise.resolve([]) : pool.run<Parsed[]>(parser.moduleUrl, parser.batch, packed);
+        batch.result = packed.records.length === 0 ? Promise.resolve(undefined) : pool.run<ParsedBatch>(parser.moduleUrl, parser.batch, packed);
         // An unobserved rejection would end the process before the batch's turn comes.
         batch.result.catch(() => undefined);
         inFlight.push(batch);
@@ -229,20 +279,26 @@ export async function* readRecords<R extends object>(
       const batch = inFlight.shift();
       if (!batch) break;
       const parsed = await batch.result!;
+      let skip = 0;
       for (const event of batch.events) {
         if ('skip' in event) ctx.skip(event.skip);
         else if ('error' in event) throw event.error;
-        else {
-          const p = parsed[event.record]!;
-          for (const s of p.skips) ctx.skip(s);
-          if (p.error) throw fromData(p.error);
-          if (p.doc) yield p.doc;
+        else if (parsed) {
+          const i = event.record;
+          while (skip < parsed.skipAt.length && parsed.skipAt[skip] === i) ctx.skip(parsed.skips[skip++]!);
+          // A record's error ends the read: only the first is ever reached.
+          if (parsed.errorAt[0] === i) throw fromData(parsed.errors[0]!);
+          const d = parsed.docAt[i]!;
+          if (d >= 0) {
+            const meta = parsed.metas[d];
+            yield meta ? { id: parsed.ids[d]!, text: parsed.texts[d]!, meta } : { id: parsed.ids[d]!, text: parsed.texts[d]! };
+          }
         }
       }
     }
     completed = true;
   } finally {
     await framed.return?.();
-    await releasePool(pool, completed);
+    if (own) await releasePool(own, completed);
   }
 }

@@ -1,6 +1,6 @@
 import { DataError, UserError } from '../errors.ts';
 import { corpusFormats, findCorpusReader } from './registry.ts';
-import type { Document, Skip } from './types.ts';
+import type { Document, ParsePool, Skip } from './types.ts';
 
 export interface ReadOptions {
   format: string;
@@ -16,6 +16,8 @@ export interface ReadOptions {
   strict?: boolean;
   /** Threads to parse on (see ReadContext.workers); default: automatic. */
   workers?: number;
+  /** Running worker threads to parse on (see ReadContext.pool). */
+  pool?: ParsePool;
 }
 
 export interface CorpusStats {
@@ -89,7 +91,7 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
   // Ids of kept documents: a duplicate of a skipped (empty, oversized) one is not a duplicate.
   const kept = new Set<string>();
   try {
-    const ctx = { skip: record, ...(opts.workers === undefined ? {} : { workers: opts.workers }) };
+    const ctx = { skip: record, ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.pool ? { pool: opts.pool } : {}) };
     for await (const doc of reader.read(opts.path ?? '', opts.options ?? {}, ctx)) {
       stats.read++;
       if (!/\S/.test(doc.text)) {

@@ -136,7 +136,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   const { root, shown } = resolveRoot(path);
   const wanted = groups ? new Set(groups) : undefined;
   const list = await readFileList(root, shown);
-  yield* readRecords((c) => entries(list, root, shown, wanted, c), parser, ctx, parseThreads(ctx, list.length * MESSAGE_BYTES));
+  yield* readRecords((c) => entries(list, root, shown, wanted, c), parser, ctx, parseThreads(ctx, list.length * MESSAGE_BYTES, parser));
 }
 
 export const spamAssassinReader: CorpusReader = {

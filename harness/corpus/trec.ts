@@ -152,6 +152,6 @@ export const trecReader: CorpusReader = {
   description: 'TREC disks SGML: <DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files)));
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

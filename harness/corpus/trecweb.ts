@@ -41,6 +41,6 @@ export const trecWebReader: CorpusReader = {
   description: 'TREC-web (GOV2, WT10g): <DOC><DOCNO>…</DOCNO><DOCHDR>url…</DOCHDR>html</DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files)));
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

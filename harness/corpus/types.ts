@@ -30,6 +30,14 @@ export interface ReadContext {
    * thread; when absent, every core for a large input and the calling thread for a small one.
    */
   readonly workers?: number;
+  /** Worker threads to parse on instead of starting new ones (the local backend's, already running during the read). */
+  readonly pool?: ParsePool;
+}
+
+/** Threads that run a module's export on a payload (harness/mapreduce/local/pool.ts's WorkerPool). */
+export interface ParsePool {
+  readonly size: number;
+  run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
 }
 
 /**

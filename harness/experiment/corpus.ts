@@ -7,7 +7,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
-import type { Document, Skip } from '../corpus/types.ts';
+import type { Document, ParsePool, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
 import type { Experiment } from './types.ts';
 
@@ -27,6 +27,8 @@ export interface CorpusRead {
 
 export interface CorpusReadOptions {
   readonly signal?: AbortSignal;
+  /** Running worker threads the reader may parse on (the local backend's). */
+  readonly pool?: ParsePool;
   onDocument?(count: number): void;
 }
 
@@ -46,6 +48,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       // With a subset, the limit counts selected documents, so it is applied here.
       ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
       strict: c.strict,
+      ...(opts.pool ? { pool: opts.pool } : {}),
     },
     stats,
   );

@@ -18,7 +18,7 @@ import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/ind
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
-import type { ReadContext } from '../corpus/types.ts';
+import type { ParsePool, ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { DataError, UserError } from '../errors.ts';
@@ -119,7 +119,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
-    const { docs, corpus } = await readDocuments(exp, opts);
+    const { docs, corpus } = await readDocuments(exp, opts, backend.threads);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
@@ -285,9 +285,10 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
+async function readDocuments(exp: Experiment, opts: RunOptions, pool: ParsePool | undefined): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
+    ...(pool ? { pool } : {}),
     onDocument: (n) => {
       if (n % 500 === 0) opts.progress.update('reading documents', n);
     },
