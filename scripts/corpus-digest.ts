@@ -2,7 +2,7 @@
  * The exact documents and skips a reader produces, as digests: a check that a faster reader
  * (or the corpus cache) gives byte for byte what the reference gives.
  *
- *   node --import tsx scripts/corpus-digest.ts FORMAT [PATH] [--docs] [--workers=N]
+ *   node --import tsx scripts/corpus-digest.ts FORMAT [PATH] [--docs] [--workers=N] [--cache=DIR]
  *
  * Prints one JSON object: the number of documents, a SHA-256 over every document (id, text and
  * meta, in order), the stats (read, kept, skipped and recovered by reason) and every skip as
@@ -10,12 +10,15 @@
  * (id and the SHA-256 of its text) follows, to find the first that differs.
  */
 import { createHash } from 'node:crypto';
+import { corpusCacheFromEnv } from '../harness/corpus/cache.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const perDoc = process.argv.includes('--docs');
 const workersArg = process.argv.find((a) => a.startsWith('--workers='));
 const workers = workersArg === undefined ? undefined : Number(workersArg.slice('--workers='.length));
+const cacheArg = process.argv.find((a) => a.startsWith('--cache='));
+const cache = cacheArg === undefined ? undefined : corpusCacheFromEnv({ NDD_BENCH_CACHE_DIR: cacheArg.slice('--cache='.length) });
 const [format, path] = args;
 if (!format) {
   process.stderr.write('usage: corpus-digest.ts FORMAT [PATH] [--docs]\n');
@@ -29,7 +32,7 @@ const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 let error: string | undefined;
 try {
-  for await (const d of readCorpus({ format, ...(path ? { path } : {}), ...(workers === undefined ? {} : { workers }) }, stats)) {
+  for await (const d of readCorpus({ format, ...(path ? { path } : {}), ...(workers === undefined ? {} : { workers }), ...(cache ? { cache } : {}) }, stats)) {
     const line = JSON.stringify([d.id, d.text, d.meta ?? null]);
     all.update(line).update('\n');
     docs++;
@@ -40,7 +43,7 @@ try {
   error = `${(e as Error).name}: ${(e as Error).message}`;
 }
 const cpu = process.cpuUsage(cpu0);
-process.stderr.write(`${docs} documents in ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU-s\n`);
+process.stderr.write(`cache: ${stats.cache}; ${docs} documents in ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU-s\n`);
 process.stdout.write(
   `${JSON.stringify(
     {

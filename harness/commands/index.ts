@@ -36,6 +36,11 @@ export const COMMANDS: readonly { readonly command: string; readonly describe: s
     describe: 'Compare run folders with a baseline: quality exactly, timings statistically; exit 1 on a regression',
     load: async () => loaded((await import('./check.ts')).checkCommand),
   },
+  {
+    command: 'cache',
+    describe: 'the corpus cache (read collections replayed without parsing): where it is, its entries, --clear to empty it',
+    load: async () => loaded((await import('./cache.ts')).cacheCommand),
+  },
   { command: 'prices', describe: 'the dated EMR price table used for cost', load: async () => loaded((await import('./prices.ts')).pricesCommand) },
   {
     command: 'synth <kind>',

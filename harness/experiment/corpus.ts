@@ -5,6 +5,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
+import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, ParsePool, Skip } from '../corpus/types.ts';
@@ -29,6 +30,8 @@ export interface CorpusReadOptions {
   readonly signal?: AbortSignal;
   /** Running worker threads the reader may parse on (the local backend's). */
   readonly pool?: ParsePool;
+  /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
+  readonly cache?: CorpusCacheOptions;
   onDocument?(count: number): void;
 }
 
@@ -49,6 +52,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
       strict: c.strict,
       ...(opts.pool ? { pool: opts.pool } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
     },
     stats,
   );

@@ -18,6 +18,7 @@ import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/ind
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
+import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { ParsePool, ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
@@ -64,6 +65,8 @@ export interface RunOptions {
   readonly resume?: boolean;
   /** `--hash-inputs`: fingerprint input files by their content (SHA-256), not by size and time */
   readonly hashInputs?: boolean;
+  /** the corpus cache (corpus/cache.ts; its `method` follows `hashInputs`); none when absent */
+  readonly corpusCache?: CorpusCacheOptions;
   /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
   readonly notice?: (line: string) => void;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
@@ -289,6 +292,7 @@ async function readDocuments(exp: Experiment, opts: RunOptions, pool: ParsePool 
   const r = await readExperimentCorpus(exp, {
     signal: opts.signal,
     ...(pool ? { pool } : {}),
+    ...(opts.corpusCache ? { cache: { ...opts.corpusCache, method: opts.hashInputs ? 'content' : 'stat' } } : {}),
     onDocument: (n) => {
       if (n % 500 === 0) opts.progress.update('reading documents', n);
     },
@@ -304,6 +308,7 @@ async function readDocuments(exp: Experiment, opts: RunOptions, pool: ParsePool 
       recovered: r.stats.recovered,
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
+      cache: r.stats.cache,
       ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
     },
   };

@@ -69,7 +69,7 @@ async function contentHash(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function fingerprintPath(path: string, method: 'stat' | 'content'): Promise<FileSetFingerprint> {
+export async function fingerprintPath(path: string, method: 'stat' | 'content'): Promise<FileSetFingerprint> {
   let st: Stats;
   try {
     st = statSync(path);
