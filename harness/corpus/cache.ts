@@ -142,7 +142,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     format: parts.format,
     path: parts.path,
     options: canonical(parts.options),
-    location: parts.inputs.path,
+    location: resolve(parts.inputs.path),
     files: parts.inputs.files,
     bytes: parts.inputs.bytes,
     inputs: parts.inputs.digest,

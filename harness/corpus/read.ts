@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DataError, UserError } from '../errors.ts';
-import { fingerprintPath } from '../results/inputs.ts';
+import { fingerprintPath, type FileSetFingerprint } from '../results/inputs.ts';
 import { cachedEvents, cacheKey, MIN_CACHED_BYTES, type CacheOutcome, type CorpusCacheOptions, type ReaderEvent } from './cache.ts';
 import { corpusFormats, findCorpusReader } from './registry.ts';
 import type { CorpusReader, Document, ParsePool, ReadContext, Skip } from './types.ts';
@@ -23,6 +23,8 @@ export interface ReadOptions {
   pool?: ParsePool;
   /** Replay the reader's documents and skips from this cache (corpus/cache.ts), or fill it. */
   cache?: CorpusCacheOptions;
+  /** The fingerprint of the corpus files, when the caller took it already (a run does, of its inputs), by the cache's method. */
+  inputs?: FileSetFingerprint;
 }
 
 export interface CorpusStats {
@@ -133,7 +135,7 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
       return;
     }
     const location = resolve(reader!.location ? reader!.location(path) : path);
-    const inputs = await fingerprintPath(location, cache.method);
+    const inputs = opts.inputs && resolve(opts.inputs.path) === location ? opts.inputs : await fingerprintPath(location, cache.method);
     if (inputs.bytes < (cache.minBytes ?? MIN_CACHED_BYTES)) {
       yield* reader!.read(path, options, { ...base, skip: record });
       return;

@@ -6,6 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
+import type { FileSetFingerprint } from '../results/inputs.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, ParsePool, Skip } from '../corpus/types.ts';
@@ -32,6 +33,8 @@ export interface CorpusReadOptions {
   readonly pool?: ParsePool;
   /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
   readonly cache?: CorpusCacheOptions;
+  /** The run's fingerprints of its inputs (results/inputs.ts), so that the cache need not take the corpus's again. */
+  readonly inputs?: readonly FileSetFingerprint[];
   onDocument?(count: number): void;
 }
 
@@ -53,6 +56,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       strict: c.strict,
       ...(opts.pool ? { pool: opts.pool } : {}),
       ...(opts.cache ? { cache: opts.cache } : {}),
+      ...(opts.cache && opts.inputs?.[0] ? { inputs: opts.inputs[0] } : {}),
     },
     stats,
   );

@@ -122,7 +122,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
-    const { docs, corpus } = await readDocuments(exp, opts, backend.threads);
+    const { docs, corpus } = await readDocuments(exp, opts, backend.threads, inputs);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
@@ -288,8 +288,15 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(exp: Experiment, opts: RunOptions, pool: ParsePool | undefined): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
+async function readDocuments(
+  exp: Experiment,
+  opts: RunOptions,
+  pool: ParsePool | undefined,
+  inputs: InputsFingerprint,
+): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus'] }> {
   const r = await readExperimentCorpus(exp, {
+    // The corpus's fingerprint, the first of the run's inputs (results/inputs.ts inputPaths), by the cache's method.
+    inputs: inputs.files,
     signal: opts.signal,
     ...(pool ? { pool } : {}),
     ...(opts.corpusCache ? { cache: { ...opts.corpusCache, method: opts.hashInputs ? 'content' : 'stat' } } : {}),
