@@ -27,6 +27,7 @@ import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
 import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
+import { gitStateAsync } from '../results/environment.ts';
 import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
@@ -103,6 +104,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
+  const git = gitStateAsync(process.cwd());
   const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
   const all = [exp.groundTruth, ...variants];
   const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
@@ -210,6 +212,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       files,
       resumed,
       phases,
+      git: await git,
     });
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
     if (opts.writeReport) await opts.writeReport(folder.tempDir);
