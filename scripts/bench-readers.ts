@@ -251,7 +251,8 @@ function reusable(dir: string, targetMb: number): Manifest | undefined {
 
 const rssMb = (): number => process.memoryUsage.rss() / MB;
 
-async function measureRead(format: Format, file: GeneratedFile): Promise<ReaderFigures> {
+/** Reads `file` with `readCorpus` on `workers` threads (1: the calling thread only, the per-core figure). */
+export async function measureRead(format: Format | 'spamassassin', file: GeneratedFile, workers = 1): Promise<ReaderFigures> {
   (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc: start from a collected heap
   const rssBeforeMb = rssMb();
   let peakRssMb = rssBeforeMb;
@@ -261,7 +262,7 @@ async function measureRead(format: Format, file: GeneratedFile): Promise<ReaderF
   let docs = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for await (const _ of readCorpus({ format, path: file.path }, stats)) {
+  for await (const _ of readCorpus({ format, ...(file.path === '' ? {} : { path: file.path }), workers }, stats)) {
     docs++;
     if (docs % SAMPLE_EVERY === 0 || docs === tenth) {
       const rss = rssMb();
