@@ -29,7 +29,6 @@ import { benchGroundTruth, freshBuild } from './bench-ground-truth.ts';
 import { measureRead } from './bench-readers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const MB = 1e6;
 
 export type Record_ = (name: string, value: number, unit: string, better?: 'lower' | 'higher') => void;
 
