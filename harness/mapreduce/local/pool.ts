@@ -87,6 +87,7 @@ export class WorkerPool {
       const tasks = this.busy.get(w) ?? new Set<number>();
       tasks.add(task.id);
       this.busy.set(w, tasks);
+      w.ref();
       w.postMessage(task, transferables(task.payload));
     }
   }
@@ -107,7 +108,6 @@ export class WorkerPool {
 
   private spawn(): Worker {
     const w = new Worker(WORKER_ENTRY);
-    w.unref();
     w.on('message', (msg: { id: number; ok: boolean; result?: unknown; message?: string; stack?: string }) => {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
@@ -116,6 +116,7 @@ export class WorkerPool {
       if (!tasks || tasks.size === 0) {
         this.busy.delete(w);
         this.idle.push(w);
+        w.unref();
       }
       if (p) {
         if (msg.ok) p.resolve(msg.result);
@@ -131,6 +132,10 @@ export class WorkerPool {
     w.on('exit', (code) => {
       if (!this.closed && code !== 0) this.fail(w, new Error(`worker thread exited with code ${code}`));
     });
+    // A worker keeps the process alive while it has a task (dispatch refs it) and not while it
+    // is idle (corpus/parallel.ts keeps an idle pool for a while). After the listeners: attaching
+    // a 'message' listener refs the worker again.
+    w.unref();
     this.workers.push(w);
     return w;
   }
