@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Tests never read or fill the user's corpus cache; the cache's own tests use folders of their own.
+    env: { NDD_BENCH_CACHE_DIR: 'off' },
   },
 });

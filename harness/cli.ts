@@ -5,45 +5,42 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { COMMANDS } from './commands/index.ts';
 import { asEnvironmentError, isUserError, printableLines, UserError } from './errors.ts';
 import { checkOutRoot } from './results/out-root.ts';
-import { baselineCommand } from './commands/baseline.ts';
-import { checkCommand } from './commands/check.ts';
-import { corpusCommand } from './commands/corpus.ts';
-import { listCommand } from './commands/list.ts';
-import { pricesCommand } from './commands/prices.ts';
-import { synthCommand } from './commands/synth.ts';
-import { reportCommand } from './commands/report.ts';
-import { InterruptedRun, runCommand } from './commands/run.ts';
-import { validateCommand } from './commands/validate.ts';
 
 class UsageError extends UserError {}
 
+/** The command the arguments name: the first one that is not an option. */
+function namedCommand(argv: readonly string[]): string | undefined {
+  return argv.find((a) => !a.startsWith('-'));
+}
+
 function exitCodeOf(e: unknown): number {
   if (isUserError(e)) return 2;
-  if (e instanceof InterruptedRun || (e instanceof Error && e.name === 'AbortError')) return 130;
+  // InterruptedRun (commands/run.ts) by name: importing it would load the runner for every command.
+  if (e instanceof Error && (e.name === 'InterruptedRun' || e.name === 'AbortError')) return 130;
   if (e && typeof e === 'object' && 'exitCode' in e && typeof e.exitCode === 'number') return e.exitCode;
   return 1;
 }
 
 async function main(): Promise<void> {
   try {
-    await yargs(hideBin(process.argv))
+    const args = hideBin(process.argv);
+    const named = namedCommand(args);
+    const y = yargs(args)
       // `bench run`: a results root that cannot be written fails now, before the corpus is read.
       .middleware(async (argv) => {
         if (argv._[0] === 'run' && argv['dry-run'] !== true && typeof argv.out === 'string') await checkOutRoot(argv.out);
       })
       .scriptName('bench')
-      .usage('$0 <command> [options]\n\nBenchmark and evaluation harness for near-duplicate document detection.')
-      .command(runCommand)
-      .command(validateCommand)
-      .command(listCommand)
-      .command(corpusCommand)
-      .command(reportCommand)
-      .command(baselineCommand)
-      .command(checkCommand)
-      .command(pricesCommand)
-      .command(synthCommand)
+      .usage('$0 <command> [options]\n\nBenchmark and evaluation harness for near-duplicate document detection.');
+    for (const c of COMMANDS) {
+      // The named command is loaded whole (its options, its handler); the others are listed only.
+      if (c.command.split(' ')[0] === named) y.command(await c.load());
+      else y.command(c.command, c.describe, {}, () => undefined);
+    }
+    await y
       .demandCommand(1, 'name a command (see --help)')
       .strict()
       .recommendCommands()

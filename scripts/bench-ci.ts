@@ -7,13 +7,16 @@
  *   ppjoin, simhash, imatch, trials, minhash, pdc-mr   each detector's targets (see each section)
  *   out-of-core   configs/scale.yaml on 30,000 synthetic documents out of core (memory_mb 768) and in memory:
  *                 peak RSS within the budget, identical pairs (exit 1 otherwise); the million is `npm run bench:scale`
+ *   scale-io      start-up, the mail reader, the corpus cache, the quickstart with a warm cache, the ground
+ *                 truth against scipy (scripts/bench-scale-io.ts)
  *   readers       the TREC-web and WARC readers on 200 MB of generated input
- *   quickstart    `bench run configs/quickstart.yaml` three times, then `bench check` (exit 1 on a regression)
+ *   quickstart    `bench run configs/quickstart.yaml --no-corpus-cache` three times, then `bench check` (exit 1 on a regression)
  *
  * The figures are compared with results/baselines/bench-ci.json (a factor per line, printed).
  * `--update` (or a missing baseline) writes the baselines; with `--only` it replaces only those
  * sections' figures and keeps the others.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine } from '../harness/results/environment.ts';
@@ -21,9 +24,9 @@ import { BenchContext, ROOT, type Figure, type Section } from './bench/context.t
 import { groundTruth, imatchSection, ppjoinSection, simhashSection, trialsSection } from './bench/detectors.ts';
 import { kernels } from './bench/kernels.ts';
 import { outOfCoreSection } from './bench/out-of-core.ts';
-import { minhashSection, pdcMrSection, quickstartSection, readersSection } from './bench/runs.ts';
+import { minhashSection, pdcMrSection, quickstartSection, readersSection, scaleIoSection } from './bench/runs.ts';
 
-const SECTIONS: readonly Section[] = [kernels, groundTruth, ppjoinSection, simhashSection, imatchSection, trialsSection, minhashSection, pdcMrSection, outOfCoreSection, readersSection, quickstartSection];
+const SECTIONS: readonly Section[] = [kernels, groundTruth, ppjoinSection, simhashSection, imatchSection, trialsSection, minhashSection, pdcMrSection, outOfCoreSection, readersSection, scaleIoSection, quickstartSection];
 
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
 const update = process.argv.includes('--update');
@@ -31,6 +34,9 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only
 const only = onlyArg === undefined ? undefined : onlyArg.split(',');
 const names = SECTIONS.map((s) => s.name);
 for (const s of only ?? []) if (!names.includes(s)) throw new Error(`--only: unknown section ${s} (sections: ${names.join(', ')})`);
+
+// The figures are those of the CLI as `npm install` builds it (scripts/build.mjs), not of the sources through tsx.
+execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
 
 const ctx = new BenchContext(update);
 for (const s of SECTIONS) if (only === undefined || only.includes(s.name)) await s.run(ctx);

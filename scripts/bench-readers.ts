@@ -1,13 +1,14 @@
 /**
- * Reader throughput (issue 3, "Speed and memory"): reading must not be the bottleneck, i.e. a
- * gzip'd TREC-web file and a gzip'd WARC file of at least 200 MB (uncompressed) are each read at
- * 50 MB/s or more of uncompressed input per CPU-second, on one thread, with flat memory.
+ * Reader throughput (issue 3, "Speed and memory"; issue 13): reading must not be the bottleneck,
+ * i.e. a gzip'd file of at least 200 MB (uncompressed) of every collection format — TREC-web,
+ * WARC, JSONL, TREC disks SGML and a tar.gz of HTML files — is read at 50 MB/s or more of
+ * uncompressed input per CPU-second, with flat memory.
  *
- *   node --import tsx scripts/bench-readers.ts [--target-mb 200] [--dir DIR]
+ *   node --import tsx scripts/bench-readers.ts [--target-mb 200] [--dir DIR] [--formats trecweb,warc,…]
  *
  * The files are generated from the bundled SpamAssassin corpus: every message becomes a small
- * HTML page, repeated under new DOCNOs / WARC-TREC-IDs until the target size is reached, and
- * streamed through gzip to disk (never held whole). Each file is then read with `readCorpus`
+ * HTML page (a JSON record, a TREC disks story), repeated under new ids until the target size
+ * is reached, and streamed through gzip to disk (never held whole). Each file is then read with `readCorpus`
  * in this process, without workers. CPU time is `process.cpuUsage()`, which also counts the
  * libuv thread that gunzips: the figure is the cost of reading, whichever thread pays it.
  * RSS is sampled while reading; flat memory shows as the same RSS after the first 10% of the
@@ -38,7 +39,8 @@ export interface ReaderFigures {
   readonly docs: number;
 }
 
-type Format = 'trecweb' | 'warc';
+export const BENCH_FORMATS = ['trecweb', 'warc', 'jsonl', 'trec', 'html'] as const;
+export type Format = (typeof BENCH_FORMATS)[number];
 
 export interface GeneratedFile {
   readonly path: string;
@@ -48,6 +50,15 @@ export interface GeneratedFile {
 }
 
 export type Manifest = { readonly targetMb: number } & Record<Format, GeneratedFile>;
+
+/** The file name of each format's generated file. */
+const FILE_NAMES: Record<Format, string> = {
+  trecweb: 'bench.trecweb.gz',
+  warc: 'bench.warc.gz',
+  jsonl: 'bench.jsonl.gz',
+  trec: 'bench.trec.gz',
+  html: 'bench.html.tar.gz',
+};
 
 const MB = 1e6;
 const DEFAULT_TARGET_MB = 200;
@@ -122,6 +133,49 @@ function warcRecord(n: number, page: Page): string {
   return `${headers.join('\r\n')}\r\n\r\n${http}\r\n\r\n`;
 }
 
+/** A JSONL record: the message's text and subject as they are (JSON escapes included). */
+function jsonlRecord(n: number, doc: SourceDocument): string {
+  return `${JSON.stringify({ id: `doc-${pad(n, 8)}`, text: doc.text, ...(doc.subject === undefined ? {} : { meta: { subject: doc.subject } }) })}\n`;
+}
+
+/** A TREC disks story in the Financial Times' layout: bibliographic fields, HEADLINE, TEXT of paragraphs. */
+function trecRecord(n: number, doc: SourceDocument): string {
+  const paragraphs = doc.text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => `<P>\n${escapeHtml(p)}\n</P>\n`);
+  return (
+    `<DOC>\n<DOCNO>FT${pad(Math.floor(n / 10_000) % 1000, 3)}-${pad(n, 7)}</DOCNO>\n<PROFILE>_AN-BENCH${pad(n, 7)}</PROFILE>\n` +
+    `<DATE>911019\n</DATE>\n<HEADLINE>\n${escapeHtml(doc.subject ?? doc.id)}\n</HEADLINE>\n<BYLINE>\nBy BENCH\n</BYLINE>\n` +
+    `<TEXT>\n${paragraphs.join('')}</TEXT>\n<PUB>The Financial Times\n</PUB>\n</DOC>\n`
+  );
+}
+
+/** A ustar header for a regular file (names here are ASCII and shorter than 100 bytes). */
+function tarHeader(name: string, size: number): Buffer {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 'latin1');
+  h.write('0000644\0', 100, 'latin1');
+  h.write('0000000\0', 108, 'latin1');
+  h.write('0000000\0', 116, 'latin1');
+  h.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'latin1');
+  h.write('14011234500\0', 136, 'latin1');
+  h.write('        ', 148, 'latin1');
+  h.write('0', 156, 'latin1');
+  h.write('ustar\u000000', 257, 'latin1');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+  return h;
+}
+
+/** One HTML file of a tar archive: its header, the page, the padding to a 512-byte block. */
+function tarEntry(n: number, page: Page): string {
+  const name = `pages/${pad(Math.floor(n / 1000), 4)}/PAGE-${pad(n, 7)}.html`;
+  return tarHeader(name, page.bytes).toString('latin1') + Buffer.from(page.html).toString('latin1') + '\0'.repeat((512 - (page.bytes % 512)) % 512);
+}
+
 const WARCINFO_BODY = 'software: ndd-bench scripts/bench-readers.ts\r\nformat: WARC File Format 1.0\r\n';
 const WARCINFO =
   'WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Date: 2012-02-10T21:51:20Z\r\n' +
@@ -129,26 +183,37 @@ const WARCINFO =
   `Content-Length: ${Buffer.byteLength(WARCINFO_BODY)}\r\n\r\n${WARCINFO_BODY}\r\n\r\n`;
 
 /** Streams records through gzip to `path` until `targetBytes` uncompressed bytes are written. */
-async function writeGzip(path: string, targetBytes: number, preamble: string, record: (n: number) => string): Promise<GeneratedFile> {
+async function writeGzip(
+  path: string,
+  targetBytes: number,
+  preamble: string,
+  record: (n: number) => string,
+  opts: { encoding?: BufferEncoding; trailer?: string } = {},
+): Promise<GeneratedFile> {
+  const encoding = opts.encoding ?? 'utf8';
   const gzip = createGzip();
   const out = createWriteStream(path);
   gzip.pipe(out);
   let batch: string[] = [preamble];
-  let batchBytes = Buffer.byteLength(preamble);
+  let batchBytes = Buffer.byteLength(preamble, encoding);
   let bytes = batchBytes;
   let docs = 0;
   const flush = async (): Promise<void> => {
-    if (!gzip.write(batch.join(''))) await once(gzip, 'drain');
+    if (!gzip.write(Buffer.from(batch.join(''), encoding))) await once(gzip, 'drain');
     batch = [];
     batchBytes = 0;
   };
   while (bytes < targetBytes) {
     const r = record(docs++);
-    const size = Buffer.byteLength(r);
+    const size = Buffer.byteLength(r, encoding);
     batch.push(r);
     batchBytes += size;
     bytes += size;
     if (batchBytes >= BATCH_BYTES) await flush();
+  }
+  if (opts.trailer !== undefined) {
+    batch.push(opts.trailer);
+    bytes += Buffer.byteLength(opts.trailer, encoding);
   }
   await flush();
   gzip.end();
@@ -157,17 +222,23 @@ async function writeGzip(path: string, targetBytes: number, preamble: string, re
 }
 
 /**
- * Writes `bench.trecweb.gz` and `bench.warc.gz` to `dir`, each of at least `targetMb` MB
- * uncompressed: the pages of `docs` over and over, each time under new ids.
+ * Writes one gzip'd file a format to `dir` (FILE_NAMES), each of at least `targetMb` MB
+ * uncompressed: the pages (records, stories) of `docs` over and over, each time under new ids.
  */
 export async function writeBenchFiles(dir: string, docs: readonly SourceDocument[], targetMb: number): Promise<Manifest> {
   if (docs.length === 0) throw new Error('bench-readers: no documents to make pages of');
   const pages = docs.map(toPage);
   const page = (n: number): Page => pages[n % pages.length]!;
+  const doc = (n: number): SourceDocument => docs[n % docs.length]!;
   const target = targetMb * MB;
-  const trecweb = await writeGzip(join(dir, 'bench.trecweb.gz'), target, '', (n) => trecWebRecord(n, page(n)));
-  const warc = await writeGzip(join(dir, 'bench.warc.gz'), target, WARCINFO, (n) => warcRecord(n, page(n)));
-  return { targetMb, trecweb, warc };
+  const at = (format: Format): string => join(dir, FILE_NAMES[format]);
+  const trecweb = await writeGzip(at('trecweb'), target, '', (n) => trecWebRecord(n, page(n)));
+  const warc = await writeGzip(at('warc'), target, WARCINFO, (n) => warcRecord(n, page(n)));
+  const jsonl = await writeGzip(at('jsonl'), target, '', (n) => jsonlRecord(n, doc(n)));
+  const trec = await writeGzip(at('trec'), target, '', (n) => trecRecord(n, doc(n)));
+  // Two zero blocks end a tar archive.
+  const html = await writeGzip(at('html'), target, '', (n) => tarEntry(n, page(n)), { encoding: 'latin1', trailer: '\0'.repeat(1024) });
+  return { targetMb, trecweb, warc, jsonl, trec, html };
 }
 
 /** The files of an earlier run with `--dir`, when they are for the same target and still there. */
@@ -175,12 +246,13 @@ function reusable(dir: string, targetMb: number): Manifest | undefined {
   const file = join(dir, 'manifest.json');
   if (!existsSync(file)) return undefined;
   const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  return m.targetMb === targetMb && existsSync(m.trecweb.path) && existsSync(m.warc.path) ? m : undefined;
+  return m.targetMb === targetMb && BENCH_FORMATS.every((f) => m[f] !== undefined && existsSync(m[f].path)) ? m : undefined;
 }
 
 const rssMb = (): number => process.memoryUsage.rss() / MB;
 
-async function measureRead(format: Format, file: GeneratedFile): Promise<ReaderFigures> {
+/** Reads `file` with `readCorpus` on `workers` threads (1: the calling thread only, the per-core figure). */
+export async function measureRead(format: Format | 'spamassassin', file: GeneratedFile, workers = 1): Promise<ReaderFigures> {
   (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc: start from a collected heap
   const rssBeforeMb = rssMb();
   let peakRssMb = rssBeforeMb;
@@ -190,7 +262,7 @@ async function measureRead(format: Format, file: GeneratedFile): Promise<ReaderF
   let docs = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for await (const _ of readCorpus({ format, path: file.path }, stats)) {
+  for await (const _ of readCorpus({ format, ...(file.path === '' ? {} : { path: file.path }), workers }, stats)) {
     docs++;
     if (docs % SAMPLE_EVERY === 0 || docs === tenth) {
       const rss = rssMb();
@@ -212,10 +284,12 @@ async function measureRead(format: Format, file: GeneratedFile): Promise<ReaderF
 }
 
 /**
- * Generates (or, with `dir`, reuses) the two files and reads each once with `readCorpus`.
- * Without `dir` the files go to a temporary folder that is removed afterwards.
+ * Generates (or, with `dir`, reuses) the files and reads each of `formats` (default: all) once
+ * with `readCorpus`. Without `dir` the files go to a temporary folder that is removed afterwards.
  */
-export async function benchReaders(opts: { targetMb?: number; dir?: string } = {}): Promise<Record<Format, ReaderFigures>> {
+export async function benchReaders(
+  opts: { targetMb?: number; dir?: string; formats?: readonly Format[] } = {},
+): Promise<Partial<Record<Format, ReaderFigures>>> {
   const targetMb = opts.targetMb ?? DEFAULT_TARGET_MB;
   if (!(targetMb > 0)) throw new Error(`bench-readers: targetMb must be positive, got ${targetMb}`);
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ndd-bench-readers-'));
@@ -226,15 +300,18 @@ export async function benchReaders(opts: { targetMb?: number; dir?: string } = {
       manifest = await writeBenchFiles(dir, await bundledDocuments(), targetMb);
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     }
-    return { trecweb: await measureRead('trecweb', manifest.trecweb), warc: await measureRead('warc', manifest.warc) };
+    const figures: Partial<Record<Format, ReaderFigures>> = {};
+    for (const format of opts.formats ?? BENCH_FORMATS) figures[format] = await measureRead(format, manifest[format]);
+    return figures;
   } finally {
     if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export function formatTable(figures: Record<string, ReaderFigures>): string {
+export function formatTable(figures: Partial<Record<string, ReaderFigures>>): string {
   const head = ['reader', 'docs', 'MB', 'wall s', 'CPU s', 'MB/CPU-s', 'RSS before', 'RSS @10%', 'RSS end', 'RSS peak'];
-  const rows = Object.entries(figures).map(([name, f]) => [
+  const present = Object.entries(figures).filter((e): e is [string, ReaderFigures] => e[1] !== undefined);
+  const rows = present.map(([name, f]) => [
     name,
     String(f.docs),
     f.mb.toFixed(1),
@@ -252,8 +329,11 @@ export function formatTable(figures: Record<string, ReaderFigures>): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { 'target-mb': { type: 'string' }, dir: { type: 'string' } } });
+  const { values } = parseArgs({ options: { 'target-mb': { type: 'string' }, dir: { type: 'string' }, formats: { type: 'string' } } });
   const targetMb = values['target-mb'] === undefined ? undefined : Number(values['target-mb']);
-  const figures = await benchReaders({ targetMb, dir: values.dir });
+  const formats = values.formats?.split(',') as Format[] | undefined;
+  const unknown = formats?.find((f) => !(BENCH_FORMATS as readonly string[]).includes(f));
+  if (unknown !== undefined) throw new Error(`bench-readers: unknown format ${unknown} (known: ${BENCH_FORMATS.join(', ')})`);
+  const figures = await benchReaders({ targetMb, dir: values.dir, ...(formats ? { formats } : {}) });
   process.stdout.write(`${formatTable(figures)}\n`);
 }

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { corpusCacheFromEnv } from '../corpus/cache.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { readExperimentCorpus } from '../experiment/corpus.ts';
 import { loadExperiment, strictly } from '../experiment/load.ts';
@@ -9,6 +10,7 @@ interface CorpusArgs {
   strict?: boolean;
   count?: boolean;
   ids?: boolean;
+  'corpus-cache': boolean;
 }
 
 export const corpusCommand: CommandModule<object, CorpusArgs> = {
@@ -21,12 +23,14 @@ export const corpusCommand: CommandModule<object, CorpusArgs> = {
       .option('count', { type: 'boolean', describe: 'print only the number of documents' })
       .option('ids', { type: 'boolean', describe: 'print the document ids, one a line' })
       .option('strict', { type: 'boolean', describe: 'every skipped or recovered record is an error (exit 2)' })
+      .option('corpus-cache', { type: 'boolean', default: true, describe: 'replay the corpus from the cache of earlier reads, or fill it (--no-corpus-cache: read the collection)' })
       .conflicts('count', 'ids'),
   handler: async (args) => {
     const loaded = await loadExperiment(args.config, process.env);
     const exp = args.strict ? strictly(loaded) : loaded;
     const progress = progressFor();
-    const r = await readExperimentCorpus(exp, { onDocument: (n) => n % 500 === 0 && progress.update('reading documents', n) });
+    const cache = args['corpus-cache'] ? corpusCacheFromEnv(process.env) : undefined;
+    const r = await readExperimentCorpus(exp, { onDocument: (n) => n % 500 === 0 && progress.update('reading documents', n), ...(cache ? { cache } : {}) });
     progress.done();
     const out = process.stdout;
     if (args.count) {
@@ -42,7 +46,7 @@ export const corpusCommand: CommandModule<object, CorpusArgs> = {
       }
       for (const [reason, n] of Object.entries(r.stats.skipped)) out.write(`skipped (${reason}): ${n}\n`);
       for (const [reason, n] of Object.entries(r.stats.recovered)) out.write(`read with a fallback (${reason}): ${n}\n`);
-      out.write(`read in ${r.seconds.toFixed(2)} s\n`);
+      out.write(`read in ${r.seconds.toFixed(2)} s${r.stats.cache === 'hit' ? ' (from the corpus cache)' : ''}\n`);
     }
     // Counters go to stderr with --count/--ids so that stdout stays machine-readable.
     if (args.count || args.ids) {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { corpusCacheFromEnv, type CorpusCacheOptions } from '../corpus/cache.ts';
 import { runExperiment } from '../experiment/runner.ts';
 import { progressFor } from '../progress.ts';
 import { summaryTable } from '../results/summary.ts';
@@ -18,6 +19,7 @@ interface RunArgs {
   'run-id'?: string;
   resume: boolean;
   'hash-inputs': boolean;
+  'corpus-cache': boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -43,6 +45,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         default: false,
         describe: 'tell whether the corpus and run files changed by their content (SHA-256) instead of their sizes and times',
+      })
+      .option('corpus-cache', {
+        type: 'boolean',
+        default: true,
+        describe: "replay the corpus from the cache of earlier reads, or fill it (--no-corpus-cache: read the collection; 'bench cache' for where and how big)",
       })
       .option('run-id', { type: 'string', describe: "folder name of the run: letters, digits, '.', '_', '-' (default: a hash of config and --only)" })
       .option('strict', {
@@ -75,6 +82,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         force: args.force,
         resume: args.resume,
         hashInputs: args['hash-inputs'],
+        ...(args['corpus-cache'] ? withCache(corpusCacheFromEnv(process.env)) : {}),
         ...(args['run-id'] !== undefined ? { runId: args['run-id'] } : {}),
         env: process.env,
         progress: progressFor(),
@@ -111,6 +119,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
     }
   },
 };
+
+const withCache = (cache: CorpusCacheOptions | undefined): { corpusCache?: CorpusCacheOptions } => (cache ? { corpusCache: cache } : {});
 
 export class InterruptedRun extends Error {
   override readonly name = 'InterruptedRun';

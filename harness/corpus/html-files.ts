@@ -5,12 +5,13 @@
  * extension (`CACM-0001.html` → `CACM-0001`), the id TREC runs and qrels use; `meta.file` is
  * its path inside the archive or folder. Any other file is a counted skip (`not-html`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { basename, posix, relative } from 'node:path';
 import { DataError, quote } from '../errors.ts';
-import { listInputFiles, readFileChunks } from './files.ts';
+import { estimatedBytes, listInputFiles, readFileChunks } from './files.ts';
 import { htmlMeta, htmlToDocument } from './html.ts';
 import { MAX_ENTRY_BYTES, tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
+import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
 import { decodeRecord, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
@@ -41,8 +42,16 @@ const notHtml = (ctx: ReadContext, file: string, inner: string, offset?: number)
     detail: `${quote(inner)} is not an .html or .htm file`,
   });
 
+/** An HTML file to parse: an archive entry with its bytes, or a file of a folder that the parsing thread reads. */
+interface Page {
+  readonly file: string;
+  readonly inner: string;
+  readonly offset?: number;
+  readonly bytes?: Buffer;
+}
+
 /** The HTML entries of one tar archive, one at a time. */
-async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Document> {
+async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Page> {
   const bytes = (async function* () {
     for await (const chunk of readFileChunks(file, ctx)) yield chunk.bytes;
   })();
@@ -59,7 +68,7 @@ async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Docu
       if (e.tooLarge) {
         const detail = `${quote(e.path)} is ${e.size} bytes, more than ${MAX_ENTRY_BYTES}: passed over`;
         ctx.skip({ file, offset: e.offset, reason: 'record-too-large', kind: 'skipped', detail });
-      } else if (HTML_NAME.test(e.path)) yield toDocument({ file, offset: e.offset, bytes: e.data }, e.path, ctx);
+      } else if (HTML_NAME.test(e.path)) yield { file, inner: e.path, offset: e.offset, bytes: e.data };
       else notHtml(ctx, file, e.path, e.offset);
     }
   } catch (e) {
@@ -81,23 +90,37 @@ async function* readArchive(file: string, ctx: ReadContext): AsyncGenerator<Docu
   }
 }
 
+async function* pages(path: string, files: readonly string[], ctx: ReadContext): AsyncGenerator<Page> {
+  for (const file of files) {
+    const inner = file === path ? basename(file) : relative(path, file).replaceAll('\\', '/');
+    if (TAR_NAME.test(file)) yield* readArchive(file, ctx);
+    else if (HTML_NAME.test(file)) yield { file, inner };
+    else notHtml(ctx, file, inner);
+  }
+}
+
+function parsePage(page: Page, ctx: ReadContext): Document {
+  let bytes = page.bytes;
+  if (bytes === undefined) {
+    try {
+      bytes = readFileSync(page.file);
+    } catch (e) {
+      throw new DataError(`${page.file}: cannot read: ${(e as Error).message}`);
+    }
+  }
+  return toDocument({ file: page.file, offset: page.offset ?? 0, bytes }, page.inner, ctx);
+}
+
+/** The worker side of the reader (corpus/parallel.ts). */
+export const parsePages = batchParser(parsePage);
+const parser: RecordParser<Page> = { parse: parsePage, moduleUrl: new URL('./html-files.ts', import.meta.url).href, batch: 'parsePages' };
+
 export const htmlFilesReader: CorpusReader = {
   format: 'html',
   meta: ['file', 'title', 'tagged'],
   description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
-    for (const file of await listInputFiles(path)) {
-      const inner = file === path ? basename(file) : relative(path, file).replaceAll('\\', '/');
-      if (TAR_NAME.test(file)) {
-        yield* readArchive(file, ctx);
-      } else if (HTML_NAME.test(file)) {
-        const bytes = await readFile(file).catch((e: unknown) => {
-          throw new DataError(`${file}: cannot read: ${(e as Error).message}`);
-        });
-        yield toDocument({ file, offset: 0, bytes }, inner, ctx);
-      } else {
-        notHtml(ctx, file, inner);
-      }
-    }
+    const files = await listInputFiles(path);
+    yield* readRecords((c) => pages(path, files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

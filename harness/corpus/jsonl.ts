@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { clip, DataError, quote, UserError } from '../errors.ts';
+import { estimatedBytes } from './files.ts';
+import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
@@ -122,7 +124,15 @@ function parseRecord(text: string): Parsed {
   return { ok: true, doc: { id, text: body, meta: meta as Record<string, string> } };
 }
 
-export async function* readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Document> {
+/** A non-blank line of a file, to parse on any thread. */
+interface Record_ {
+  readonly file: string;
+  readonly number: number;
+  readonly offset: number;
+  readonly bytes: Buffer;
+}
+
+async function* fileLines(file: string, ctx: ReadContext, maxLineBytes: number): AsyncGenerator<Record_> {
   let lastOffset = 0;
   try {
     for await (const line of splitLines(open(file), maxLineBytes)) {
@@ -133,27 +143,7 @@ export async function* readJsonlFile(file: string, ctx: ReadContext, maxLineByte
         continue;
       }
       if (isBlank(line.bytes)) continue;
-      let bytes = line.bytes;
-      // A UTF-8 byte order mark would make JSON.parse fail on the first line.
-      if (line.offset === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-      let text: string;
-      let invalidUtf8 = false;
-      try {
-        text = utf8Strict.decode(bytes);
-      } catch {
-        text = bytes.toString('utf8');
-        invalidUtf8 = true;
-      }
-      const parsed = parseRecord(text);
-      const where = { file, offset: line.offset };
-      if (!parsed.ok) {
-        ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}`, kind: 'skipped' });
-        continue;
-      }
-      if (invalidUtf8) {
-        ctx.skip({ ...where, id: parsed.doc.id, reason: 'invalid-utf8', detail: `line ${line.number}: invalid UTF-8 bytes replaced by U+FFFD`, kind: 'recovered' });
-      }
-      yield parsed.doc;
+      yield { file, number: line.number, offset: line.offset, bytes: line.bytes };
     }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
@@ -164,11 +154,50 @@ export async function* readJsonlFile(file: string, ctx: ReadContext, maxLineByte
   }
 }
 
+function parseLine(line: Record_, ctx: ReadContext): Document | undefined {
+  let bytes = line.bytes;
+  // A UTF-8 byte order mark would make JSON.parse fail on the first line.
+  if (line.offset === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+  let text: string;
+  let invalidUtf8 = false;
+  try {
+    text = utf8Strict.decode(bytes);
+  } catch {
+    text = bytes.toString('utf8');
+    invalidUtf8 = true;
+  }
+  const parsed = parseRecord(text);
+  const where = { file: line.file, offset: line.offset };
+  if (!parsed.ok) {
+    ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}`, kind: 'skipped' });
+    return undefined;
+  }
+  if (invalidUtf8) {
+    ctx.skip({ ...where, id: parsed.doc.id, reason: 'invalid-utf8', detail: `line ${line.number}: invalid UTF-8 bytes replaced by U+FFFD`, kind: 'recovered' });
+  }
+  return parsed.doc;
+}
+
+/** The worker side of the reader (corpus/parallel.ts). */
+export const parseLines = batchParser(parseLine);
+// JSON.parse is native and fast: moving a line to a thread and its document back costs more.
+const parser: RecordParser<Record_> = { parse: parseLine, moduleUrl: new URL('./jsonl.ts', import.meta.url).href, batch: 'parseLines', worthThreads: false };
+
+async function* lines(files: readonly string[], ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Record_> {
+  for (const file of files) yield* fileLines(file, ctx, maxLineBytes);
+}
+
+/** One file's documents, read on this thread (`maxLineBytes` lowered by the tests). */
+export function readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Document> {
+  return readRecords((c) => lines([file], c, maxLineBytes), parser, ctx, 1);
+}
+
 async function* read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
   const keys = Object.keys(options);
   if (keys.length > 0) throw new UserError(`jsonl: unknown option ${quote(keys[0] ?? '')} (this format has none)`);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
-  for (const file of await corpusFiles(path)) yield* readJsonlFile(file, ctx);
+  const files = await corpusFiles(path);
+  yield* readRecords((c) => lines(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
 }
 
 export const jsonlReader: CorpusReader = {

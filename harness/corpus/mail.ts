@@ -1,7 +1,8 @@
-import PostalMime from 'postal-mime';
+import PostalMime, { addressParser, decodeWords } from 'postal-mime';
 import { clip, QUOTE_MAX } from '../errors.ts';
 import { decodeCharset } from './charset.ts';
 import { htmlToDocument } from './html.ts';
+import { parseMime, type MimeHeader } from './mime.ts';
 
 /** The text of one mail message: its body parts, decoded, and what needed a fallback. */
 export interface MailText {
@@ -21,16 +22,17 @@ export interface MailText {
 }
 
 /**
- * The part of postal-mime's MIME tree this module reads. postal-mime's public result merges
- * all parts into one `text` and one `html` and decodes charsets silently (an unknown label
- * becomes windows-1252, invalid UTF-8 becomes U+FFFD), so the per-part tree is the only
- * place where each part's charset and transfer-decoded bytes are visible. It is marked
- * internal in postal-mime 4; `mimeTree` checks its shape so a change fails loudly.
+ * The MIME tree this module reads: mime.ts builds it, or postal-mime for the few messages
+ * mime.ts leaves to it. postal-mime's public result merges all parts into one `text` and one
+ * `html` and decodes charsets silently (an unknown label becomes windows-1252, invalid UTF-8
+ * becomes U+FFFD), so the per-part tree is the only place where each part's charset and
+ * transfer-decoded bytes are visible. It is marked internal in postal-mime 4; `mimeTree`
+ * checks its shape so a change fails loudly.
  */
 interface MimeNodeView {
-  readonly contentType: { readonly parsed: { readonly value: string; readonly params: Record<string, string | undefined> }; readonly multipart: string | false };
+  readonly contentType: { readonly parsed: { readonly value: string; readonly params: Readonly<Record<string, string | undefined>> }; readonly multipart: string | false };
   readonly contentDisposition: { readonly parsed: { readonly value: string } };
-  readonly content: ArrayBuffer | null;
+  readonly content: ArrayBuffer | Uint8Array | null;
   readonly childNodes: readonly MimeNodeView[];
 }
 
@@ -81,11 +83,12 @@ async function collect(node: MimeNodeView, depth: number, position: string): Pro
   // An attached file is not the body, whatever its type.
   if (node.contentDisposition.parsed.value === 'attachment' || !node.content) return [];
   const type = node.contentType.parsed.value;
+  const content = node.content instanceof Uint8Array ? node.content : new Uint8Array(node.content);
   if (type === 'message/rfc822') {
-    return depth < MAX_MESSAGE_DEPTH ? (await parseMessage(new Uint8Array(node.content), depth + 1, position)).pieces : [];
+    return depth < MAX_MESSAGE_DEPTH ? (await parseMessage(content, depth + 1, position)).pieces : [];
   }
   if (type !== 'text/plain' && type !== 'text/html') return [];
-  const decoded = decodeCharset(new Uint8Array(node.content), node.contentType.parsed.params.charset);
+  const decoded = decodeCharset(content, node.contentType.parsed.params['charset']);
   const kind = type === 'text/html' ? 'html' : 'plain';
   const page = kind === 'html' ? htmlToDocument(decoded.text) : undefined;
   return [
@@ -119,7 +122,31 @@ interface Parsed {
   readonly pieces: Piece[];
 }
 
+/** A header as postal-mime's result carries it: the first of its name, when not empty, with encoded words decoded. */
+function header(headers: readonly MimeHeader[], key: string): string | undefined {
+  const value = headers.find((h) => h.key === key)?.value;
+  return value ? decodeWords(value) : undefined;
+}
+
+/** The sender as postal-mime's `email.from` gives it: the first address of the first From header. */
+function sender(headers: readonly MimeHeader[]): string | undefined {
+  const value = headers.find((h) => h.key === 'from')?.value;
+  const first = value ? addressParser(value)[0] : undefined;
+  return first?.address || first?.name || undefined;
+}
+
 async function parseMessage(raw: Uint8Array, depth: number, position: string): Promise<Parsed> {
+  const fast = parseMime(raw);
+  if (fast) {
+    const h = fast.headers;
+    return {
+      subject: header(h, 'subject'),
+      from: sender(h),
+      messageId: msgIds(header(h, 'message-id'))?.split(' ')[0],
+      inReplyTo: msgIds(header(h, 'in-reply-to')),
+      pieces: await collect(fast.root, depth, position),
+    };
+  }
   // Nested messages are left to `collect` rather than parsed by postal-mime, so that they
   // get the same per-part charset checks.
   const parser = new PostalMime({ forceRfc822Attachments: true });

@@ -1,6 +1,9 @@
+import { resolve } from 'node:path';
 import { clip, DataError, escapeControls, quote, UserError } from '../errors.ts';
+import { fingerprintPath, type FileSetFingerprint } from '../results/inputs.ts';
+import { cachedEvents, cacheKey, MIN_CACHED_BYTES, type CacheOutcome, type CorpusCacheOptions, type ReaderEvent } from './cache.ts';
 import { corpusFormats, findCorpusReader } from './registry.ts';
-import type { Document, Skip } from './types.ts';
+import type { CorpusReader, Document, ParsePool, ReadContext, Skip } from './types.ts';
 
 export interface ReadOptions {
   format: string;
@@ -14,6 +17,14 @@ export interface ReadOptions {
   maxDocumentBytes?: number;
   /** Any skip or recovery is a DataError instead of a counted skip. */
   strict?: boolean;
+  /** Threads to parse on (see ReadContext.workers); default: automatic. */
+  workers?: number;
+  /** Running worker threads to parse on (see ReadContext.pool). */
+  pool?: ParsePool;
+  /** Replay the reader's documents and skips from this cache (corpus/cache.ts), or fill it. */
+  cache?: CorpusCacheOptions;
+  /** The fingerprint of the corpus files, when the caller took it already (a run does, of its inputs), by the cache's method. */
+  inputs?: FileSetFingerprint;
 }
 
 export interface CorpusStats {
@@ -27,13 +38,15 @@ export interface CorpusStats {
   recovered: Record<string, number>;
   /** The first `MAX_SKIPS_KEPT` skips and recoveries, in order. */
   skips: Skip[];
+  /** What the corpus cache did: replayed the reader's output, wrote it, neither, or was not asked. */
+  cache: CacheOutcome;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 export const MAX_SKIPS_KEPT = 1000;
 
 export function newCorpusStats(): CorpusStats {
-  return { read: 0, kept: 0, skipped: {}, recovered: {}, skips: [] };
+  return { read: 0, kept: 0, skipped: {}, recovered: {}, skips: [], cache: 'off' };
 }
 
 /** `file: byte N: reason (id): detail`, the one-line form of a skip. */
@@ -64,6 +77,31 @@ function exceedsBytes(text: string, max: number): boolean {
 }
 
 /**
+ * A reader's documents and its skips as one stream, in the order it reported them (a skip
+ * reported before a document is yielded comes before it), for the cache to record.
+ */
+async function* readerEvents(reader: CorpusReader, path: string, options: Record<string, unknown>, base: Omit<ReadContext, 'skip'>): AsyncGenerator<ReaderEvent> {
+  const skips: Skip[] = [];
+  const it = reader.read(path, options, { ...base, skip: (s) => void skips.push(s) })[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let r: IteratorResult<Document>;
+      try {
+        r = await it.next();
+      } catch (e) {
+        for (const s of skips.splice(0)) yield { skip: s };
+        throw e;
+      }
+      for (const s of skips.splice(0)) yield { skip: s };
+      if (r.done === true) return;
+      yield { doc: r.value };
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
+/**
  * The one entry point for reading a corpus: finds the reader for `opts.format` and applies
  * the rules every format shares (duplicate ids, empty and oversized documents, limit,
  * strict), counting every skip in `stats`.
@@ -87,8 +125,33 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
 
   // Ids of kept documents: a duplicate of a skipped (empty, oversized) one is not a duplicate.
   const kept = new Set<string>();
+  const path = opts.path ?? '';
+  const options = opts.options ?? {};
+  const base = { ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.pool ? { pool: opts.pool } : {}) };
+  // Without a path a reader either has a default corpus (its location) or says the path is missing.
+  const cache = path === '' && !reader.location ? undefined : opts.cache;
+  async function* documents(): AsyncGenerator<Document> {
+    if (!cache) {
+      yield* reader!.read(path, options, { ...base, skip: record });
+      return;
+    }
+    const location = resolve(reader!.location ? reader!.location(path) : path);
+    const inputs = opts.inputs && resolve(opts.inputs.path) === location ? opts.inputs : await fingerprintPath(location, cache.method);
+    if (inputs.bytes < (cache.minBytes ?? MIN_CACHED_BYTES)) {
+      yield* reader!.read(path, options, { ...base, skip: record });
+      return;
+    }
+    const key = cacheKey({ format: opts.format, path, options, inputs });
+    const events = cachedEvents(cache, key, { format: opts.format, path: shown, location }, () => readerEvents(reader!, path, options, base), (o) => {
+      stats.cache = o;
+    });
+    for await (const event of events) {
+      if ('skip' in event) record(event.skip);
+      else yield event.doc;
+    }
+  }
   try {
-    for await (const doc of reader.read(opts.path ?? '', opts.options ?? {}, { skip: record })) {
+    for await (const doc of documents()) {
       stats.read++;
       if (!/\S/.test(doc.text)) {
         skipDocument(doc, 'empty', 'no text after extraction');

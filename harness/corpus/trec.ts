@@ -14,7 +14,8 @@ import { isUtf8 } from 'node:buffer';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { DataError } from '../errors.ts';
 import { htmlToDocument } from './html.ts';
-import { listInputFiles, readFileChunks, type Chunk } from './files.ts';
+import { estimatedBytes, listInputFiles, readFileChunks, type Chunk } from './files.ts';
+import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One `<DOC>…</DOC>` record's bytes (both tags included) and its byte offset in the file. */
@@ -213,16 +214,21 @@ export function parseTrecDoc(doc: RawDoc, ctx: ReadContext): Document | undefine
   return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
+/** The `<DOC>` records of `files`, in order (the framing both TREC formats share). */
+export async function* docRecords(files: readonly string[], ctx: ReadContext): AsyncGenerator<RawDoc> {
+  for (const file of files) yield* splitDocs(readFileChunks(file, ctx), file, ctx);
+}
+
+/** The worker side of the reader (corpus/parallel.ts). */
+export const parseTrecDocs = batchParser(parseTrecDoc);
+const parser: RecordParser<RawDoc> = { parse: parseTrecDoc, moduleUrl: new URL('./trec.ts', import.meta.url).href, batch: 'parseTrecDocs' };
+
 export const trecReader: CorpusReader = {
   format: 'trec',
   meta: ['title', 'tagged'],
   description: 'TREC disks SGML: <DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
-    for (const file of await listInputFiles(path)) {
-      for await (const raw of splitDocs(readFileChunks(file, ctx), file, ctx)) {
-        const doc = parseTrecDoc(raw, ctx);
-        if (doc) yield doc;
-      }
-    }
+    const files = await listInputFiles(path);
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

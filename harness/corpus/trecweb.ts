@@ -6,8 +6,9 @@
  * `meta.title` and `meta.tagged` come from that HTML (`htmlToDocument`).
  */
 import { htmlMeta, htmlToDocument } from './html.ts';
-import { listInputFiles, readFileChunks } from './files.ts';
-import { decodeRecord, elementText, reportFallback, splitDocs, type RawDoc } from './trec.ts';
+import { estimatedBytes, listInputFiles } from './files.ts';
+import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { decodeRecord, docRecords, elementText, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 const HDR_CLOSE = '</DOCHDR>';
@@ -33,16 +34,16 @@ export function parseTrecWebDoc(doc: RawDoc, ctx: ReadContext): Document | undef
   return Object.keys(meta).length > 0 ? { id, text: page.text, meta } : { id, text: page.text };
 }
 
+/** The worker side of the reader (corpus/parallel.ts). */
+export const parseTrecWebDocs = batchParser(parseTrecWebDoc);
+const parser: RecordParser<RawDoc> = { parse: parseTrecWebDoc, moduleUrl: new URL('./trecweb.ts', import.meta.url).href, batch: 'parseTrecWebDocs' };
+
 export const trecWebReader: CorpusReader = {
   format: 'trecweb',
   meta: ['url', 'title', 'tagged'],
   description: 'TREC-web (GOV2, WT10g): <DOC><DOCNO>…</DOCNO><DOCHDR>url…</DOCHDR>html</DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
-    for (const file of await listInputFiles(path)) {
-      for await (const raw of splitDocs(readFileChunks(file, ctx), file, ctx)) {
-        const doc = parseTrecWebDoc(raw, ctx);
-        if (doc) yield doc;
-      }
-    }
+    const files = await listInputFiles(path);
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

@@ -25,6 +25,19 @@ export interface Skip {
 /** What every reader reports through while it streams. */
 export interface ReadContext {
   skip(s: Skip): void;
+  /**
+   * How many threads a reader may parse on (corpus/parallel.ts): 1 parses on the calling
+   * thread; when absent, every core for a large input and the calling thread for a small one.
+   */
+  readonly workers?: number;
+  /** Worker threads to parse on instead of starting new ones (the local backend's, already running during the read). */
+  readonly pool?: ParsePool;
+}
+
+/** Threads that run a module's export on a payload (harness/mapreduce/local/pool.ts's WorkerPool). */
+export interface ParsePool {
+  readonly size: number;
+  run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
 }
 
 /**

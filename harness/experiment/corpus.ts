@@ -5,10 +5,12 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
+import type { CorpusCacheOptions } from '../corpus/cache.ts';
+import type { FileSetFingerprint } from '../results/inputs.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
-import type { Document, Skip } from '../corpus/types.ts';
+import type { Document, ParsePool, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
 import type { Experiment } from './types.ts';
 
@@ -30,6 +32,12 @@ export interface CorpusRead {
 
 export interface CorpusReadOptions {
   readonly signal?: AbortSignal;
+  /** Running worker threads the reader may parse on (the local backend's). */
+  readonly pool?: ParsePool;
+  /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
+  readonly cache?: CorpusCacheOptions;
+  /** The run's fingerprints of its inputs (results/inputs.ts), so that the cache need not take the corpus's again. */
+  readonly inputs?: readonly FileSetFingerprint[];
   onDocument?(count: number): void;
 }
 
@@ -51,6 +59,9 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       // With a subset, the limit counts selected documents, so it is applied here.
       ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
       strict: c.strict,
+      ...(opts.pool ? { pool: opts.pool } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
+      ...(opts.cache && opts.inputs?.[0] ? { inputs: opts.inputs[0] } : {}),
     },
     stats,
   );

@@ -32,6 +32,8 @@ export interface RunParts {
   readonly tables: Record<string, string>;
   readonly extraWarnings: readonly string[];
   readonly inputs: InputsFingerprint;
+  /** the repository's state, when the runner asked git already (gitStateAsync); else asked now */
+  readonly git?: { readonly commit: string | null; readonly dirty: boolean | null };
   readonly files: readonly FileEntry[];
   readonly resumed: readonly string[];
   readonly phases: PhaseTimes;
@@ -67,7 +69,7 @@ export function runRecord(p: RunParts): RunRecord {
     config: exp.resolved,
     started_at: p.startedAt.toISOString(),
     finished_at: p.finishedAt.toISOString(),
-    git: gitState(process.cwd()),
+    git: p.git ?? gitState(process.cwd()),
     environment: machine(),
     backend: { ...p.backend },
     corpus,

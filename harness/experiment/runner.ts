@@ -19,7 +19,8 @@ import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
 import { loadReplyOracle } from '../evaluate/replies.ts';
-import type { ReadContext } from '../corpus/types.ts';
+import type { CorpusCacheOptions } from '../corpus/cache.ts';
+import type { ParsePool, ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { DataError, UserError } from '../errors.ts';
@@ -27,6 +28,7 @@ import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
 import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
+import { gitStateAsync } from '../results/environment.ts';
 import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
@@ -68,6 +70,8 @@ export interface RunOptions {
   readonly resume?: boolean;
   /** `--hash-inputs`: fingerprint input files by their content (SHA-256), not by size and time */
   readonly hashInputs?: boolean;
+  /** the corpus cache (corpus/cache.ts; its `method` follows `hashInputs`); none when absent */
+  readonly corpusCache?: CorpusCacheOptions;
   /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
   readonly notice?: (line: string) => void;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
@@ -104,6 +108,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
+  const git = gitStateAsync(process.cwd());
   const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
   const all = [exp.groundTruth, ...variants];
   const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
@@ -123,7 +128,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
-    const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts);
+    const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
@@ -228,6 +233,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       files,
       resumed,
       phases,
+      git: await git,
     });
     folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
     if (opts.writeReport) await opts.writeReport(folder.tempDir);
@@ -307,9 +313,18 @@ function defaultRunId(exp: Experiment, only: readonly string[], backend: Backend
   return h.digest('hex').slice(0, 12);
 }
 
-async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; exactDuplicates?: SliceTable }> {
+async function readDocuments(
+  exp: Experiment,
+  opts: RunOptions,
+  pool: ParsePool | undefined,
+  inputs: InputsFingerprint,
+): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; exactDuplicates?: SliceTable }> {
   const r = await readExperimentCorpus(exp, {
+    // The corpus's fingerprint, the first of the run's inputs (results/inputs.ts inputPaths), by the cache's method.
+    inputs: inputs.files,
     signal: opts.signal,
+    ...(pool ? { pool } : {}),
+    ...(opts.corpusCache ? { cache: { ...opts.corpusCache, method: opts.hashInputs ? 'content' : 'stat' } } : {}),
     onDocument: (n) => {
       if (n % 500 === 0) opts.progress.update('reading documents', n);
     },
@@ -325,6 +340,7 @@ async function readDocuments(exp: Experiment, opts: RunOptions): Promise<{ docs:
       recovered: r.stats.recovered,
       skips: r.stats.skips.slice(0, 100),
       read_s: r.seconds,
+      cache: r.stats.cache,
       ...(r.subset ? { subset: { selected: r.subset.spec.ids.size, outside: r.subset.outside, missing: r.subset.missing } } : {}),
       ...(r.exactDuplicates ? { exact_duplicates: { groups: r.exactDuplicates.groups.length, removed: r.exactDuplicates.removed } } : {}),
     },

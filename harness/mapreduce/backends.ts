@@ -5,7 +5,6 @@
 import type { Backend } from './backend.ts';
 import { createLocalBackend } from './local/backend.ts';
 import { createStreamingBackend } from './streaming/backend.ts';
-import { createEmrBackend } from './emr/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
@@ -38,7 +37,10 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
       });
     case 'streaming':
       return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
-    case 'emr':
+    case 'emr': {
+      // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.
+      const { createEmrBackend } = await import('./emr/backend.ts');
       return createEmrBackend(config, { bundle: jobScript, ...(opts.runId ? { runId: opts.runId } : {}), resume: opts.resume === true });
+    }
   }
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, sep } from 'node:path';
 import { findCorpusReader } from '../corpus/registry.ts';
 import type { Experiment } from '../experiment/types.ts';
 
@@ -49,17 +49,19 @@ export function inputPaths(exp: Experiment): string[] {
   return [...new Set(paths)];
 }
 
-function walk(root: string, st: Stats): { path: string; st: Stats }[] {
-  if (!st.isDirectory()) return [{ path: root, st }];
-  const out: { path: string; st: Stats }[] = [];
-  const visit = (dir: string): void => {
+/** The files under `root` in name order, with their paths relative to it (built as the walk goes: path.relative costs ~10 µs a file). */
+function walk(root: string, st: Stats): { path: string; rel: string; st: Stats }[] {
+  if (!st.isDirectory()) return [{ path: root, rel: '', st }];
+  const out: { path: string; rel: string; st: Stats }[] = [];
+  const visit = (dir: string, prefix: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
       const p = join(dir, e.name);
-      if (e.isDirectory()) visit(p);
-      else if (e.isFile()) out.push({ path: p, st: statSync(p) });
+      const rel = prefix === '' ? e.name : `${prefix}${sep}${e.name}`;
+      if (e.isDirectory()) visit(p, rel);
+      else if (e.isFile()) out.push({ path: p, rel, st: statSync(p) });
     }
   };
-  visit(root);
+  visit(root, '');
   return out;
 }
 
@@ -69,7 +71,7 @@ async function contentHash(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function fingerprintPath(path: string, method: 'stat' | 'content'): Promise<FileSetFingerprint> {
+export async function fingerprintPath(path: string, method: 'stat' | 'content'): Promise<FileSetFingerprint> {
   let st: Stats;
   try {
     st = statSync(path);
@@ -84,7 +86,7 @@ async function fingerprintPath(path: string, method: 'stat' | 'content'): Promis
     bytes += f.st.size;
     newest = Math.max(newest, f.st.mtimeMs);
     const what = method === 'content' ? await contentHash(f.path) : `${f.st.size}\u0000${f.st.mtimeMs}`;
-    h.update(`${relative(path, f.path)}\u0000${what}\n`);
+    h.update(`${f.rel}\u0000${what}\n`);
   }
   return { path, files: files.length, bytes, newest: files.length > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
 }

@@ -26,7 +26,7 @@ export function summaryTable(run: RunRecord): string {
 /** `read 8.10 s · variants 4.60 s · total 15.0 s · 21.3 CPU-s · $0.0003 · variant peak 776 MB` */
 export function timeLine(run: RunRecord): string {
   const t = run.totals;
-  const parts = [`read ${seconds(t.read_s)}`, `variants ${seconds(t.variants_s)}`];
+  const parts = [`read ${seconds(t.read_s)}${run.corpus.cache === 'hit' ? ' (corpus cache)' : ''}`, `variants ${seconds(t.variants_s)}`];
   if (t.studies_s >= 0.005) parts.push(`studies ${seconds(t.studies_s)}`);
   parts.push(`total ${seconds(t.total_s)}`, `${t.cpu_s.toPrecision(3)} CPU-s`, usd(t.cost_usd), `largest variant peak ${t.peak_rss_mb.toFixed(0)} MB`);
   return parts.join(' · ');

@@ -127,6 +127,8 @@ export interface RunRecord {
     /** the first skips, with file and offset */
     readonly skips: readonly Skip[];
     readonly read_s: number;
+    /** the corpus cache (corpus/cache.ts): `hit` replayed the reader's output, `written` stored it, `not-written` could not, `off` not asked */
+    readonly cache?: 'hit' | 'written' | 'not-written' | 'off';
     /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
     readonly subset?: { readonly selected: number; readonly outside: number; readonly missing: number };
     /** with `corpus.exact_duplicates: remove`: groups of identical texts and the documents removed (exact-duplicates.csv) */

@@ -7,6 +7,7 @@ import { adapter as pdcMr } from '../../algorithms/pdc-mr/index.ts';
 import { adapter as spotsigs } from '../../algorithms/spotsigs/index.ts';
 import { benchMinhash, printMinhashBench } from '../bench-minhash.ts';
 import { benchReaders } from '../bench-readers.ts';
+import { benchScaleIo } from '../bench-scale-io.ts';
 import { ROOT, type Section } from './context.ts';
 import { timeVariant, type VariantTiming } from './local-variant.ts';
 
@@ -37,6 +38,7 @@ export const readersSection: Section = {
   async run(ctx) {
     process.stdout.write("readers (200 MB of generated gzip'd TREC-web and WARC, one thread):\n");
     for (const [format, f] of Object.entries(await benchReaders({ targetMb: 200 }))) {
+      if (!f) continue;
       ctx.record(`reader.${format}.MBps`, f.mbPerCpuSecond, 'MB/s', 'higher');
       ctx.record(`reader.${format}.rss_growth_mb`, f.rssAtEndMb - f.rssAt10PctMb, 'MB');
     }
@@ -51,6 +53,14 @@ interface RunJson {
 
 const measure = (run: RunJson, variant: string, key: string): number => run.variants.find((v) => v.name === variant)?.measures[key] ?? NaN;
 
+export const scaleIoSection: Section = {
+  name: 'scale-io',
+  describe: 'start-up, the mail reader on one thread and on every core, the corpus cache, the quickstart with a warm cache, the ground truth against scipy (scripts/bench-scale-io.ts)',
+  async run(ctx) {
+    await benchScaleIo((name, value, unit, better) => ctx.record(name, value, unit, better));
+  },
+};
+
 export const quickstartSection: Section = {
   name: 'quickstart',
   describe: '`bench run configs/quickstart.yaml` three times as a user runs it, then `bench check` against results/baselines/quickstart.json: quality exactly, timings by Mann-Whitney U and a minimum factor (exit 1 on a regression)',
@@ -61,7 +71,7 @@ export const quickstartSection: Section = {
     const walls: number[] = [];
     for (let rep = 1; rep <= 3; rep++) {
       const t0 = performance.now();
-      ctx.cli(['run', join(ROOT, 'configs', 'quickstart.yaml'), '--out', out, '--run-id', `rep${rep}`]);
+      ctx.cli(['run', join(ROOT, 'configs', 'quickstart.yaml'), '--out', out, '--run-id', `rep${rep}`, '--no-corpus-cache']);
       walls.push((performance.now() - t0) / 1000);
       reps.push(join(out, 'quickstart', `rep${rep}`));
     }

@@ -41,6 +41,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const budget = opts.memoryMb * 1024 * 1024;
   return {
     kind: 'local',
+    threads: pool,
     async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
       ctx.signal.throwIfAborted();
       // An interrupt stops the worker threads at once; the run then fails with the abort's reason.

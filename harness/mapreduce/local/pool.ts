@@ -4,7 +4,15 @@
  * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
  */
 import { Worker } from 'node:worker_threads';
+import { importModule } from '../../build/import-module.ts';
 import { transferables } from './transfer.ts';
+
+/**
+ * Where worker threads start: the built CLI's worker bundle (scripts/build.mjs), else the
+ * entry that runs the TypeScript sources through tsx.
+ */
+const WORKER_ENTRY =
+  typeof __NDD_BUILT__ !== 'undefined' && __NDD_BUILT__ ? new URL('../../../dist/cli/worker.mjs', import.meta.url) : new URL('./worker-entry.js', import.meta.url);
 
 interface Pending {
   resolve(v: unknown): void;
@@ -23,13 +31,22 @@ export class WorkerPool {
   private readonly idle: Worker[] = [];
   private readonly queue: Queued[] = [];
   private readonly pending = new Map<number, Pending>();
-  private readonly busy = new Map<Worker, number>();
+  /** the tasks each worker has been sent and not yet answered */
+  private readonly busy = new Map<Worker, Set<number>>();
   private nextId = 0;
   private closed = false;
   /** why the pool stopped: a task asked of it after that rejects with the same reason */
   private stopped: Error = new Error('worker pool is closed');
 
-  constructor(readonly size: number) {}
+  /**
+   * @param depth how many tasks a worker is sent before it answers the first: more than one
+   *   lets a worker start its next task without waiting for the calling thread to hand it over
+   *   (a round trip that, on a loaded machine, can cost more than a small task)
+   */
+  constructor(
+    readonly size: number,
+    private readonly depth = 1,
+  ) {}
 
   /**
    * Starts the worker threads and has them load `moduleUrls` now, so that thread start-up and
@@ -47,7 +64,7 @@ export class WorkerPool {
   async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
     if (this.closed) throw this.stopped;
     if (this.size <= 1) {
-      const mod = (await import(moduleUrl)) as Record<string, unknown>;
+      const mod = await importModule(moduleUrl);
       const fn = mod[exportName];
       if (typeof fn !== 'function') throw new Error(`${moduleUrl} has no function ${exportName}`);
       return (await (fn as (p: unknown) => unknown)(payload)) as T;
@@ -64,30 +81,52 @@ export class WorkerPool {
     while (this.queue.length > 0) {
       let w = this.idle.pop();
       if (!w && this.workers.length < this.size) w = this.spawn();
+      if (!w && this.depth > 1) w = this.leastBusy();
       if (!w) return;
       const task = this.queue.shift() as Queued;
+      const tasks = this.busy.get(w) ?? new Set<number>();
       try {
         w.postMessage(task, transferables(task.payload));
       } catch (e) {
         // A payload that cannot be sent (an array already transferred to another task, say) is
-        // that task's error, not a silent hang: the worker never saw it and stays idle.
-        this.idle.push(w);
+        // that task's error, not a silent hang: the worker never saw it.
+        if (tasks.size === 0) this.idle.push(w);
         this.pending.get(task.id)?.reject(e instanceof Error ? e : new Error(String(e)));
         this.pending.delete(task.id);
         continue;
       }
-      this.busy.set(w, task.id);
+      tasks.add(task.id);
+      this.busy.set(w, tasks);
+      w.ref();
     }
   }
 
+  /** The worker with the fewest tasks outstanding, when it has room for one more. */
+  private leastBusy(): Worker | undefined {
+    let best: Worker | undefined;
+    let fewest = this.depth;
+    for (const w of this.workers) {
+      const n = this.busy.get(w)?.size ?? 0;
+      if (n < fewest) {
+        best = w;
+        fewest = n;
+      }
+    }
+    return best;
+  }
+
   private spawn(): Worker {
-    const w = new Worker(new URL('./worker-entry.js', import.meta.url));
-    w.unref();
+    const w = new Worker(WORKER_ENTRY);
     w.on('message', (msg: { id: number; ok: boolean; result?: unknown; message?: string; stack?: string }) => {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
-      this.busy.delete(w);
-      this.idle.push(w);
+      const tasks = this.busy.get(w);
+      tasks?.delete(msg.id);
+      if (!tasks || tasks.size === 0) {
+        this.busy.delete(w);
+        this.idle.push(w);
+        w.unref();
+      }
       if (p) {
         if (msg.ok) p.resolve(msg.result);
         else {
@@ -102,16 +141,22 @@ export class WorkerPool {
     w.on('exit', (code) => {
       if (!this.closed && code !== 0) this.fail(w, new Error(`worker thread exited with code ${code}`));
     });
+    // A worker keeps the process alive while it has a task (dispatch refs it) and not while it
+    // is idle (corpus/parallel.ts keeps an idle pool for a while). After the listeners: attaching
+    // a 'message' listener refs the worker again.
+    w.unref();
     this.workers.push(w);
     return w;
   }
 
   private fail(w: Worker, err: Error): void {
-    const id = this.busy.get(w);
+    const ids = this.busy.get(w) ?? new Set<number>();
     this.busy.delete(w);
     const i = this.workers.indexOf(w);
     if (i >= 0) this.workers.splice(i, 1);
-    if (id !== undefined) {
+    const j = this.idle.indexOf(w);
+    if (j >= 0) this.idle.splice(j, 1);
+    for (const id of ids) {
       this.pending.get(id)?.reject(err);
       this.pending.delete(id);
     }

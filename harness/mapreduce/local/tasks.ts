@@ -5,6 +5,7 @@
  * files: nothing but file names and counters crosses between threads.
  */
 import type { Counters, JobSpec, PlanFunction, SideRecord } from '../../../contract/index.ts';
+import { importModule } from '../../build/import-module.ts';
 import { LineWriter, readLines } from '../lines.ts';
 import { hadoopPartition } from '../partition.ts';
 import { decodeRecord, encodeRecord } from '../records.ts';
@@ -21,7 +22,7 @@ export interface PlanSource {
 }
 
 async function loadJob(src: PlanSource): Promise<JobSpec> {
-  const mod = (await import(src.planModule)) as { findPlan(name: string): Promise<PlanFunction | undefined> };
+  const mod = (await importModule(src.planModule)) as unknown as { findPlan(name: string): Promise<PlanFunction | undefined> };
   const plan = await mod.findPlan(src.algorithm);
   if (!plan) throw new Error(`${src.planModule} has no algorithm ${src.algorithm}`);
   const job = plan(src.params as never, { minScore: src.minScore, seed: src.seed }).jobs.find((j) => j.name === src.job);

@@ -53,7 +53,7 @@ describe('simhash configs', () => {
     const lines = await issues('{ format: spamassassin }', '  - algorithm: simhash\n    params: { metadata: { fields: [subject, url] } }');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /runs\[0\]\.params: simhash\/\S+ needs the meta field 'url', which spamassassin documents do not carry \(they carry: group, subject, from, tagged\)/,
+      /runs\[0\]\.params: simhash\/\S+ needs the meta field 'url', which spamassassin documents do not carry \(they carry: group, subject, from, tagged, message_id, in_reply_to\)/,
     );
     const web = await issues(`{ format: trecweb, path: ${trecweb} }`, '  - algorithm: simhash\n    params: { metadata: { fields: [title, from] } }');
     expect(web[0]).toMatch(/needs the meta field 'from', which trecweb documents do not carry \(they carry: url, title, tagged\)/);

@@ -48,7 +48,7 @@ describe('meta carried by the readers', () => {
 
   it('every reader says which fields it carries', () => {
     expect(Object.fromEntries(corpusReaders.map((r) => [r.format, r.meta]))).toEqual({
-      spamassassin: ['group', 'subject', 'from', 'tagged'],
+      spamassassin: ['group', 'subject', 'from', 'tagged', 'message_id', 'in_reply_to'],
       jsonl: 'any',
       trecweb: ['url', 'title', 'tagged'],
       trec: ['title', 'tagged'],

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * `npm run build` (also npm's `prepare`, so `npm install` runs it): the CLI as JavaScript in
+ * dist/cli/, so that `bench` starts without transpiling TypeScript. bin/bench.js runs it while
+ * it is fresh (no source it was built from is newer than the build) and the sources through
+ * tsx otherwise, so an edit never runs stale code; the tests always run the sources.
+ *
+ *   dist/cli/bench.mjs    the CLI (harness/cli.ts); commands and the EMR backend in chunks
+ *                         loaded when used; npm packages are not bundled (node_modules)
+ *   dist/cli/worker.mjs   the worker threads' entry (harness/mapreduce/local/worker.ts)
+ *   dist/cli/build.json   the sources it was built from, for bin/bench.js's freshness check
+ *
+ * Modules find files relative to themselves (`new URL('./join.ts', import.meta.url)`, the
+ * price table, package.json): in the bundle each module's `import.meta.url` is its source
+ * file's URL, so every such path means what it means in the sources. The modules that worker
+ * tasks name that way are found here and bundled into harness/build/module-table.ts's table,
+ * through which harness/build/import-module.ts loads them.
+ */
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, 'dist', 'cli');
+/** Folders whose TypeScript is ours (bundled, its import.meta.url rewritten). */
+const SOURCES = ['harness', 'algorithms', 'contract'].map((d) => join(ROOT, d) + sep);
+
+const rel = (file) => relative(ROOT, file).split(sep).join('/');
+
+function tsFiles(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) tsFiles(p, out);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every module named by `new URL('<relative>.ts', import.meta.url)` in the sources: what worker tasks load. */
+function workerModules() {
+  const found = new Set();
+  const pattern = /new URL\(\s*['"](\.{1,2}\/[^'"]+\.ts)['"]\s*,\s*import\.meta\.url\s*\)/g;
+  for (const dir of SOURCES) {
+    for (const file of tsFiles(dir)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(pattern)) {
+        // (a comment may show the pattern with a made-up name)
+        const target = resolve(dirname(file), m[1]);
+        if (existsSync(target)) found.add(target);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+/** Each of our modules gets `import.meta.url` = its source file's URL (see the define below). */
+const sourceUrls = {
+  name: 'ndd-source-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (!SOURCES.some((d) => args.path.startsWith(d))) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      // import.meta.dirname is the bundle's folder (dist/cli): the package root is two up.
+      const prelude =
+        "import { pathToFileURL as __nddToUrl } from 'node:url';\n" +
+        `const __nddModuleUrl = new URL(${JSON.stringify(rel(args.path))}, __nddToUrl(import.meta.dirname + '/../../')).href;\n`;
+      return { contents: prelude + source, loader: 'ts' };
+    });
+  },
+};
+
+/** harness/build/module-table.ts, filled in: source path → lazy import of the bundled module. */
+const MODULE_TABLE = join(ROOT, 'harness', 'build', 'module-table.ts');
+const moduleTable = {
+  name: 'ndd-module-table',
+  setup(b) {
+    b.onLoad({ filter: /module-table\.ts$/ }, (args) => {
+      if (args.path !== MODULE_TABLE) return undefined;
+      const entries = workerModules().map((f) => `  ${JSON.stringify(rel(f))}: () => import(${JSON.stringify(f)}),`);
+      return { contents: `export const modules = {\n${entries.join('\n')}\n};\n`, loader: 'js', resolveDir: dirname(MODULE_TABLE) };
+    });
+  },
+};
+
+const started = Date.now();
+const tmp = `${OUT}.${process.pid}.tmp`;
+rmSync(tmp, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: ROOT,
+  entryPoints: { bench: 'harness/cli.ts', worker: 'harness/mapreduce/local/worker.ts' },
+  outdir: tmp,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  outExtension: { '.js': '.mjs' },
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  define: { 'import.meta.url': '__nddModuleUrl', __NDD_BUILT__: 'true' },
+  plugins: [moduleTable, sourceUrls],
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+const inputs = Object.keys(result.metafile.inputs)
+  .map((p) => rel(resolve(ROOT, p)));
+inputs.push('scripts/build.mjs', 'bin/bench.js');
+writeFileSync(join(tmp, 'build.json'), `${JSON.stringify({ built: started, inputs }, null, 1)}\n`);
+// Swap the folder into place: a `bench` starting meanwhile finds no build.json and runs the sources.
+mkdirSync(dirname(OUT), { recursive: true });
+const old = `${OUT}.${process.pid}.old`;
+try {
+  renameSync(OUT, old);
+} catch {
+  // no earlier build
+}
+renameSync(tmp, OUT);
+rmSync(old, { recursive: true, force: true });
+const size = Object.values(result.metafile.outputs).reduce((s, o) => s + o.bytes, 0);
+process.stdout.write(`built ${rel(OUT)}/ (${inputs.length} sources, ${(size / 1024).toFixed(0)} KiB) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`);

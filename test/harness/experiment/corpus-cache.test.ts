@@ -1,0 +1,74 @@
+/**
+ * `bench run` with the corpus cache: the second run replays the corpus (run.json says so) and
+ * writes the same metrics, distribution and pairs as the first; `bench cache` lists and clears.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../../harness/experiment/runner.ts';
+import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
+import { runOptions } from '../../support/run-options.ts';
+
+const MAIL = fileURLToPath(new URL('../../fixtures/mail', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/bench.js', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'run-cache-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const config = join(root, 'mail.yaml');
+writeFileSync(
+  config,
+  `experiment: mail
+corpus: { format: spamassassin, path: ${MAIL} }
+runs:
+  - algorithm: broder
+    params: { shingle: { unit: char, size: 8 }, sampling: { method: mod, m: [2] } }
+ground_truth: { algorithm: broder, params: { shingle: { unit: char, size: 8 } } }
+evaluate: { threshold: 0.5, min_score: 0.1 }
+backend: { kind: local, workers: 1 }
+`,
+);
+const cacheDir = join(root, 'cache');
+const corpusCache = { dir: join(cacheDir, 'corpus'), maxBytes: 2 ** 30, method: 'stat' as const, minBytes: 0, notice: () => undefined };
+
+const without = (csv: string): string => {
+  const [head, ...rows] = csv.trim().split('\n') as [string, ...string[]];
+  const keep = head.split(',').map((c) => !VARYING_COLUMNS.includes(c));
+  return [head, ...rows].map((r) => r.split(',').filter((_, i) => keep[i]).join(',')).join('\n');
+};
+
+function files(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of ['metrics.csv', 'distribution.csv']) out[f] = f === 'metrics.csv' ? without(readFileSync(join(dir, f), 'utf8')) : readFileSync(join(dir, f), 'utf8');
+  for (const f of readdirSync(join(dir, 'pairs'), { recursive: true }) as string[]) {
+    if (f.endsWith('.gz')) out[f] = readFileSync(join(dir, 'pairs', f)).toString('base64');
+  }
+  return out;
+}
+
+describe('bench run with the corpus cache', () => {
+  it('replays the corpus on the second run, with the same results', async () => {
+    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'a', corpusCache }));
+    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'b', corpusCache }));
+    const uncached = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'c' }));
+    if (first.kind !== 'completed' || second.kind !== 'completed' || uncached.kind !== 'completed') throw new Error('a run did not complete');
+    expect([first.record.corpus.cache, second.record.corpus.cache, uncached.record.corpus.cache]).toEqual(['written', 'hit', 'off']);
+    expect(files(second.dir)).toEqual(files(first.dir));
+    expect(files(uncached.dir)).toEqual(files(first.dir));
+    expect(second.record.corpus.skips).toEqual(uncached.record.corpus.skips);
+  });
+
+  it('bench cache lists the entry and --clear removes it', async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, CI: 'true', NDD_BENCH_CACHE_DIR: cacheDir };
+    const list = await run(process.execPath, [BIN, 'cache'], { env });
+    expect(list.stdout).toMatch(new RegExp(`^corpus cache ${join(cacheDir, 'corpus')}: 1 entry, `));
+    expect(list.stdout).toMatch(/\n {2}spamassassin \S+fixtures\/mail /);
+    const cleared = await run(process.execPath, [BIN, 'cache', '--clear'], { env });
+    expect(cleared.stdout).toMatch(/removed 1 entry/);
+    expect((await run(process.execPath, [BIN, 'cache'], { env })).stdout).toMatch(/: 0 entries/);
+  });
+});
