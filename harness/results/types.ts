@@ -5,6 +5,7 @@
  *   run.json                 RunRecord below
  *   metrics.csv              one row a variant, ground truth first: METRICS_LEAD, the swept parameters, the
  *                            run's measures (RunRecord.measures, from results/measures.ts), the counters
+ *                            (`group.name`, sorted by group then name; empty where the variant lacks the group)
  *   distribution.csv         `rr_threshold` then one column a variant (in metrics.csv order): the percentage of
  *                            documents that have a near-duplicate at or above that RR (Tables 3.1 and 3.3)
  *   pairs/<variant>.csv.gz   `doc_a,doc_b,score`, sorted by doc_a then doc_b (byte order): every pair with
