@@ -165,6 +165,28 @@ describe('one writer per run id', () => {
       `note: removed ${join(dir, `.partial-s-${pid}`)}, left by a run that was killed (pid ${pid})`,
     ]);
   });
+  it('removes killed runs’ work folders from the user’s own temp folder only, never another user’s in the shared one', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'shared-tmp-'));
+    const pid = deadPid();
+    const mine = join(shared, `ndd-bench-${process.getuid?.() ?? ''}`);
+    mkdirSync(join(mine, `run-${pid}-x`), { recursive: true, mode: 0o700 });
+    // What another user's run, or an older version, left in the shared temp folder.
+    mkdirSync(join(shared, `ndd-bench-${pid}-theirs`));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = shared;
+    try {
+      const notices: string[] = [];
+      const r = await runExperiment(options('workdirs', { runId: 'w', notice: (l) => notices.push(l) }));
+      expect(r.kind).toBe('completed');
+      expect(notices).toEqual([`note: removed ${join(mine, `run-${pid}-x`)}, left by a run that was killed (pid ${pid})`]);
+      expect(readdirSync(mine)).toEqual([]);
+      expect(existsSync(join(shared, `ndd-bench-${pid}-theirs`))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a run tied to its inputs', () => {
