@@ -103,17 +103,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
+  // From here the run id's lock is held: every later step is inside the try, whose finally
+  // releases it (RunFolder.close, last of all).
   const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
   const all = [exp.groundTruth, ...variants];
-  const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
-  const checkpoint = opened.checkpoint;
-  if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
-  const workRoot = userWorkRoot();
-  removeDeadWorkDirs(workRoot, notice);
-  const workDir = createWorkDir(workRoot);
+  let checkpoint: Checkpoint | undefined;
+  let workDir: string | undefined;
   let backend: Backend | undefined;
   let completed = false;
   try {
+    const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
+    checkpoint = opened.checkpoint;
+    if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
+    const workRoot = userWorkRoot();
+    removeDeadWorkDirs(workRoot, notice);
+    workDir = createWorkDir(workRoot);
     const studyWarnings: string[] = [];
     const studySkips: ReadContext = {
       skip: (s) => {
@@ -236,14 +240,17 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     completed = true;
     return { kind: 'completed', dir, record };
   } finally {
-    // An empty checkpoint goes first, so that the results folder it was in can go with the run.
-    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
-    folder.discard();
-    await backend?.close();
-    rmSync(workDir, { recursive: true, force: true });
-    opts.progress.done();
-    if (!completed && checkpoint.savedVariants > 0) {
-      notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+    try {
+      // An empty checkpoint goes first, so that the results folder it was in can go with the run.
+      if (!completed && checkpoint?.savedVariants === 0) checkpoint.remove();
+      await backend?.close();
+      if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+      opts.progress.done();
+      if (!completed && checkpoint && checkpoint.savedVariants > 0) {
+        notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+      }
+    } finally {
+      folder.close();
     }
   }
 }

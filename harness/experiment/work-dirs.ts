@@ -24,8 +24,13 @@ function userTag(): string {
  */
 export function userWorkRoot(base: string = tmpdir()): string {
   const root = join(base, `ndd-bench-${userTag()}`);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  const st = lstatSync(root);
+  let st;
+  try {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    st = lstatSync(root);
+  } catch (e) {
+    throw new UserError(`${root}: cannot create the temp folder for this user's runs (${(e as NodeJS.ErrnoException).code ?? String(e)}); set TMPDIR to a folder you can write`);
+  }
   const uid = process.getuid?.();
   if (st.isSymbolicLink() || !st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
     throw new UserError(`${root}: the temp folder for this user's runs is ${st.isSymbolicLink() ? 'a symbolic link' : !st.isDirectory() ? 'not a folder' : `owned by uid ${st.uid}`}; remove it or set TMPDIR`);

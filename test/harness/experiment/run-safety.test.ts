@@ -187,6 +187,24 @@ describe('one writer per run id', () => {
       rmSync(shared, { recursive: true, force: true });
     }
   });
+  it('releases the lock and leaves nothing when a step after taking it fails before the run starts', async () => {
+    const notADir = join(root, 'tmp-is-a-file');
+    writeFileSync(notADir, 'not a folder');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = notADir;
+    try {
+      await expect(runExperiment(options('setup-fails', { runId: 'f' }))).rejects.toThrow(UserError);
+      await expect(runExperiment(options('setup-fails', { runId: 'f' }))).rejects.toThrow(/cannot create the temp folder for this user's runs \(ENOTDIR\); set TMPDIR/);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    // No lock, no partial folder: the experiment's results folder went with them.
+    expect(existsSync(join(root, 'setup-fails', 'small'))).toBe(false);
+    // A run of the same id is not refused by a leaked lock of this (living) process.
+    expect((await runExperiment(options('setup-fails', { runId: 'f' }))).kind).toBe('completed');
+    expect(readdirSync(join(root, 'setup-fails', 'small'))).toEqual(['f']);
+  });
 });
 
 describe('a run tied to its inputs', () => {
