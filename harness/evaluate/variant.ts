@@ -31,9 +31,13 @@ export interface VariantEvaluation {
   readonly slices?: VariantSlices;
 }
 
-/** The lowest score of a pair in the pairs file: min_score for RR estimates (DESIGN.md), every reported pair otherwise. */
+/**
+ * The lowest score of a pair in the pairs file: min_score for RR estimates decided at the
+ * threshold (DESIGN.md), none otherwise: when every reported pair is a decision, a pair below
+ * min_score is still one of the detector's near-duplicates and must be in the file.
+ */
 export function pairsFileFloor(output: PlanOutput, minScore: number): number {
-  return output.score.kind === 'resemblance' ? minScore : -Infinity;
+  return output.score.kind === 'resemblance' && output.decisions.kind === 'score-at-threshold' ? minScore : -Infinity;
 }
 
 export function evaluateVariant(args: {

@@ -11,8 +11,7 @@
  *      end (results/run-folder.ts)
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/index.ts';
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
@@ -36,13 +35,13 @@ import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
 import { evaluationTables, exactDuplicatesTable } from '../results/evaluation-tables.ts';
 import type { SliceTable } from '../results/slices-csv.ts';
 import { checkRunId } from '../results/run-id.ts';
-import { processAlive } from '../results/run-lock.ts';
 import { RunFolder } from '../results/run-folder.ts';
 import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
 import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
+import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
@@ -109,16 +108,21 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
   const startedAt = new Date();
   const git = gitStateAsync(process.cwd());
+  // From here the run id's lock is held: every later step is inside the try, whose finally
+  // releases it (RunFolder.close, last of all).
   const folder = RunFolder.create(opts.outRoot, exp.name, runId, notice);
   const all = [exp.groundTruth, ...variants];
-  const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
-  const checkpoint = opened.checkpoint;
-  if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
-  removeDeadWorkDirs(notice);
-  const workDir = mkdtempSync(join(tmpdir(), `ndd-bench-${process.pid}-`));
+  let checkpoint: Checkpoint | undefined;
+  let workDir: string | undefined;
   let backend: Backend | undefined;
   let completed = false;
   try {
+    const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
+    checkpoint = opened.checkpoint;
+    if (opened.discarded) notice(`note: the saved variants of an earlier run of ${finalDir} were discarded: ${opened.discarded}`);
+    const workRoot = userWorkRoot();
+    removeDeadWorkDirs(workRoot, notice);
+    workDir = createWorkDir(workRoot);
     const studyWarnings: string[] = [];
     const studySkips: ReadContext = {
       skip: (s) => {
@@ -242,14 +246,17 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     completed = true;
     return { kind: 'completed', dir, record };
   } finally {
-    // An empty checkpoint goes first, so that the results folder it was in can go with the run.
-    if (!completed && checkpoint.savedVariants === 0) checkpoint.remove();
-    folder.discard();
-    await backend?.close();
-    rmSync(workDir, { recursive: true, force: true });
-    opts.progress.done();
-    if (!completed && checkpoint.savedVariants > 0) {
-      notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+    try {
+      // An empty checkpoint goes first, so that the results folder it was in can go with the run.
+      if (!completed && checkpoint?.savedVariants === 0) checkpoint.remove();
+      await backend?.close();
+      if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+      opts.progress.done();
+      if (!completed && checkpoint && checkpoint.savedVariants > 0) {
+        notice(`note: ${checkpoint.savedVariants} of ${all.length} variants are saved in ${checkpoint.dir}; \`bench run ${opts.configFile} --resume\` (with the same options) finishes the run`);
+      }
+    } finally {
+      folder.close();
     }
   }
 }
@@ -271,22 +278,6 @@ function existingRunIsCurrent(finalDir: string, experiment: string, runId: strin
     throw new UserError(`${finalDir} is a complete run of this config on other inputs (${changes.join('; ')}): --force replaces it, or give another --run-id`);
   }
   return true;
-}
-
-/** Work folders (`ndd-bench-<pid>-*` in the temp folder) of runs that were killed outright. */
-function removeDeadWorkDirs(notice: (line: string) => void): void {
-  let names: string[];
-  try {
-    names = readdirSync(tmpdir());
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = /^ndd-bench-(\d+)-/.exec(name);
-    if (!m || processAlive(Number(m[1]))) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
-    notice(`note: removed ${join(tmpdir(), name)}, left by a run that was killed (pid ${m[1]})`);
-  }
 }
 
 function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {

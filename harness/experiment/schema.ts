@@ -138,7 +138,9 @@ export const evaluateSchema = z
   })
   .strict()
   .superRefine((e, ctx) => {
-    // Pairs below min_score are never reported, so a lower threshold would miss them.
+    // Plans report every pair they find (REPORT_FLOOR in variant-run.ts), but the pairs file of
+    // an RR estimate decided at the threshold keeps its pairs from min_score up: a lower
+    // threshold would make near-duplicates of pairs that are in no pairs file.
     if (e.threshold < e.min_score) {
       ctx.addIssue({ code: 'custom', path: ['threshold'], message: `must be at least evaluate.min_score (${e.min_score})` });
     }

@@ -22,6 +22,27 @@ interface Manifest {
   readonly inputs_digest: string;
   /** variant name → its identity and folder */
   readonly variants: Record<string, { readonly identity: string; readonly dir: string }>;
+  /**
+   * The number of the next variant folder. It only grows: a folder name is never given twice,
+   * so saving a variant again, or after a resume, cannot overwrite another variant's folder.
+   */
+  readonly next_slot: number;
+}
+
+const SLOT = /^v(\d+)$/;
+
+function slotName(n: number): string {
+  return `v${String(n).padStart(3, '0')}`;
+}
+
+/** For a manifest written before `next_slot`: past every folder it names. */
+function nextSlotAfter(variants: Manifest['variants']): number {
+  let next = 0;
+  for (const { dir } of Object.values(variants)) {
+    const m = SLOT.exec(dir);
+    if (m) next = Math.max(next, Number(m[1]) + 1);
+  }
+  return next;
 }
 
 export function checkpointDir(experimentDir: string, runId: string): string {
@@ -41,7 +62,7 @@ export class Checkpoint {
     inputsDigest: string,
     manifest: Manifest | undefined,
   ) {
-    this.manifest = manifest ?? { inputs_digest: inputsDigest, variants: {} };
+    this.manifest = manifest ?? { inputs_digest: inputsDigest, variants: {}, next_slot: 0 };
   }
 
   /**
@@ -67,6 +88,9 @@ export class Checkpoint {
     const dir = join(this.dir, entry.dir);
     try {
       const record = JSON.parse(readFileSync(join(dir, 'record.json'), 'utf8')) as VariantRecord;
+      // A folder holding another variant's record (a checkpoint written by an older version
+      // could reuse folders) is not this variant's: it runs again.
+      if (record.name !== name) return undefined;
       const files = record.files.map((f) => ({ file: f.file, bytes: readFileSync(join(dir, 'files', ...f.file.split('/'))) }));
       const truthFile = join(dir, 'truth.bin');
       return { record, files, ...(existsSync(truthFile) ? { truth: decodePairs(readFileSync(truthFile)) } : {}) };
@@ -77,7 +101,7 @@ export class Checkpoint {
   }
 
   save(name: string, identity: string, v: SavedVariant): void {
-    const slot = `v${String(Object.keys(this.manifest.variants).length).padStart(3, '0')}`;
+    const slot = slotName(this.manifest.next_slot);
     const tmp = join(this.dir, `${slot}.tmp`);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
@@ -90,8 +114,11 @@ export class Checkpoint {
     writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));
     rmSync(join(this.dir, slot), { recursive: true, force: true });
     renameSync(tmp, join(this.dir, slot));
-    this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } } };
+    const previous = this.manifest.variants[name]?.dir;
+    this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } }, next_slot: this.manifest.next_slot + 1 };
     this.writeManifest();
+    // The manifest no longer names the variant's previous folder.
+    if (previous !== undefined && previous !== slot) rmSync(join(this.dir, previous), { recursive: true, force: true });
   }
 
   get savedVariants(): number {
@@ -111,10 +138,13 @@ export class Checkpoint {
 
 function readManifest(dir: string): Manifest | undefined {
   try {
-    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    return typeof m.inputs_digest === 'string' && typeof m.variants === 'object' ? m : undefined;
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Omit<Manifest, 'next_slot'> & { next_slot?: unknown };
+    if (typeof m.inputs_digest !== 'string' || typeof m.variants !== 'object' || m.variants === null) return undefined;
+    const after = nextSlotAfter(m.variants);
+    const next = typeof m.next_slot === 'number' && Number.isSafeInteger(m.next_slot) && m.next_slot >= after ? m.next_slot : after;
+    return { inputs_digest: m.inputs_digest, variants: m.variants, next_slot: next };
   } catch {
-    return existsSync(dir) && readdirSync(dir).length > 0 ? { inputs_digest: '', variants: {} } : undefined;
+    return existsSync(dir) && readdirSync(dir).length > 0 ? { inputs_digest: '', variants: {}, next_slot: 0 } : undefined;
   }
 }
 

@@ -5,8 +5,8 @@
  * 426 GB collection) or, when asked, by a SHA-256 of its content; a folder by all the files under it.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
+import { walkInputFiles } from '../corpus/files.ts';
 import { findCorpusReader } from '../corpus/registry.ts';
 import type { Experiment } from '../experiment/types.ts';
 
@@ -36,7 +36,7 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(PACKAGE, 'utf8')) as { version: string }).version;
 }
 
-/** The files and folders an experiment reads: the corpus (as its reader resolves it), qrels and run files. */
+/** The files and folders an experiment reads: the corpus (as its reader resolves it), qrels, run files and the span oracle. */
 export function inputPaths(exp: Experiment): string[] {
   const paths: string[] = [];
   const reader = findCorpusReader(exp.corpus.format);
@@ -46,23 +46,23 @@ export function inputPaths(exp: Experiment): string[] {
   const subset = exp.corpus.subset;
   if (subset) paths.push(...('qrels' in subset ? [subset.qrels] : subset.runs));
   for (const s of [exp.studies?.topic_collections, exp.studies?.run_topics]) if (s) paths.push(...s.runs);
+  if (exp.evaluate.oracle !== undefined) paths.push(exp.evaluate.oracle);
   return [...new Set(paths)];
 }
 
-/** The files under `root` in name order, with their paths relative to it (built as the walk goes: path.relative costs ~10 µs a file). */
-function walk(root: string, st: Stats): { path: string; rel: string; st: Stats }[] {
+/**
+ * The files under `root` as the readers list them (corpus/files.ts: symbolic links followed,
+ * dot files left out, byte order of the relative paths), each with its stat.
+ */
+async function walk(root: string, st: Stats): Promise<{ path: string; rel: string; st: Stats }[]> {
   if (!st.isDirectory()) return [{ path: root, rel: '', st }];
-  const out: { path: string; rel: string; st: Stats }[] = [];
-  const visit = (dir: string, prefix: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
-      const p = join(dir, e.name);
-      const rel = prefix === '' ? e.name : `${prefix}${sep}${e.name}`;
-      if (e.isDirectory()) visit(p, rel);
-      else if (e.isFile()) out.push({ path: p, rel, st: statSync(p) });
-    }
-  };
-  visit(root, '');
-  return out;
+  let files;
+  try {
+    files = await walkInputFiles(root);
+  } catch {
+    return []; // a folder without files: the reader says so when it reads
+  }
+  return files.map((f) => ({ ...f, st: statSync(f.path) }));
 }
 
 async function contentHash(path: string): Promise<string> {
@@ -81,7 +81,7 @@ export async function fingerprintPath(path: string, method: 'stat' | 'content'):
   const h = createHash('sha256');
   let bytes = 0;
   let newest = 0;
-  const files = walk(path, st);
+  const files = await walk(path, st);
   for (const f of files) {
     bytes += f.st.size;
     newest = Math.max(newest, f.st.mtimeMs);

@@ -2,6 +2,7 @@
  * metrics.csv and distribution.csv from the variant records (results/types.ts): the columns
  * come from the run's measures (results/measures.ts), not from any detector's name.
  */
+import { readCounter, type CounterRef } from '../../contract/index.ts';
 import { toCsv, type Cell } from './csv.ts';
 import { CSV_DECIMALS, type MeasureInfo } from './measures.ts';
 import { METRICS_LEAD, type VariantRecord } from './types.ts';
@@ -13,6 +14,27 @@ function orderedKeys(objs: readonly Record<string, unknown>[]): string[] {
   return [...seen];
 }
 
+/** Byte-order comparison: the column order must not depend on the locale. */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Every counter any variant has, sorted by group then name, so the columns do not depend on
+ * which variant or counter happened to come first.
+ */
+function counterColumns(records: readonly VariantRecord[]): CounterRef[] {
+  const groups = new Map<string, Set<string>>();
+  for (const r of records) {
+    for (const [g, names] of Object.entries(r.counters)) {
+      const set = groups.get(g) ?? new Set<string>();
+      for (const n of Object.keys(names)) set.add(n);
+      groups.set(g, set);
+    }
+  }
+  return [...groups.keys()].sort(byteOrder).flatMap((group) => [...(groups.get(group) ?? [])].sort(byteOrder).map((name) => ({ group, name })));
+}
+
 function measureCell(v: VariantRecord, m: MeasureInfo): Cell {
   const x = v.measures[m.key] ?? null;
   const decimals = CSV_DECIMALS[m.key];
@@ -21,22 +43,17 @@ function measureCell(v: VariantRecord, m: MeasureInfo): Cell {
 
 export function metricsCsv(experiment: string, measures: readonly MeasureInfo[], records: readonly VariantRecord[]): string {
   const swept = orderedKeys(records.map((r) => r.swept));
-  const counterCols = orderedKeys(
-    records.map((r) =>
-      Object.fromEntries(Object.entries(r.counters).flatMap(([g, names]) => Object.keys(names).map((n) => [`${g}.${n}`, 1]))),
-    ),
-  );
-  const header = [...METRICS_LEAD, ...swept, ...measures.map((m) => m.key), ...counterCols];
+  const counterCols = counterColumns(records);
+  const header = [...METRICS_LEAD, ...swept, ...measures.map((m) => m.key), ...counterCols.map((c) => `${c.group}.${c.name}`)];
   const rows = records.map((r): Cell[] => [
     experiment,
     r.name,
     r.algorithm,
     ...swept.map((k) => r.swept[k] ?? null),
     ...measures.map((m) => measureCell(r, m)),
-    ...counterCols.map((c) => {
-      const dot = c.indexOf('.');
-      return r.counters[c.slice(0, dot)]?.[c.slice(dot + 1)] ?? 0;
-    }),
+    // 0 when the variant has the group without this counter; empty when it lacks the group
+    // (its counters never arrived, or its detector has no such group).
+    ...counterCols.map((c) => readCounter(r.counters, c)),
   ]);
   return toCsv(header, rows);
 }

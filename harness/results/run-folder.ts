@@ -100,18 +100,22 @@ export class RunFolder {
       renameSync(this.tempDir, this.finalDir);
     }
     this.committed = true;
-    this.lock.release();
     return this.finalDir;
   }
 
   /**
-   * Removes the temporary folder of a run that did not complete and releases the lock; the
-   * experiment's results folder too when that leaves it empty (a failed first run leaves nothing).
+   * The run's last step, whether it completed or not: removes the temporary folder of a run that
+   * did not complete, then releases the lock (last: until then no other run of the id may start
+   * and meet this one's partial outputs), then removes the experiment's results folder when that
+   * leaves it empty (a failed first run leaves nothing).
    */
-  discard(): void {
-    this.lock.release();
+  close(): void {
+    try {
+      if (!this.committed) rmSync(this.tempDir, { recursive: true, force: true });
+    } finally {
+      this.lock.release();
+    }
     if (this.committed) return;
-    rmSync(this.tempDir, { recursive: true, force: true });
     try {
       rmdirSync(dirname(this.finalDir));
     } catch {

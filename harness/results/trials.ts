@@ -8,9 +8,9 @@
  *   trials the mean is over); runtime, CPU and cost are the trials' sums (what the variant
  *   cost), memory their maximum.
  * - The distribution, the size-group and threshold slices and the counters are averaged the
- *   same way, cell by cell.
+ *   same way, cell by cell; a counter over the trials that have its group.
  */
-import type { Counters } from '../../contract/index.ts';
+import { readCounter, type Counters } from '../../contract/index.ts';
 import type { SliceMeasures, VariantSlices } from '../evaluate/slices.ts';
 import { GENERAL_MEASURES } from './measures.ts';
 import type { Spread, VariantRecord } from './types.ts';
@@ -35,11 +35,27 @@ export function spread(xs: readonly (number | null | undefined)[]): Spread {
   return { n: d.length, mean: m, sd, min: Math.min(...d), max: Math.max(...d) };
 }
 
-function averageCounters(parts: readonly VariantRecord[]): Counters {
+/**
+ * Each counter is the mean over the trials that have its group (in one that has the group
+ * without the counter it is 0: contract/counters.ts); a trial whose group never arrived says
+ * nothing of it, and a warning says over how many trials the mean is.
+ */
+function averageCounters(parts: readonly VariantRecord[], warnings: string[]): Counters {
+  const names = new Map<string, Set<string>>();
+  for (const p of parts) {
+    for (const [g, counters] of Object.entries(p.counters)) {
+      const set = names.get(g) ?? new Set<string>();
+      for (const n of Object.keys(counters)) set.add(n);
+      names.set(g, set);
+    }
+  }
   const out: Counters = {};
-  for (const p of parts) for (const [g, names] of Object.entries(p.counters)) for (const n of Object.keys(names)) (out[g] ??= {})[n] = 0;
-  for (const [g, names] of Object.entries(out)) {
-    for (const n of Object.keys(names)) names[n] = mean(parts.map((p) => p.counters[g]?.[n] ?? 0)) as number;
+  for (const [group, set] of names) {
+    const having = parts.filter((p) => p.counters[group] !== undefined);
+    if (having.length < parts.length) warnings.push(`counters ${group}: the mean of the ${having.length} of ${parts.length} trials whose counters arrived`);
+    const averaged: Record<string, number> = {};
+    for (const name of set) averaged[name] = mean(having.map((p) => readCounter(p.counters, { group, name }))) as number;
+    out[group] = averaged;
   }
   return out;
 }
@@ -80,6 +96,7 @@ export function averageTrials(variant: { readonly name: string; readonly params:
     if (d.length === 0 && !(k in first.not_applicable)) warnings.push(`${k}: undefined in every trial`);
   }
   const slices = averageSlices(parts);
+  const counters = averageCounters(parts, warnings);
   return {
     name: variant.name,
     algorithm: first.algorithm,
@@ -92,7 +109,7 @@ export function averageTrials(variant: { readonly name: string; readonly params:
     not_applicable: first.not_applicable,
     pairs_compared: mean(parts.map((p) => p.pairs_compared)) as number,
     distribution: first.distribution.map((_, i) => mean(parts.map((p) => p.distribution[i]))),
-    counters: averageCounters(parts),
+    counters,
     files: [],
     ...(slices ? { slices } : {}),
     trials: { runs: parts.map((p) => p.name), spread: spreads },

@@ -5,10 +5,12 @@
  *   run.json                 RunRecord below
  *   metrics.csv              one row a variant, ground truth first: METRICS_LEAD, the swept parameters, the
  *                            run's measures (RunRecord.measures, from results/measures.ts), the counters
+ *                            (`group.name`, sorted by group then name; empty where the variant lacks the group)
  *   distribution.csv         `rr_threshold` then one column a variant (in metrics.csv order): the percentage of
  *                            documents that have a near-duplicate at or above that RR (Tables 3.1 and 3.3)
  *   pairs/<variant>.csv.gz   `doc_a,doc_b,score`, sorted by doc_a then doc_b (byte order): every pair with
- *                            score >= evaluate.min_score when scores estimate the RR, else every pair reported;
+ *                            score >= evaluate.min_score when scores estimate the RR and decisions are taken at
+ *                            evaluate.threshold, else (every reported pair a decision, or another score) every pair reported;
  *                            variant names contain `/`, which makes folders
  *   spans/<variant>.csv.gz   the spans of a detector that locates shared text (results/spans-file.ts)
  *   <table>/<variant>.csv.gz per-document tables a plan writes (simhash signatures, LSH clusters)

@@ -2,9 +2,11 @@
  * What the evaluation makes of a plan's declarations, on pairs small enough to count by hand.
  * Truth over 5 documents: (0,1) 0.9, (0,2) 0.6, (1,2) 0.3, (3,4) 0.05.
  */
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { PairList, PlanOutput } from '../../../contract/index.ts';
-import { evaluateVariant } from '../../../harness/evaluate/variant.ts';
+import { evaluateVariant, pairsFileFloor } from '../../../harness/evaluate/variant.ts';
+import { pairsCsvGz } from '../../../harness/results/pairs-file.ts';
 
 const list = (rows: [number, number, number][]): PairList => ({
   a: Uint32Array.from(rows.map((r) => r[0])),
@@ -88,5 +90,32 @@ describe('evaluateVariant', () => {
   it('has no candidate measures when the plan declares no candidates', () => {
     const e = evaluateVariant({ pairs: list([]), output: output({}), counters: {}, documents: 5, evaluate, truth });
     expect('candidate_pairs' in e.measures).toBe(false);
+  });
+
+  it('keeps every reported pair in the pairs file when each is a decision, even one scoring below min_score', () => {
+    // A join at RR 0.05 (its floor) reports (3,4) at 0.05 < min_score 0.1: it is one of its
+    // decisions, so the file has all 3 pairs and `pairs` is 3 (counted by hand).
+    const join = list([
+      [0, 1, 0.9],
+      [0, 2, 0.6],
+      [3, 4, 0.05],
+    ]);
+    const out = output({ score: { kind: 'resemblance', floor: 0.05 }, decisions: { kind: 'every-reported-pair' } });
+    expect(pairsFileFloor(out, 0.1)).toBe(-Infinity);
+    const e = evaluateVariant({ pairs: join, output: out, counters: {}, documents: 5, evaluate, truth });
+    expect(e.measures.pairs).toBe(3);
+    const file = pairsCsvGz(join, ['d0', 'd1', 'd2', 'd3', 'd4'], e.pairsFileFloor);
+    expect(file.rows).toBe(3);
+    expect(gunzipSync(file.bytes).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
+  });
+
+  it('writes an RR estimate decided at the threshold from min_score up', () => {
+    const est = list([
+      [0, 1, 0.9],
+      [3, 4, 0.05],
+    ]);
+    const e = evaluateVariant({ pairs: est, output: output({}), counters: {}, documents: 5, evaluate, truth });
+    expect(e.pairsFileFloor).toBe(0.1);
+    expect(e.measures.pairs).toBe(1);
   });
 });

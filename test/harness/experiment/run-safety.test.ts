@@ -165,6 +165,46 @@ describe('one writer per run id', () => {
       `note: removed ${join(dir, `.partial-s-${pid}`)}, left by a run that was killed (pid ${pid})`,
     ]);
   });
+  it('removes killed runs’ work folders from the user’s own temp folder only, never another user’s in the shared one', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'shared-tmp-'));
+    const pid = deadPid();
+    const mine = join(shared, `ndd-bench-${process.getuid?.() ?? ''}`);
+    mkdirSync(join(mine, `run-${pid}-x`), { recursive: true, mode: 0o700 });
+    // What another user's run, or an older version, left in the shared temp folder.
+    mkdirSync(join(shared, `ndd-bench-${pid}-theirs`));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = shared;
+    try {
+      const notices: string[] = [];
+      const r = await runExperiment(options('workdirs', { runId: 'w', notice: (l) => notices.push(l) }));
+      expect(r.kind).toBe('completed');
+      expect(notices).toEqual([`note: removed ${join(mine, `run-${pid}-x`)}, left by a run that was killed (pid ${pid})`]);
+      expect(readdirSync(mine)).toEqual([]);
+      expect(existsSync(join(shared, `ndd-bench-${pid}-theirs`))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+  it('releases the lock and leaves nothing when a step after taking it fails before the run starts', async () => {
+    const notADir = join(root, 'tmp-is-a-file');
+    writeFileSync(notADir, 'not a folder');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = notADir;
+    try {
+      await expect(runExperiment(options('setup-fails', { runId: 'f' }))).rejects.toThrow(UserError);
+      await expect(runExperiment(options('setup-fails', { runId: 'f' }))).rejects.toThrow(/cannot create the temp folder for this user's runs \(ENOTDIR\); set TMPDIR/);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    // No lock, no partial folder: the experiment's results folder went with them.
+    expect(existsSync(join(root, 'setup-fails', 'small'))).toBe(false);
+    // A run of the same id is not refused by a leaked lock of this (living) process.
+    expect((await runExperiment(options('setup-fails', { runId: 'f' }))).kind).toBe('completed');
+    expect(readdirSync(join(root, 'setup-fails', 'small'))).toEqual(['f']);
+  });
 });
 
 describe('a run tied to its inputs', () => {

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Checkpoint, variantIdentity } from '../../../harness/results/checkpoint.ts';
+import type { VariantRecord } from '../../../harness/results/types.ts';
+
+function record(name: string, marker: number): VariantRecord {
+  return {
+    name,
+    algorithm: 'x',
+    ground_truth: false,
+    params: { marker },
+    swept: {},
+    score: { kind: 'resemblance', floor: 0 },
+    decisions: { kind: 'score-at-threshold' },
+    measures: { pairs: marker },
+    not_applicable: {},
+    pairs_compared: 0,
+    distribution: [],
+    counters: {},
+    files: [{ file: `pairs/${name}.csv.gz`, rows: 1, description: 'pairs' }],
+    warnings: [],
+    memory: 'per-variant',
+  };
+}
+
+const ID = variantIdentity('x', {});
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'ndd-checkpoint-test-'));
+  dirs.push(d);
+  return join(d, '.resume-r1');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function save(c: Checkpoint, name: string, marker: number): void {
+  c.save(name, ID, { record: record(name, marker), files: [{ file: `pairs/${name}.csv.gz`, bytes: Buffer.from(`${name}:${marker}`) }] });
+}
+
+/** What restore gives for a variant: its marker and its file's bytes, or undefined. */
+function restored(c: Checkpoint, name: string): [number | null | undefined, string] | undefined {
+  const s = c.restore(name, ID);
+  return s && [s.record.measures.pairs, s.files[0]?.bytes.toString() ?? ''];
+}
+
+describe('Checkpoint', () => {
+  it('keeps every variant’s data when one is saved again and another after it', () => {
+    const dir = tempDir();
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', false);
+    save(c, 'a', 1);
+    save(c, 'b', 2);
+    save(c, 'a', 3); // saved again: a's data is now 3
+    save(c, 'c', 4); // with slots from the count of variants, c took a's new folder
+    expect(restored(c, 'a')).toEqual([3, 'a:3']);
+    expect(restored(c, 'b')).toEqual([2, 'b:2']);
+    expect(restored(c, 'c')).toEqual([4, 'c:4']);
+    // a's first folder is gone: three variants, three folders
+    expect(readdirSync(dir).filter((f) => /^v\d+$/.test(f))).toHaveLength(3);
+  });
+
+  it('keeps every variant’s data across a resume', () => {
+    const dir = tempDir();
+    const first = Checkpoint.open(dir, 'd', false).checkpoint;
+    save(first, 'a', 1);
+    save(first, 'b', 2);
+    save(first, 'a', 3);
+    const { checkpoint: c, saved } = Checkpoint.open(dir, 'd', true);
+    expect(saved).toBe(2);
+    save(c, 'c', 4);
+    expect(restored(c, 'a')).toEqual([3, 'a:3']);
+    expect(restored(c, 'b')).toEqual([2, 'b:2']);
+    expect(restored(c, 'c')).toEqual([4, 'c:4']);
+  });
+
+  it('continues past the folders of a manifest written without a slot counter', () => {
+    const dir = tempDir();
+    const old = Checkpoint.open(dir, 'd', false).checkpoint;
+    save(old, 'a', 1); // v000
+    save(old, 'b', 0); // v001
+    save(old, 'b', 2); // v002, v001 removed
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    // As an older version wrote it: {a: v000, b: v002} and no counter (it would have put c in v002).
+    expect(manifest.variants).toEqual({ a: { identity: ID, dir: 'v000' }, b: { identity: ID, dir: 'v002' } });
+    delete manifest.next_slot;
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', true);
+    save(c, 'c', 4);
+    expect(restored(c, 'a')).toEqual([1, 'a:1']);
+    expect(restored(c, 'b')).toEqual([2, 'b:2']);
+    expect(restored(c, 'c')).toEqual([4, 'c:4']);
+  });
+
+  it('does not restore a folder that holds another variant’s record', () => {
+    const dir = tempDir();
+    const old = Checkpoint.open(dir, 'd', false).checkpoint;
+    save(old, 'a', 1);
+    save(old, 'b', 2);
+    // What the old slot bug left behind: the manifest sends a to b's folder.
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { variants: Record<string, { dir: string }> };
+    manifest.variants.a = { ...manifest.variants.a, dir: manifest.variants.b?.dir ?? '' };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', true);
+    expect(restored(c, 'a')).toBeUndefined();
+    expect(restored(c, 'b')).toEqual([2, 'b:2']);
+  });
+});

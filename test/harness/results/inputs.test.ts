@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listInputFiles } from '../../../harness/corpus/files.ts';
+import { fingerprintPath, inputPaths } from '../../../harness/results/inputs.ts';
+import type { Experiment } from '../../../harness/experiment/types.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'inputs-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(path: string, text: string, mtimeS = 1_700_000_000): string {
+  writeFileSync(path, text);
+  utimesSync(path, mtimeS, mtimeS);
+  return path;
+}
+
+describe('fingerprintPath', () => {
+  it('covers the files the readers read: through symbolic links, without dot files', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(join(elsewhere, 'sub'), { recursive: true });
+    const corpus = join(dir, 'corpus');
+    mkdirSync(corpus);
+    file(join(corpus, 'a.txt'), 'aaa');
+    file(join(elsewhere, 'b.txt'), 'bbbb');
+    file(join(elsewhere, 'sub', 'c.txt'), 'cc');
+    file(join(corpus, '.hidden'), 'not data');
+    symlinkSync(join(elsewhere, 'b.txt'), join(corpus, 'b.txt'));
+    symlinkSync(join(elsewhere, 'sub'), join(corpus, 'sub'));
+
+    const fp = await fingerprintPath(corpus, 'stat');
+    // What the readers list, and the digest computed here from its definition.
+    expect(await listInputFiles(corpus)).toEqual([join(corpus, 'a.txt'), join(corpus, 'b.txt'), join(corpus, 'sub', 'c.txt')]);
+    expect(fp.files).toBe(3);
+    expect(fp.bytes).toBe(3 + 4 + 2);
+    const mtime = statSync(join(corpus, 'a.txt')).mtimeMs;
+    const h = createHash('sha256');
+    for (const [rel, size] of [['a.txt', 3], ['b.txt', 4], [join('sub', 'c.txt'), 2]] as const) h.update(`${rel}\u0000${size}\u0000${mtime}\n`);
+    expect(fp.digest).toBe(h.digest('hex'));
+  });
+
+  it('changes when a file behind a symbolic link changes', async () => {
+    const target = file(join(dir, 'target.txt'), 'one');
+    const corpus = join(dir, 'corpus');
+    mkdirSync(corpus);
+    symlinkSync(target, join(corpus, 'linked.txt'));
+    const before = await fingerprintPath(corpus, 'content');
+    file(target, 'two');
+    const after = await fingerprintPath(corpus, 'content');
+    expect(before.files).toBe(1);
+    expect(after.digest).not.toBe(before.digest);
+  });
+
+  it('says missing for a path that does not exist', async () => {
+    expect((await fingerprintPath(join(dir, 'nope'), 'stat')).digest).toBe('missing');
+  });
+});
+
+describe('inputPaths', () => {
+  it("includes the span oracle of evaluate.oracle", () => {
+    const exp = {
+      corpus: { format: 'jsonl', path: '/data/c.jsonl' },
+      evaluate: { oracle: '/data/oracle.csv' },
+    } as unknown as Experiment;
+    expect(inputPaths(exp)).toEqual(['/data/c.jsonl', '/data/oracle.csv']);
+  });
+});
