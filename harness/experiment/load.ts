@@ -232,6 +232,22 @@ function setAt(target: unknown, path: Path, value: unknown): void {
   x[path[path.length - 1] as string | number] = value;
 }
 
+/**
+ * `params` with the relative file paths the adapter names (`fileParams`) resolved against the
+ * config file's directory, as the corpus path is; a copy, the sweep point's own params untouched.
+ */
+function withAbsoluteFiles(params: unknown, fileParams: readonly (readonly string[])[] | undefined, dir: string): unknown {
+  if (fileParams === undefined || fileParams.length === 0) return params;
+  const out = structuredClone(params);
+  for (const at of fileParams) {
+    let x: unknown = out;
+    for (const seg of at.slice(0, -1)) x = isRecord(x) ? x[seg] : undefined;
+    const last = at[at.length - 1] as string;
+    if (isRecord(x) && typeof x[last] === 'string' && x[last] !== '') x[last] = resolve(dir, x[last]);
+  }
+  return out;
+}
+
 /** Validates one `ground_truth` or `runs[i]` entry and expands it into variants. */
 function expandEntry(
   detectors: DetectorCatalog,
@@ -241,6 +257,7 @@ function expandEntry(
   doc: Document,
   locate: Locator,
   issues: IssueList,
+  dir: string,
 ): EntryResult | undefined {
   if (!isRecord(entry) || typeof entry.algorithm !== 'string') return undefined; // the config schema reports it
   const adapter = findDetector(detectors, entry.algorithm);
@@ -267,10 +284,11 @@ function expandEntry(
   let first: unknown;
   const named = typeof entry.name === 'string';
   for (const point of expandSweeps(name, params, scan.sweeps)) {
-    const parsed = adapter.params.safeParse(point.params, { reportInput: true });
+    const data = withAbsoluteFiles(point.params, adapter.fileParams, dir);
+    const parsed = adapter.params.safeParse(data, { reportInput: true });
     if (!parsed.success) {
       const at = variantLocator(locate, paramsPath, scan.sweeps, point.choice);
-      addZodIssues({ issues, locate: at, base: paramsPath, schema: adapter.params, data: point.params }, parsed.error.issues);
+      addZodIssues({ issues, locate: at, base: paramsPath, schema: adapter.params, data }, parsed.error.issues);
       continue;
     }
     first ??= parsed.data;
@@ -412,9 +430,9 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   await checkFiles(refs, dir, locate, issues);
 
   const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
-  const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues);
+  const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues, dir);
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
-  const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues));
+  const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues, dir));
   checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
   const format = isRecord(raw) && isRecord(raw.corpus) && typeof raw.corpus.format === 'string' ? raw.corpus.format : undefined;
   checkMetaFields(detectors, format, [...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
