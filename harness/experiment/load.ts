@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { findCorpusReader } from '../corpus/registry.ts';
+import { sizeGroupGaps } from '../evaluate/size-groups.ts';
 import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { clip, ConfigError, quote, QUOTE_MAX, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
@@ -328,6 +329,24 @@ function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: E
   return undefined;
 }
 
+/**
+ * A calibration (contract/derived.ts) judges its runs per size group and chooses the parameters
+ * every document runs with: a document size in no group would run with parameters chosen on no
+ * evidence about it. So a calibrated variant needs groups that cover every size, from 0 words
+ * up, without gaps, the last unbounded.
+ */
+function calibrationGapProblem(detectors: DetectorCatalog, variants: readonly Variant[], evaluate: Experiment['evaluate']): string | undefined {
+  const gaps = sizeGroupGaps(evaluate.size_groups);
+  if (gaps.length === 0) return undefined;
+  const calibrated = variants.filter((v) => {
+    const adapter = findDetector(detectors, v.algorithm);
+    return adapter !== undefined && expansionOf(adapter, { ...v, groundTruth: false }, { evaluate })?.kind === 'calibration';
+  });
+  if (calibrated.length === 0) return undefined;
+  const names = calibrated.map((v) => quote(v.name)).join(', ');
+  return `documents of ${gaps.join(', ')} words are in no size group, but ${names} chooses its parameters per size group (calibration): make the groups cover every size from 0 words, the last without max_words`;
+}
+
 /** A variant needing a `meta` field its corpus format never carries (adapter.metaFields) is a config error. */
 function checkMetaFields(detectors: DetectorCatalog, format: string | undefined, built: readonly Built[], locate: Locator, issues: IssueList): void {
   const carried = format === undefined ? undefined : findCorpusReader(format)?.meta;
@@ -449,6 +468,12 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   if (gtProblem !== undefined) {
     const at: Path = ['ground_truth', 'algorithm'];
     issues.add(locate.value(at), at, gtProblem);
+    throw new ConfigError(issues.lines());
+  }
+  const gaps = calibrationGapProblem(detectors, [groundTruth, ...runs.flatMap((r) => r?.built.map((b) => b.variant) ?? [])], cfg.evaluate);
+  if (gaps !== undefined) {
+    const at: Path = ['evaluate', 'size_groups'];
+    issues.add(locate.value(at), at, gaps);
     throw new ConfigError(issues.lines());
   }
   const resolved: unknown = JSON.parse(
