@@ -140,7 +140,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         // Trials averaged or calibration runs, each a row of its own (expanded-variant.ts).
         const progress = (phase: string, done?: number, total?: number): void => opts.progress.update(`${label} ${phase}`, done, total);
         const vctx = { exp, docs, backend, workDir, signal: opts.signal, progress, ...(spanOracle ? { spanOracle } : {}) };
-        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
+        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, position: i + 1, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
         if (out.resumed) resumed.push(p.variant.name);
         records.push(...out.records);
         opts.progress.log(`${label}: ${out.resumed ? 'resumed from the checkpoint' : `${out.records.length - 1} runs`}`);
@@ -161,7 +161,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
       const r = await runVariant(
         p,
-        i + 1,
+        { position: i + 1 },
         {
           exp,
           docs,
