@@ -112,7 +112,8 @@ describe('simhash on the local backend', () => {
 
 describe('cluster sizes (thesis §6.3)', () => {
   it("list each paired document's cluster size, and the adapter's measures follow from the counters", async () => {
-    const { clusterSizes, clusterStats } = await import('../../../algorithms/simhash/clusters.ts');
+    const { clusterSizes } = await import('../../../algorithms/simhash/clusters.ts');
+    const { clusterStats } = await import('./support.ts');
     const { adapter } = await import('../../../algorithms/simhash/index.ts');
     const r = runJobs(planFor({ k: 3 }), docs);
     const a = r.rows.map((row) => Number(row.split(' ')[0]));
