@@ -15,6 +15,7 @@
  */
 import type { KernelContext, KernelResult, LocalKernel } from '../../contract/plan.ts';
 import type { SideRecord } from '../../contract/jobs.ts';
+import { concatPairs } from '../../contract/pairs.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { fingerprintToHex } from './fingerprint.ts';
 import { HashCounts, type HashCountArrays } from './hash-counts.ts';
@@ -22,7 +23,8 @@ import { clusterSizes } from './clusters.ts';
 import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, SIGNATURES } from './jobs.ts';
 import { readDfFile } from './df-file.ts';
 import type { SliceFingerprints } from './kernel-tasks.ts';
-import { groupFingerprints, identicalPairs, radixOrder, type SearchResult } from './search.ts';
+import { groupFingerprints, identicalPairs, type SearchResult } from './search.ts';
+import { pairOrder } from '../text/radix-order.ts';
 import type { TableLayout } from './tables.ts';
 import { metaFieldsUsed, type WeightingOptions } from './weights.ts';
 
@@ -172,18 +174,8 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
 
 /** The parts' pairs in one list ordered by (a, b). */
 function sortedPairs(parts: readonly SearchResult[]): KernelResult['pairs'] {
-  const n = parts.reduce((s, p) => s + p.a.length, 0);
-  const a = new Uint32Array(n);
-  const b = new Uint32Array(n);
-  const score = new Float64Array(n);
-  let at = 0;
-  for (const p of parts) {
-    a.set(p.a, at);
-    b.set(p.b, at);
-    score.set(p.score, at);
-    at += p.a.length;
-  }
-  const order = radixOrder([b, a], Uint32Array.from({ length: n }, (_, i) => i));
+  const { a, b, score } = concatPairs(parts);
+  const order = pairOrder(a, b);
   return {
     a: Uint32Array.from(order, (i) => a[i] as number),
     b: Uint32Array.from(order, (i) => b[i] as number),

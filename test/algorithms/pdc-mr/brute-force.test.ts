@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { pdcMrParams } from '../../../algorithms/pdc-mr/params.ts';
 import { plan } from '../../../algorithms/pdc-mr/plan.ts';
-import { mostFrequent, spotChains } from '../../../algorithms/pdc-mr/signatures.ts';
+import { mostFrequent, spotChains } from '../../../algorithms/text/sentence-signatures.ts';
 import { documentFrequencies } from '../../../algorithms/text/document-frequencies.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { splitSentences } from '../../../algorithms/text/sentences.ts';

@@ -4,7 +4,7 @@
  * other on real mail.
  */
 import { describe, expect, it } from 'vitest';
-import { mostFrequent, spotChains } from '../../../algorithms/pdc-mr/signatures.ts';
+import { mostFrequent, spotChains } from '../../../algorithms/text/sentence-signatures.ts';
 import { spotSigsParams } from '../../../algorithms/spotsigs/params.ts';
 import { plan } from '../../../algorithms/spotsigs/plan.ts';
 import { documentFrequencies } from '../../../algorithms/text/document-frequencies.ts';
