@@ -1,10 +1,10 @@
 /**
- * Runs a plan two ways in memory: its text jobs one after another (each as the engines run a
- * job: map, combine, sort, reduce), and its kernel with an in-process context whose counters,
- * like the local backend's, ignore zero amounts. Both return sorted rows to compare.
+ * Runs a PDC-MR or SpotSigs plan two ways in memory (test/support/kernel-and-jobs.ts): its text
+ * jobs one after another, and its kernel with an in-process context that counts as the local
+ * backend does. Both return sorted rows to compare.
  */
-import { addCounters, PairCollector, SpanCollector, type Counters, type DocumentSet, type KernelContext, type Plan, type SideRecord, type Span } from '../../../contract/index.ts';
-import { runJobInMemory } from '../../support/run-job.ts';
+import { SpanCollector, type Counters, type DocumentSet, type Plan, type SideRecord, type Span } from '../../../contract/index.ts';
+import { jobPairs, pairRows, runPlanJobs, runPlanKernel } from '../../support/kernel-and-jobs.ts';
 
 export interface Outcome {
   readonly pairs: string[];
@@ -18,56 +18,18 @@ export function spanRow(s: Span): string {
 }
 
 export function runJobs(plan: Plan, docs: DocumentSet): Outcome & { datasets: Map<string, SideRecord[]> } {
-  const datasets = new Map<string, SideRecord[]>([['documents', docs.texts.map((t, i) => [String(i), t] as const)]]);
-  const counters: Counters = {};
-  for (const job of plan.jobs) {
-    const input = job.inputs.flatMap((d) => datasets.get(d) ?? []);
-    const side = Object.fromEntries((job.side ?? []).map((d) => [d, datasets.get(d) ?? []]));
-    const r = runJobInMemory(job, input, side);
-    datasets.set(job.output, r.records);
-    addCounters(counters, r.counters);
-  }
-  const pairs = new PairCollector(docs.texts.length);
-  for (const [k, v] of datasets.get(plan.output.pairs) ?? []) pairs.add(k, v, () => plan.output.pairs);
+  const out = runPlanJobs(plan, docs);
   const spans = new SpanCollector(docs.texts.length);
-  for (const [k, v] of datasets.get(plan.output.spans ?? '') ?? []) spans.add(k, v, () => 'spans');
-  const p = pairs.result();
+  for (const [k, v] of out.datasets.get(plan.output.spans ?? '') ?? []) spans.add(k, v, () => 'spans');
   return {
-    pairs: [...p.a].map((a, i) => `${a} ${p.b[i]} ${p.score[i]}`).sort(),
+    pairs: pairRows(jobPairs(plan, out, docs.texts.length)),
     spans: spans.result().map(spanRow).sort(),
-    counters,
-    datasets,
+    counters: out.counters,
+    datasets: out.datasets,
   };
 }
 
 export async function runKernel(plan: Plan, docs: DocumentSet, parallelism = 2): Promise<Outcome> {
-  if (!plan.local) throw new Error('the plan has no kernel');
-  const counters: Counters = {};
-  const cache = new Map<string, Promise<unknown>>();
-  const ctx: KernelContext = {
-    docs,
-    async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
-      const mod = (await import(moduleUrl)) as Record<string, (p: unknown) => T>;
-      return (mod[exportName] as (p: unknown) => T)(payload);
-    },
-    parallelism,
-    cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      if (!cache.has(key)) cache.set(key, compute());
-      return cache.get(key) as Promise<T>;
-    },
-    count(group, name, amount = 1) {
-      if (amount === 0) return;
-      const g = (counters[group] ??= {});
-      g[name] = (g[name] ?? 0) + amount;
-    },
-    progress() {},
-    memoryBudgetBytes: 1 << 30,
-    signal: new AbortController().signal,
-  };
-  const r = await plan.local.run(ctx);
-  return {
-    pairs: [...r.pairs.a].map((a, i) => `${a} ${r.pairs.b[i]} ${r.pairs.score[i]}`).sort(),
-    spans: (r.spans ?? []).map(spanRow).sort(),
-    counters,
-  };
+  const { result: r, counters } = await runPlanKernel(plan, docs, { workers: parallelism });
+  return { pairs: pairRows(r.pairs), spans: (r.spans ?? []).map(spanRow).sort(), counters };
 }
