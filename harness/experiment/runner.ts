@@ -39,12 +39,12 @@ import { RunFolder } from '../results/run-folder.ts';
 import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
-import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
+import { planVariant, REPORT_FLOOR, runVariant, type PlannedVariant, type Truth } from './variant-run.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
-import type { BackendConfig, Experiment, Variant } from './types.ts';
+import type { BackendConfig, Experiment } from './types.ts';
 
 export interface RunOptions {
   readonly configFile: string;
@@ -122,13 +122,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
+    // Planned once: the plans name the worker modules the backend preloads, and then run.
+    const planned = all.map((v) => planVariant(exp, detectors, v));
+    backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
-    const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
     const resumed: string[] = [];
     let truth: Truth | undefined;
@@ -283,9 +284,9 @@ function removeDeadWorkDirs(notice: (line: string) => void): void {
   }
 }
 
-function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
+function workerModules(planned: readonly PlannedVariant[]): string[] {
   const urls = new Set<string>();
-  for (const v of variants) for (const u of planVariant(exp, detectors, v).plan.local?.workerModules ?? []) urls.add(u);
+  for (const p of planned) for (const u of p.plan.local?.workerModules ?? []) urls.add(u);
   return [...urls];
 }
 
