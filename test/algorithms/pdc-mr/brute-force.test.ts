@@ -15,7 +15,7 @@ import { splitSentences } from '../../../algorithms/text/sentences.ts';
 import { wordShingles } from '../../../algorithms/text/shingles.ts';
 import { words } from '../../../algorithms/text/tokens.ts';
 import { mulberry32 } from '../text/random-text.ts';
-import { runJobs, runKernel } from './run.ts';
+import { runJobs, runKernel } from '../../support/span-plan-runs.ts';
 
 /** Documents made of sentences from a small pool, some copied in runs, some with one word changed. */
 function randomCorpus(seed: number, docs: number): string[] {

@@ -1,10 +1,10 @@
 /**
- * Runs a PDC-MR or SpotSigs plan two ways in memory (test/support/kernel-and-jobs.ts): its text
- * jobs one after another, and its kernel with an in-process context that counts as the local
- * backend does. Both return sorted rows to compare.
+ * Runs a plan with spans (PDC-MR) or without (SpotSigs) two ways in memory (kernel-and-jobs.ts):
+ * its text jobs one after another, and its kernel with an in-process context that counts as the
+ * local backend does. Both return sorted pair and span rows to compare.
  */
-import { SpanCollector, type Counters, type DocumentSet, type Plan, type SideRecord, type Span } from '../../../contract/index.ts';
-import { jobPairs, pairRows, runPlanJobs, runPlanKernel } from '../../support/kernel-and-jobs.ts';
+import { SpanCollector, type Counters, type DocumentSet, type Plan, type SideRecord, type Span } from '../../contract/index.ts';
+import { jobPairs, pairRows, runPlanJobs, runPlanKernel } from './kernel-and-jobs.ts';
 
 export interface Outcome {
   readonly pairs: string[];
