@@ -17,7 +17,7 @@
  * - output_pairs: document pairs reported.
  */
 import { sharedU32 } from '../text/chunks.ts';
-import { radixOrder } from '../text/radix-order.ts';
+import { radixOrder } from '../text/stable-order.ts';
 import { hamming, simhashScore } from './fingerprint.ts';
 import { firstTable } from './tables.ts';
 
