@@ -249,6 +249,23 @@ function withAbsoluteFiles(params: unknown, fileParams: readonly (readonly strin
   return out;
 }
 
+/** `parsed` with the file paths as the config wrote them: a variant's name must not depend on where the config lies. */
+function withFilesAsWritten(parsed: unknown, written: unknown, fileParams: readonly (readonly string[])[] | undefined): unknown {
+  if (fileParams === undefined || fileParams.length === 0) return parsed;
+  const out = structuredClone(parsed);
+  for (const at of fileParams) {
+    let x: unknown = out;
+    let w: unknown = written;
+    for (const seg of at.slice(0, -1)) {
+      x = isRecord(x) ? x[seg] : undefined;
+      w = isRecord(w) ? w[seg] : undefined;
+    }
+    const last = at[at.length - 1] as string;
+    if (isRecord(x) && isRecord(w) && typeof w[last] === 'string') x[last] = w[last];
+  }
+  return out;
+}
+
 /** Validates one `ground_truth` or `runs[i]` entry and expands it into variants. */
 function expandEntry(
   detectors: DetectorCatalog,
@@ -297,7 +314,9 @@ function expandEntry(
     const variantName =
       groundTruth || named || scan.sweeps.length > 0
         ? point.name
-        : distinguishingName(name, parsed.data, adapter.params);
+        : distinguishingName(name, withFilesAsWritten(parsed.data, point.params, adapter.fileParams), {
+            safeParse: (x: unknown) => adapter.params.safeParse(withAbsoluteFiles(x, adapter.fileParams, dir)),
+          });
     built.push({
       variant: { name: variantName, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
       origin: path,

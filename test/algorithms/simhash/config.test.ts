@@ -81,6 +81,8 @@ describe('simhash configs', () => {
     expect(process.cwd()).not.toBe(sub);
     const exp = await loadExperiment(file, {});
     expect(exp.variants[0]?.params).toMatchObject({ document_frequencies: { from: 'file', path: join(sub, 'df.tsv') } });
+    // named by the path as written, so that the name does not depend on where the config lies
+    expect(exp.variants[0]?.name).toBe('simhash/from=file,path=df.tsv');
     writeFileSync(file, 'experiment: t\ncorpus: { format: spamassassin }\nruns:\n  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: nodf.tsv } }\n');
     const err = await loadExperiment(file, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
