@@ -10,15 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import {
-  AddJobFlowStepsCommand, DescribeClusterCommand, EMRClient, ListInstancesCommand, ListStepsCommand, RunJobFlowCommand,
-  TerminateJobFlowsCommand, type StepConfig,
-} from '@aws-sdk/client-emr';
+import { EMRClient } from '@aws-sdk/client-emr';
 import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL } from '../../../support/corpus.ts';
+import { completeEveryStep } from '../../../support/emr-cluster.ts';
 import { runOptions } from '../../../support/run-options.ts';
 
 /** the cluster's timeline: now, as the backend prices by its real clock */
@@ -33,23 +31,7 @@ let submitted: string[][] = [];
 let abortOn: { slug: string; ctl: AbortController } | undefined;
 
 function simulate(): void {
-  let steps: string[] = [];
-  emrMock.on(RunJobFlowCommand).callsFake((input: { Steps: StepConfig[] }) => {
-    steps = input.Steps.map((x) => x.Name ?? '');
-    submitted.push(steps);
-    return { JobFlowId: 'j-SIM' };
-  });
-  emrMock.on(AddJobFlowStepsCommand).callsFake((input: { Steps: StepConfig[] }) => {
-    steps = input.Steps.map((x) => x.Name ?? '');
-    submitted.push(steps);
-    return { StepIds: steps.map((_, k) => `s-${k}`) };
-  });
-  emrMock.on(DescribeClusterCommand).resolves({ Cluster: { Id: 'j-SIM', ReleaseLabel: 'emr-7.14.0', Status: { State: 'RUNNING', Timeline: { CreationDateTime: T, ReadyDateTime: T } } } });
-  emrMock.on(ListStepsCommand).callsFake(() => ({
-    Steps: steps.map((Name, k) => ({ Id: `s-${k}`, Name, Status: { State: 'COMPLETED', Timeline: { CreationDateTime: T, StartDateTime: T, EndDateTime: T } } })).reverse(),
-  }));
-  emrMock.on(ListInstancesCommand).resolves({ Instances: [] });
-  emrMock.on(TerminateJobFlowsCommand).resolves({});
+  completeEveryStep(emrMock, T, (names) => void submitted.push(names));
   s3Mock.on(HeadBucketCommand).resolves({});
   s3Mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: unknown }) => {
     if (input.Key.endsWith('/spec.json')) {
