@@ -25,7 +25,8 @@
  * - `--side name=file`: the records of an earlier dataset served by `ctx.side(name)`; repeat it
  *   to give a dataset as several part files (read in the order given).
  * - exit 0 on success; on failure the LAST stderr line is one line saying why:
- *   2 usage/spec error, 3 bad input record (`stdin line N: ...`), 1 any other error.
+ *   2 usage/spec error, 3 bad input record (`stdin line N: ...`), 4 a bad input file a
+ *   parameter names (contract `InputFileError`: `path:line: ...`), 1 any other error.
  *
  * The bundle is CommonJS (named `.js`, so it must not sit under a `"type": "module"`
  * package.json: a `package.json` saying `commonjs` is written next to it) because a lone ESM
