@@ -4,6 +4,7 @@
  * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
  */
 import { Worker } from 'node:worker_threads';
+import { InputFileError } from '../../../contract/errors.ts';
 import { transferables } from './transfer.ts';
 
 interface Pending {
@@ -83,7 +84,7 @@ export class WorkerPool {
   private spawn(): Worker {
     const w = new Worker(new URL('./worker-entry.js', import.meta.url));
     w.unref();
-    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; message?: string; stack?: string }) => {
+    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; name?: string; message?: string; stack?: string }) => {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       this.busy.delete(w);
@@ -91,7 +92,8 @@ export class WorkerPool {
       if (p) {
         if (msg.ok) p.resolve(msg.result);
         else {
-          const err = new Error(msg.message);
+          // A detector's bad input file stays the one-line user error it is across the thread boundary.
+          const err = msg.name === 'InputFileError' ? new InputFileError(msg.message) : new Error(msg.message);
           if (msg.stack) err.stack = msg.stack;
           p.reject(err);
         }

@@ -31,7 +31,7 @@ port.on('message', (task: Task) => {
       port.postMessage({ id: task.id, ok: true, result }, transferables(result));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      port.postMessage({ id: task.id, ok: false, message: err.message, stack: err.stack });
+      port.postMessage({ id: task.id, ok: false, name: err.name, message: err.message, stack: err.stack });
     }
   })();
 });
