@@ -92,6 +92,12 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
    * config error. Absent: none.
    */
   metaFields?(params: z.output<S>): readonly string[];
+  /**
+   * Where in the parameters a file is named (`['document_frequencies', 'path']`): the harness
+   * resolves a relative path there against the config file's directory before validating, as
+   * it does the corpus path. Absent: none.
+   */
+  readonly fileParams?: readonly (readonly string[])[];
   readonly measures?: readonly AdapterMeasure[];
   readonly figures?: readonly AdapterFigure[];
   /**

@@ -10,11 +10,13 @@
  *   plan.ts       Plan: jobs, what their output means, the local kernel and its cost model
  *   adapter.ts    AlgorithmAdapter: name, parameters, plan, own measures and figures
  *   derived.ts    variants that are several runs: trials averaged, calibration runs
+ *   errors.ts     InputFileError: a detector's bad input file, a one-line exit-2 error
  */
 export * from './adapter.ts';
 export * from './counters.ts';
 export * from './derived.ts';
 export * from './documents.ts';
+export * from './errors.ts';
 export * from './jobs.ts';
 export * from './pairs.ts';
 export * from './plan.ts';

@@ -3,6 +3,7 @@
  * message is one line naming the file and place. Anything else is a bug (exit 1) and keeps
  * its stack. The one place that turns these into exit codes is `harness/cli.ts`.
  */
+import { InputFileError } from '../contract/errors.ts';
 
 /** A problem with the user's input: config, data files, environment, cloud settings. */
 export class UserError extends Error {
@@ -32,8 +33,9 @@ export class InterruptedError extends Error {
   readonly exitCode = 130;
 }
 
-export function isUserError(e: unknown): e is UserError {
-  return e instanceof UserError;
+/** A user error, or a detector's `InputFileError` (contract/errors.ts), which is the harness' `DataError` by another name. */
+export function isUserError(e: unknown): e is UserError | InputFileError {
+  return e instanceof UserError || e instanceof InputFileError;
 }
 
 /** System errors that the machine or the user's paths cause, never the harness: exit 2, not a stack. */

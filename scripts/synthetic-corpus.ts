@@ -4,21 +4,10 @@
  * (uniform in [0, `maxEditRate`)) replaced by random ones, like the mirrored and lightly edited
  * pages of a crawl. Seeded, so every run benchmarks the same documents.
  */
-
-/** mulberry32: a small seeded PRNG giving floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generator } from '../harness/synth/random.ts';
 
 export function syntheticCorpus(texts: readonly string[], documents: number, seed = 1, maxEditRate = 0.03): string[] {
-  const random = mulberry32(seed);
+  const random = generator(seed);
   const out: string[] = [];
   for (let i = 0; i < documents; i++) {
     const source = texts[i % texts.length] as string;

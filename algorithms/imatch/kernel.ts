@@ -83,7 +83,8 @@ async function runKernel(k: KernelContext, params: ImatchParams, ctx: PlanContex
   for (const n of groupSize) collisions += (n * (n - 1)) / 2;
   if (groupSize.length > 0) {
     k.count(COLLISIONS, 'distinct_signatures', groupSize.length);
-    k.count(COLLISIONS, 'collisions', collisions);
+    // The reducer counts collisions only for a signature two documents share.
+    if (collisions > 0) k.count(COLLISIONS, 'collisions', collisions);
   }
 
   k.progress('pairs');

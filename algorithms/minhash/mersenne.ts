@@ -47,30 +47,10 @@ export function mulAddMod(aHi: number, aLo: number, xHi: number, xLo: number, bH
   }
   // 2^64 ≡ 8 and m·2^32 ≡ (m >> 29) + (m mod 2^29)·2^32 (mod p): everything is now a
   // coefficient of 2^32 (hi) or of 1 (lo), each sum below 2^35.
-  let hi = (mLo & MASK_29) + h00 + h11 * 8 + (l11 >>> 29) + bHi;
-  let lo = l00 + ((l11 << 3) >>> 0) + mHi * 8 + (mLo >>> 29) + bLo;
-  const carry = Math.floor(lo / TWO_32);
-  lo -= carry * TWO_32;
-  hi += carry;
-  // hi·2^32 + lo < 2^67: fold the bits above 2^61 once more, then subtract p at most once.
-  const over = Math.floor(hi / TWO_29);
-  hi -= over * TWO_29;
-  lo += over;
-  if (lo >= TWO_32) {
-    lo -= TWO_32;
-    hi += 1;
-  }
-  if (hi > P_HI || (hi === P_HI && lo === P_LO)) {
-    // value − p = value − 2^61 + 1
-    hi -= TWO_29;
-    lo += 1;
-    if (lo >= TWO_32) {
-      lo -= TWO_32;
-      hi += 1;
-    }
-  }
-  out[at] = hi;
-  out[at + 1] = lo;
+  const hi = (mLo & MASK_29) + h00 + h11 * 8 + (l11 >>> 29) + bHi;
+  const lo = l00 + ((l11 << 3) >>> 0) + mHi * 8 + (mLo >>> 29) + bLo;
+  // hi·2^32 + lo < 2^67
+  foldInto(hi, lo, out, at);
 }
 
 /**
@@ -118,29 +98,10 @@ export function reduceWords(words: Uint32Array, base: number, width: number, out
   const c1Lo = ((w2 >>> 29) | (w1 << 3)) >>> 0;
   const c1Hi = ((w1 >>> 29) | (w0 << 3)) & MASK_29;
   const c2 = w0 >>> 26;
-  let hi = c0Hi + c1Hi;
-  let lo = c0Lo + c1Lo + c2;
-  const carry = Math.floor(lo / TWO_32);
-  lo -= carry * TWO_32;
-  hi += carry;
-  // hi < 2^30 + 1: one fold and one conditional subtraction, as in mulAddMod
-  const over = Math.floor(hi / TWO_29);
-  hi -= over * TWO_29;
-  lo += over;
-  if (lo >= TWO_32) {
-    lo -= TWO_32;
-    hi += 1;
-  }
-  if (hi > P_HI || (hi === P_HI && lo === P_LO)) {
-    hi -= TWO_29;
-    lo += 1;
-    if (lo >= TWO_32) {
-      lo -= TWO_32;
-      hi += 1;
-    }
-  }
-  out[at] = hi;
-  out[at + 1] = lo;
+  const hi = c0Hi + c1Hi;
+  const lo = c0Lo + c1Lo + c2;
+  // hi < 2^30 + 1
+  foldInto(hi, lo, out, at);
 }
 
 /** A residue's halves as a BigInt, for tests and set-up code. */
@@ -151,4 +112,33 @@ export function toBigInt(hi: number, lo: number): bigint {
 /** Halves of a BigInt in [0, 2^61). */
 export function fromBigInt(x: bigint): [number, number] {
   return [Number(x >> 32n), Number(x & 0xffffffffn)];
+}
+
+/**
+ * Writes the residue mod p of hi·2^32 + lo (< 2^67; hi and lo non-negative integers below 2^53)
+ * as halves to out[at], out[at + 1]: carry lo's bits above 32 into hi, fold the bits above 2^61
+ * once (2^61 ≡ 1), then subtract p at most once.
+ */
+function foldInto(hi: number, lo: number, out: Uint32Array, at: number): void {
+  const carry = Math.floor(lo / TWO_32);
+  lo -= carry * TWO_32;
+  hi += carry;
+  const over = Math.floor(hi / TWO_29);
+  hi -= over * TWO_29;
+  lo += over;
+  if (lo >= TWO_32) {
+    lo -= TWO_32;
+    hi += 1;
+  }
+  if (hi > P_HI || (hi === P_HI && lo === P_LO)) {
+    // value − p = value − 2^61 + 1
+    hi -= TWO_29;
+    lo += 1;
+    if (lo >= TWO_32) {
+      lo -= TWO_32;
+      hi += 1;
+    }
+  }
+  out[at] = hi;
+  out[at + 1] = lo;
 }

@@ -22,9 +22,10 @@
  */
 import { DOCUMENTS, encodeSpanValue, formatScore, type JobSpec, type Span } from '../../contract/index.ts';
 import { documentFrequencyJob, readDocumentFrequencies } from '../text/document-frequencies.ts';
-import { coverageScore, diagonalRuns, lengthCompatible, nearDuplicate, type Run, type SentencePair } from './matching.ts';
+import { corpusTables, documentTerms, makeSigner, needsDocumentFrequencies, signDocument } from '../text/sentence-signatures.ts';
+import { lengthCompatible, nearDuplicate } from '../text/set-similarity.ts';
+import { coverageScore, diagonalRuns, type Run, type SentencePair } from './matching.ts';
 import type { PdcMrParams } from './params.ts';
-import { corpusTables, documentTerms, makeSigner, needsDocumentFrequencies, signDocument } from './signatures.ts';
 
 export const DF = 'pdc-df';
 export const MR1 = 'pdc-mr1-index';

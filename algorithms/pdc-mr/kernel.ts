@@ -1,18 +1,19 @@
 /**
  * The local backend's fast path for PDC-MR: the jobs of `jobs.ts` over typed arrays. Documents
  * are split and signed on worker threads, the index is a CSR of sentences by signature, the
- * sentence join is ScanCount on worker threads (`tasks.ts`), and sequence matching runs the
+ * sentence join is ScanCount on worker threads (`text/sentence-tasks.ts`), and sequence matching runs the
  * same `diagonalRunsOf` and `coverageScore` as MR#3's reducer. Counters are the jobs' counters.
  */
 import { countIfAny, type KernelContext, type LocalKernel, type PairList, type Span } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
+import { pairOrder } from '../text/stable-order.ts';
+import { corpusDocumentFrequencies, buildIndex, joinUnits, TASKS_MODULE } from '../text/sentence-index.ts';
+import { corpusTables, needsDocumentFrequencies } from '../text/sentence-signatures.ts';
+import type { SignedSlice } from '../text/sentence-tasks.ts';
 import { coverageScore, diagonalRunsOf } from './matching.ts';
 import { DF, MR1, MR2, MR3 } from './jobs.ts';
 import type { PdcMrParams } from './params.ts';
-import { corpusTables, needsDocumentFrequencies } from './signatures.ts';
-import { buildIndex, joinUnits, TASKS_MODULE } from './sentence-index.ts';
-import type { SignedSlice, TermSlice } from './tasks.ts';
 
 
 export function pdcMrKernel(params: PdcMrParams, minScore: number): LocalKernel {
@@ -32,7 +33,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
 
   let df: DocumentFrequencies | null = null;
   if (needsDocumentFrequencies(params.signature)) {
-    df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
+    df = await k.cached('document-terms:document-frequencies', () => corpusDocumentFrequencies(k, slices));
     countIfAny(k, DF, 'terms', df.df.size);
   }
   const tables = corpusTables(params.signature, df);
@@ -70,8 +71,8 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   }
   countIfAny(k, MR2, 'near_duplicate_sentence_pairs', nearDuplicates);
 
-  // Algorithm 2: the sentence pairs grouped by document pair (a counting sort by the second
-  // document, then a stable one by the first), each group's runs as in MR#3's reducer.
+  // Algorithm 2: the sentence pairs grouped by document pair (two stable counting sorts, `pairOrder`),
+  // each group's runs as in MR#3's reducer.
   k.progress('sequence matching');
   const px = new Uint32Array(nearDuplicates);
   const py = new Uint32Array(nearDuplicates);
@@ -83,7 +84,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   }
   const docA = px.map((x) => sentDoc[x] as number);
   const docB = py.map((y) => sentDoc[y] as number);
-  const order = countingOrder(docA, docs, countingOrder(docB, docs));
+  const order = pairOrder(docA, docB, docs);
   const firstUnit = new Uint32Array(docs + 1);
   for (let d = 0; d < docs; d++) firstUnit[d + 1] = (firstUnit[d] as number) + (docN[d] as number);
   const outA: number[] = [];
@@ -136,40 +137,6 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   countIfAny(k, MR3, 'run_sentence_pairs', runPairs);
   countIfAny(k, MR3, 'pairs', outA.length);
   return { pairs: { a: Uint32Array.from(outA), b: Uint32Array.from(outB), score: Float64Array.from(outS) }, spans };
-}
-
-export async function documentFrequencies(k: KernelContext, slices: readonly [number, number][]): Promise<DocumentFrequencies> {
-  const parts = await Promise.all(
-    slices.map(([from, to]) => k.runInWorker<TermSlice>(TASKS_MODULE, 'termSlice', { texts: k.docs.texts.slice(from, to) })),
-  );
-  const df = new Map<string, number>();
-  for (const p of parts) p.terms.forEach((t, i) => df.set(t, (df.get(t) ?? 0) + (p.df[i] as number)));
-  return { documents: k.docs.texts.length, df };
-}
-
-/**
- * The indexes `within` (default 0..n-1) stably ordered by `keys[i]`, integers in [0, buckets):
- * a counting sort, linear where a comparison sort of a million pairs is not.
- */
-function countingOrder(keys: Uint32Array, buckets: number, within?: Uint32Array): Uint32Array {
-  const n = keys.length;
-  let from = within;
-  if (!from) {
-    from = new Uint32Array(n);
-    for (let i = 0; i < n; i++) from[i] = i;
-  }
-  const next = new Uint32Array(buckets + 1);
-  for (let i = 0; i < n; i++) next[(keys[i] as number) + 1] = (next[(keys[i] as number) + 1] as number) + 1;
-  for (let k = 0; k < buckets; k++) next[k + 1] = (next[k + 1] as number) + (next[k] as number);
-  const out = new Uint32Array(n);
-  for (let j = 0; j < n; j++) {
-    const i = from[j] as number;
-    const k = keys[i] as number;
-    const to = next[k] as number;
-    out[to] = i;
-    next[k] = to + 1;
-  }
-  return out;
 }
 
 function grow(x: Uint32Array): Uint32Array {

@@ -13,6 +13,7 @@ export const adapter: AlgorithmAdapter<typeof simhashParams> = {
   params: simhashParams,
   plan,
   metaFields: (params) => metaFieldsUsed(weightingOptions(params, 0)),
+  fileParams: [['document_frequencies', 'path']],
   // Table 6.2 of the thesis: the mean size of the clusters documents lead (§6.3). Every pair
   // adds one to the cluster of each of its documents, so the sums come from the counters.
   measures: [

@@ -21,12 +21,11 @@
  *
  * Counters are named so that the kernel (`kernel.ts`) reports the very same ones.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { JobSpec, SideRecord } from '../../contract/jobs.ts';
 import { decodeDocumentMeta, DOCUMENTS, DOCUMENTS_META } from '../../contract/jobs.ts';
 import { formatScore, pairKey } from '../../contract/pairs.ts';
 import { documentFrequencyJob } from '../text/document-frequencies.ts';
+import { readDfFile } from './df-file.ts';
 import { charShingles, wordShingles } from '../text/shingles.ts';
 import { fingerprintFromHex, fingerprintToHex, hamming, simhashInto, simhashScore } from './fingerprint.ts';
 import { hashFeature, type HashSeeds } from './feature-hash.ts';
@@ -79,35 +78,6 @@ export function dfFromRecords(records: Iterable<SideRecord>, seeds: HashSeeds): 
     table.add(h[0] as number, h[1] as number, n);
   }
   return { documents, table, get: (hi, lo) => table.get(hi, lo) };
-}
-
-/**
- * Reads a document-frequency file: one `feature<TAB>df` line per feature and a `<TAB>N` line
- * (empty feature) with the number of documents counted; gzip when the name ends in .gz. Throws
- * a one-line error naming the file and line for anything else.
- */
-export function readDfFile(path: string): SideRecord[] {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(path);
-  } catch (e) {
-    throw new Error(`document frequencies: cannot read ${path}: ${(e as Error).message}`);
-  }
-  const text = (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
-  const records: SideRecord[] = [];
-  let sawN = false;
-  text.split('\n').forEach((line, i) => {
-    if (line === '') return;
-    const tab = line.indexOf('\t');
-    const value = tab < 0 ? '' : line.slice(tab + 1);
-    if (tab < 0 || !/^[1-9]\d*$/.test(value)) {
-      throw new Error(`${path}:${i + 1}: not "feature<TAB>df" with df a positive integer: ${JSON.stringify(line.slice(0, 60))}`);
-    }
-    if (tab === 0) sawN = true;
-    records.push([line.slice(0, tab), value]);
-  });
-  if (!sawN) throw new Error(`${path}: no "<TAB>N" line giving the number of documents counted`);
-  return records;
 }
 
 export interface FingerprintJobOptions {

@@ -15,13 +15,16 @@
  */
 import type { KernelContext, KernelResult, LocalKernel } from '../../contract/plan.ts';
 import type { SideRecord } from '../../contract/jobs.ts';
+import { concatPairs } from '../../contract/pairs.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { fingerprintToHex } from './fingerprint.ts';
 import { HashCounts, type HashCountArrays } from './hash-counts.ts';
 import { clusterSizes } from './clusters.ts';
-import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, readDfFile, SIGNATURES } from './jobs.ts';
+import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, SIGNATURES } from './jobs.ts';
+import { readDfFile } from './df-file.ts';
 import type { SliceFingerprints } from './kernel-tasks.ts';
-import { groupFingerprints, identicalPairs, radixOrder, type SearchResult } from './search.ts';
+import { groupFingerprints, identicalPairs, type SearchResult } from './search.ts';
+import { pairOrder } from '../text/stable-order.ts';
 import type { TableLayout } from './tables.ts';
 import { metaFieldsUsed, type WeightingOptions } from './weights.ts';
 
@@ -162,7 +165,7 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
     comparisons += p.fingerprintComparisons;
     candidates += p.candidatePairs;
   }
-  const pairs = sortedPairs(parts);
+  const pairs = sortedPairs(parts, ctx.docs.texts.length);
   ctx.count(HAMMING_JOB, 'fingerprint_comparisons', comparisons);
   ctx.count(HAMMING_JOB, 'candidate_pairs', candidates);
   ctx.count(HAMMING_JOB, 'output_pairs', pairs.a.length);
@@ -170,19 +173,9 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
 }
 
 /** The parts' pairs in one list ordered by (a, b). */
-function sortedPairs(parts: readonly SearchResult[]): KernelResult['pairs'] {
-  const n = parts.reduce((s, p) => s + p.a.length, 0);
-  const a = new Uint32Array(n);
-  const b = new Uint32Array(n);
-  const score = new Float64Array(n);
-  let at = 0;
-  for (const p of parts) {
-    a.set(p.a, at);
-    b.set(p.b, at);
-    score.set(p.score, at);
-    at += p.a.length;
-  }
-  const order = radixOrder([b, a], Uint32Array.from({ length: n }, (_, i) => i));
+function sortedPairs(parts: readonly SearchResult[], documents: number): KernelResult['pairs'] {
+  const { a, b, score } = concatPairs(parts);
+  const order = pairOrder(a, b, documents);
   return {
     a: Uint32Array.from(order, (i) => a[i] as number),
     b: Uint32Array.from(order, (i) => b[i] as number),

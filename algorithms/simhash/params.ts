@@ -4,9 +4,11 @@
  * within Hamming distance 3. Each Table 6.1 variant is one field; `true` switches it on with the
  * value the thesis used, a number sets it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { InputFileError } from '../../contract/errors.ts';
 import { charShingle, wordShingle } from '../text/params.ts';
+import { readDfFile } from './df-file.ts';
 import { MAX_TABLES, tableCount } from './tables.ts';
 
 const wordFeatures = wordShingle.extend({
@@ -23,14 +25,38 @@ const dfFromCorpus = z
   .object({ from: z.literal('corpus').describe('count document frequencies over the corpus in a job, frozen for the run (thesis §3.3)') })
   .strict();
 
+/** Problems of a df file by path, size and time: a sweep's variants validate the same file once. */
+const checked = new Map<string, string | undefined>();
+
+/** Why the df file cannot be used (the loader's own one-line message), or undefined: checked when the config loads, not midway through a run. */
+function dfFileProblem(path: string): string | undefined {
+  const s = statSync(path, { throwIfNoEntry: false });
+  const key = `${path}\0${s?.size}\0${s?.mtimeMs}`;
+  if (!checked.has(key)) {
+    try {
+      readDfFile(path);
+      checked.set(key, undefined);
+    } catch (e) {
+      if (!(e instanceof InputFileError)) throw e;
+      checked.set(key, e.message);
+    }
+  }
+  return checked.get(key);
+}
+
 const dfFromFile = z
   .object({
     from: z.literal('file').describe('load document frequencies from a file'),
     path: z
       .string()
       .min(1)
-      .refine((p) => existsSync(p), { error: (issue) => `no such file: ${String(issue.input)} (absolute, or relative to the directory bench runs in)` })
-      .describe('TSV file of `feature<TAB>df` lines and one `<TAB>N` line (N = documents counted), .gz allowed; read where the tasks run (local, streaming)'),
+      .refine((p) => existsSync(p), { error: (issue) => `no such file: ${String(issue.input)} (absolute, or relative to the config file's directory)` })
+      .superRefine((p, ctx) => {
+        if (!existsSync(p)) return;
+        const problem = dfFileProblem(p);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('TSV file of `feature<TAB>df` lines and one `<TAB>N` line (N = documents counted), .gz allowed, relative to the config file; read where the tasks run (local, streaming)'),
   })
   .strict();
 

@@ -17,6 +17,7 @@
  * - output_pairs: document pairs reported.
  */
 import { sharedU32 } from '../text/chunks.ts';
+import { radixOrder } from '../text/stable-order.ts';
 import { hamming, simhashScore } from './fingerprint.ts';
 import { firstTable } from './tables.ts';
 
@@ -66,42 +67,6 @@ export function groupFingerprints(hi: Uint32Array, lo: Uint32Array, docs: Uint32
 /** Entries 0..n-1 in ascending document order. */
 function identityOrder(n: number, docs: Uint32Array): Uint32Array {
   return radixOrder([docs], Uint32Array.from({ length: n }, (_, i) => i));
-}
-
-/**
- * A stable LSD radix sort of entry indexes `order` by the given 32-bit keys, the first key least
- * significant, 16 bits a pass; passes where every entry has the same digit are skipped.
- */
-export function radixOrder(keys: readonly Uint32Array[], order: Uint32Array): Uint32Array {
-  const n = order.length;
-  let from: Uint32Array = order;
-  let to: Uint32Array = new Uint32Array(n);
-  const count = new Uint32Array(65536);
-  for (const key of keys) {
-    for (let shift = 0; shift < 32; shift += 16) {
-      count.fill(0);
-      for (let i = 0; i < n; i++) {
-        const d = ((key[from[i] as number] as number) >>> shift) & 0xffff;
-        count[d] = (count[d] as number) + 1;
-      }
-      if (n === 0 || count[((key[from[0] as number] as number) >>> shift) & 0xffff] === n) continue;
-      let sum = 0;
-      for (let d = 0; d < 65536; d++) {
-        const c = count[d] as number;
-        count[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < n; i++) {
-        const e = from[i] as number;
-        const d = ((key[e] as number) >>> shift) & 0xffff;
-        const at = count[d] as number;
-        count[d] = at + 1;
-        to[at] = e;
-      }
-      [from, to] = [to, from];
-    }
-  }
-  return from;
 }
 
 /** Pairs found and counted by one search task. */

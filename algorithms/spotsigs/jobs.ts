@@ -14,9 +14,9 @@
 import { DOCUMENTS, formatScore, type JobSpec } from '../../contract/index.ts';
 import { documentFrequencyJob, readDocumentFrequencies } from '../text/document-frequencies.ts';
 import { normalize } from '../text/normalize.ts';
-import { jaccard, lengthCompatible } from '../pdc-mr/matching.ts';
-import { corpusTables, documentTerms, makeSigner } from '../pdc-mr/signatures.ts';
-import type { SentenceSignature } from '../pdc-mr/params.ts';
+import type { SentenceSignature } from '../text/params.ts';
+import { corpusTables, documentTerms, makeSigner } from '../text/sentence-signatures.ts';
+import { jaccard, lengthCompatible } from '../text/set-similarity.ts';
 import type { SpotSigsParams } from './params.ts';
 
 export const DF = 'spotsigs-df';

@@ -1,11 +1,10 @@
 /** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
 import { countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { documentFrequencies } from '../pdc-mr/kernel.ts';
-import { jaccard } from '../pdc-mr/matching.ts';
-import { buildIndex, joinUnits, TASKS_MODULE } from '../pdc-mr/sentence-index.ts';
-import { corpusTables } from '../pdc-mr/signatures.ts';
-import type { SignedSlice } from '../pdc-mr/tasks.ts';
+import { buildIndex, corpusDocumentFrequencies, joinUnits, TASKS_MODULE } from '../text/sentence-index.ts';
+import { corpusTables } from '../text/sentence-signatures.ts';
+import type { SignedSlice } from '../text/sentence-tasks.ts';
+import { jaccard } from '../text/set-similarity.ts';
 import { DF, MR1, MR2, signatureSpec } from './jobs.ts';
 import type { SpotSigsParams } from './params.ts';
 
@@ -21,7 +20,7 @@ async function run(k: KernelContext, params: SpotSigsParams, minScore: number): 
   const texts = k.docs.texts;
   const docs = texts.length;
   const slices = balancedRanges(docs, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 2));
-  const df = await k.cached('document-terms:document-frequencies', () => documentFrequencies(k, slices));
+  const df = await k.cached('document-terms:document-frequencies', () => corpusDocumentFrequencies(k, slices));
   countIfAny(k, DF, 'terms', df.df.size);
   const spec = signatureSpec(params);
   const tables = corpusTables(spec, df);

@@ -57,3 +57,45 @@ export function checkIdfRange(p: { readonly idf_min: number; readonly idf_max: n
     ctx.addIssue({ code: 'custom', path: ['idf_max'], message: `must be at least idf_min (${p.idf_min}), got ${p.idf_max}` });
   }
 }
+
+/**
+ * How a sentence (PDC-MR) or a document (SpotSigs) becomes a set of signatures
+ * (`sentence-signatures.ts`; Zhang et al. 2010 §4.1).
+ */
+const sentenceShingles = z
+  .object({
+    method: z.literal('shingles').describe('n-word shingles of the sentence (Zhang et al. §4.1.1)'),
+    n: z.number().int().min(1).max(8).default(4).describe('words per shingle (the paper compares 2, 3 and 4)'),
+  })
+  .strict();
+
+const sentenceSpotsigs = z
+  .object({
+    method: z.literal('spotsigs').describe('spot signatures: an antecedent word and a chain of the content words after it (Theobald et al. 2008; §4.1.3)'),
+    antecedents: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(10_000)
+      .describe('antecedents: the k words of highest document frequency in the corpus (the paper: 10K for English)'),
+    distance: z.number().int().min(1).max(16).default(1).describe('spot distance d: the chain takes every d-th content word after the antecedent'),
+    chain: z.number().int().min(1).max(16).default(2).describe('chain length c: content words per signature'),
+  })
+  .strict();
+
+const sentenceImatch = z
+  .object({
+    method: z.literal('imatch').describe('I-Match: one SHA-1 over the sentence’s words whose idf lies in [idf_min, idf_max] (Chowdhury et al. 2002; §4.1.2)'),
+    idf_min: idfMin,
+    idf_max: idfMax,
+  })
+  .strict()
+  .superRefine(checkIdfRange);
+
+export const sentenceSignature = z
+  .discriminatedUnion('method', [sentenceShingles, sentenceImatch, sentenceSpotsigs])
+  .default({ method: 'shingles', n: 4 })
+  .describe('how a sentence becomes a set of signatures');
+
+export type SentenceSignature = z.output<typeof sentenceSignature>;

@@ -58,6 +58,23 @@ export function sizeGroupProblems(groups: readonly SizeGroup[]): { index: number
   return problems;
 }
 
+/**
+ * The document sizes no group holds, as group labels (`0-4`, `10-19`, `51+`): below the first
+ * group, between two groups, above a bounded last group. `groups` as `sizeGroupProblems` accepts
+ * them (sorted, not overlapping).
+ */
+export function sizeGroupGaps(groups: readonly SizeGroup[]): string[] {
+  const gaps: string[] = [];
+  let next = 0; // the fewest words not yet covered
+  for (const g of groups) {
+    if (g.min_words > next) gaps.push(groupLabel({ min_words: next, max_words: g.min_words - 1 }));
+    if (g.max_words === null) return gaps;
+    next = g.max_words + 1;
+  }
+  gaps.push(groupLabel({ min_words: next, max_words: null }));
+  return gaps;
+}
+
 export interface DocumentSizes {
   /** each document's words */
   readonly words: Uint32Array;

@@ -56,8 +56,10 @@ export function evaluateVariant(args: {
 }): VariantEvaluation {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
-  const reference = args.truth?.pairs ?? pairs;
-  const cmp = compareWithTruth(reference, pairs, documents, {
+  // Sorted once here for the comparison and the slices (sortPairs returns a sorted list as it is).
+  const run = sortPairs(pairs, documents, 'run');
+  const reference = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : run;
+  const cmp = compareWithTruth(reference, run, documents, {
     minScore: evaluate.min_score,
     threshold: evaluate.threshold,
     decisions: output.decisions.kind,
@@ -86,8 +88,8 @@ export function evaluateVariant(args: {
   }
   const slices = args.sizes
     ? evaluateSlices({
-        truth: sortPairs(reference, documents, 'ground truth'),
-        run: sortPairs(pairs, documents, 'run'),
+        truth: reference,
+        run,
         sizes: args.sizes,
         groups: args.sizes.docs.length,
         thresholds: [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])],

@@ -26,13 +26,14 @@ export interface DryRunOptions {
 export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, opts: DryRunOptions): Promise<unknown> {
   // A variant of several runs is planned as its runs: trials, or calibration runs (the run with
   // the parameters a calibration chooses is known only after them).
-  const planned = opts.variants.flatMap((v) => {
+  const planned = opts.variants.flatMap((v, i) => {
     const adapter = findDetector(detectors, v.algorithm);
     if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
     const ctx = { minScore: opts.reportFloor, seed: exp.seed };
     const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
     const runs = expansion ? expansion.runs.map((r) => partVariant(v, r)) : [v];
-    return runs.map((x) => ({ variant: x.name, algorithm: x.algorithm, params: x.params, ...ctx, plan: adapter.plan(x.params, ctx) }));
+    // Places as the runner gives them (runner.ts, expanded-variant.ts): the variant's position, and a part's place among its runs.
+    return runs.map((x, k) => ({ variant: x.name, algorithm: x.algorithm, params: x.params, ...ctx, plan: adapter.plan(x.params, ctx), position: i + 1, ...(expansion ? { part: k + 1 } : {}) }));
   });
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };

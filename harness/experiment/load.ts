@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { findCorpusReader } from '../corpus/registry.ts';
+import { sizeGroupGaps } from '../evaluate/size-groups.ts';
 import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { clip, ConfigError, quote, QUOTE_MAX, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
@@ -232,6 +233,39 @@ function setAt(target: unknown, path: Path, value: unknown): void {
   x[path[path.length - 1] as string | number] = value;
 }
 
+/**
+ * `params` with the relative file paths the adapter names (`fileParams`) resolved against the
+ * config file's directory, as the corpus path is; a copy, the sweep point's own params untouched.
+ */
+function withAbsoluteFiles(params: unknown, fileParams: readonly (readonly string[])[] | undefined, dir: string): unknown {
+  if (fileParams === undefined || fileParams.length === 0) return params;
+  const out = structuredClone(params);
+  for (const at of fileParams) {
+    let x: unknown = out;
+    for (const seg of at.slice(0, -1)) x = isRecord(x) ? x[seg] : undefined;
+    const last = at[at.length - 1] as string;
+    if (isRecord(x) && typeof x[last] === 'string' && x[last] !== '') x[last] = resolve(dir, x[last]);
+  }
+  return out;
+}
+
+/** `parsed` with the file paths as the config wrote them: a variant's name must not depend on where the config lies. */
+function withFilesAsWritten(parsed: unknown, written: unknown, fileParams: readonly (readonly string[])[] | undefined): unknown {
+  if (fileParams === undefined || fileParams.length === 0) return parsed;
+  const out = structuredClone(parsed);
+  for (const at of fileParams) {
+    let x: unknown = out;
+    let w: unknown = written;
+    for (const seg of at.slice(0, -1)) {
+      x = isRecord(x) ? x[seg] : undefined;
+      w = isRecord(w) ? w[seg] : undefined;
+    }
+    const last = at[at.length - 1] as string;
+    if (isRecord(x) && isRecord(w) && typeof w[last] === 'string') x[last] = w[last];
+  }
+  return out;
+}
+
 /** Validates one `ground_truth` or `runs[i]` entry and expands it into variants. */
 function expandEntry(
   detectors: DetectorCatalog,
@@ -241,6 +275,7 @@ function expandEntry(
   doc: Document,
   locate: Locator,
   issues: IssueList,
+  dir: string,
 ): EntryResult | undefined {
   if (!isRecord(entry) || typeof entry.algorithm !== 'string') return undefined; // the config schema reports it
   const adapter = findDetector(detectors, entry.algorithm);
@@ -267,10 +302,11 @@ function expandEntry(
   let first: unknown;
   const named = typeof entry.name === 'string';
   for (const point of expandSweeps(name, params, scan.sweeps)) {
-    const parsed = adapter.params.safeParse(point.params, { reportInput: true });
+    const data = withAbsoluteFiles(point.params, adapter.fileParams, dir);
+    const parsed = adapter.params.safeParse(data, { reportInput: true });
     if (!parsed.success) {
       const at = variantLocator(locate, paramsPath, scan.sweeps, point.choice);
-      addZodIssues({ issues, locate: at, base: paramsPath, schema: adapter.params, data: point.params }, parsed.error.issues);
+      addZodIssues({ issues, locate: at, base: paramsPath, schema: adapter.params, data }, parsed.error.issues);
       continue;
     }
     first ??= parsed.data;
@@ -278,7 +314,9 @@ function expandEntry(
     const variantName =
       groundTruth || named || scan.sweeps.length > 0
         ? point.name
-        : distinguishingName(name, parsed.data, adapter.params);
+        : distinguishingName(name, withFilesAsWritten(parsed.data, point.params, adapter.fileParams), {
+            safeParse: (x: unknown) => adapter.params.safeParse(withAbsoluteFiles(x, adapter.fileParams, dir)),
+          });
     built.push({
       variant: { name: variantName, algorithm: adapter.name, params: parsed.data, swept: point.swept, groundTruth },
       origin: path,
@@ -308,6 +346,24 @@ function groundTruthProblem(detectors: DetectorCatalog, gt: Variant, evaluate: E
     return `${gt.algorithm} as configured reports pairs from RR ${score.floor} up, but the evaluation needs every pair from ${lowest} (evaluate.min_score ${evaluate.min_score}, threshold ${evaluate.threshold}): lower its threshold or raise min_score`;
   }
   return undefined;
+}
+
+/**
+ * A calibration (contract/derived.ts) judges its runs per size group and chooses the parameters
+ * every document runs with: a document size in no group would run with parameters chosen on no
+ * evidence about it. So a calibrated variant needs groups that cover every size, from 0 words
+ * up, without gaps, the last unbounded.
+ */
+function calibrationGapProblem(detectors: DetectorCatalog, variants: readonly Variant[], evaluate: Experiment['evaluate']): string | undefined {
+  const gaps = sizeGroupGaps(evaluate.size_groups);
+  if (gaps.length === 0) return undefined;
+  const calibrated = variants.filter((v) => {
+    const adapter = findDetector(detectors, v.algorithm);
+    return adapter !== undefined && expansionOf(adapter, { ...v, groundTruth: false }, { evaluate })?.kind === 'calibration';
+  });
+  if (calibrated.length === 0) return undefined;
+  const names = calibrated.map((v) => quote(v.name)).join(', ');
+  return `documents of ${gaps.join(', ')} words are in no size group, but ${names} chooses its parameters per size group (calibration): make the groups cover every size from 0 words, the last without max_words`;
 }
 
 /** A variant needing a `meta` field its corpus format never carries (adapter.metaFields) is a config error. */
@@ -412,9 +468,9 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   await checkFiles(refs, dir, locate, issues);
 
   const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
-  const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues);
+  const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues, dir);
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
-  const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues));
+  const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues, dir));
   checkNames([...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
   const format = isRecord(raw) && isRecord(raw.corpus) && typeof raw.corpus.format === 'string' ? raw.corpus.format : undefined;
   checkMetaFields(detectors, format, [...(gt?.built ?? []), ...runs.flatMap((r) => r?.built ?? [])], locate, issues);
@@ -431,6 +487,12 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   if (gtProblem !== undefined) {
     const at: Path = ['ground_truth', 'algorithm'];
     issues.add(locate.value(at), at, gtProblem);
+    throw new ConfigError(issues.lines());
+  }
+  const gaps = calibrationGapProblem(detectors, [groundTruth, ...runs.flatMap((r) => r?.built.map((b) => b.variant) ?? [])], cfg.evaluate);
+  if (gaps !== undefined) {
+    const at: Path = ['evaluate', 'size_groups'];
+    issues.add(locate.value(at), at, gaps);
     throw new ConfigError(issues.lines());
   }
   const resolved: unknown = JSON.parse(

@@ -39,13 +39,13 @@ import { RunFolder } from '../results/run-folder.ts';
 import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
-import { planVariant, REPORT_FLOOR, runVariant, type Truth } from './variant-run.ts';
+import { planVariant, REPORT_FLOOR, runVariant, type PlannedVariant, type Truth } from './variant-run.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
-import type { BackendConfig, Experiment, Variant } from './types.ts';
+import type { BackendConfig, Experiment } from './types.ts';
 
 export interface RunOptions {
   readonly configFile: string;
@@ -103,7 +103,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   }
   const notice = opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
   const finalDir = RunFolder.finalPath(opts.outRoot, exp.name, runId);
-  const inputs = await fingerprintInputs(exp, opts.hashInputs ? 'content' : 'stat');
+  const inputs = await fingerprintInputs(exp, opts.hashInputs ? 'content' : 'stat', detectors);
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, opts.force)) return { kind: 'already-complete', dir: finalDir };
 
   const startedAt = new Date();
@@ -131,13 +131,14 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       },
     };
     // The backend starts first, so its worker threads load while the corpus is read.
-    backend = await createBackend(backendConfig, { preload: workerModules(exp, detectors, all), detectors, runId, resume: opts.resume === true });
+    // Planned once: the plans name the worker modules the backend preloads, and then run.
+    const planned = all.map((v) => planVariant(exp, detectors, v));
+    backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
     const cpuRead = process.cpuUsage(cpu0);
-    const planned = all.map((v) => planVariant(exp, detectors, v));
     const records: VariantRecord[] = [];
     const resumed: string[] = [];
     let truth: Truth | undefined;
@@ -149,7 +150,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         // Trials averaged or calibration runs, each a row of its own (expanded-variant.ts).
         const progress = (phase: string, done?: number, total?: number): void => opts.progress.update(`${label} ${phase}`, done, total);
         const vctx = { exp, docs, backend, workDir, signal: opts.signal, progress, ...(spanOracle ? { spanOracle } : {}) };
-        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
+        const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, position: i + 1, ctx: vctx, truth, sortTruth, checkpoint, write: (f, b) => folder.write(f, b), log: (line) => opts.progress.log(line) });
         if (out.resumed) resumed.push(p.variant.name);
         records.push(...out.records);
         opts.progress.log(`${label}: ${out.resumed ? 'resumed from the checkpoint' : `${out.records.length - 1} runs`}`);
@@ -170,7 +171,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
       const r = await runVariant(
         p,
-        i + 1,
+        { position: i + 1 },
         {
           exp,
           docs,
@@ -280,9 +281,9 @@ function existingRunIsCurrent(finalDir: string, experiment: string, runId: strin
   return true;
 }
 
-function workerModules(exp: Experiment, detectors: DetectorCatalog, variants: readonly Variant[]): string[] {
+function workerModules(planned: readonly PlannedVariant[]): string[] {
   const urls = new Set<string>();
-  for (const v of variants) for (const u of planVariant(exp, detectors, v).plan.local?.workerModules ?? []) urls.add(u);
+  for (const p of planned) for (const u of p.plan.local?.workerModules ?? []) urls.add(u);
   return [...urls];
 }
 

@@ -71,13 +71,23 @@ export interface VariantContext {
   readonly replies?: ReplyOracle;
 }
 
-/** `position`: the variant's 1-based place in the run (a backend names its remote outputs by it); undefined for the runs inside an expanded variant. */
-export async function runVariant(p: PlannedVariant, position: number | undefined, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
+/**
+ * Where a run is in its experiment, for a backend that names its remote outputs by it (EMR):
+ * the variant's 1-based position (the ground truth first) and, for a trial or calibration run
+ * of an expanded variant, its 1-based place among them. Both are the same when a run resumes,
+ * whatever the checkpoint skips.
+ */
+export interface RunPlace {
+  readonly position: number;
+  readonly part?: number;
+}
+
+export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
   const { variant: v, adapter, plan } = p;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
   const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, ...(position === undefined ? {} : { position }) },
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, ...place },
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;

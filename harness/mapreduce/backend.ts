@@ -19,6 +19,12 @@ export interface VariantJob {
   readonly plan: Plan;
   /** 1-based position of the variant in its run (the ground truth first): stable when a run resumes */
   readonly position?: number;
+  /**
+   * For a run inside an expanded variant (a trial or a calibration run): its 1-based place among
+   * the variant's runs, in the adapter's order. With `position` (the variant's) it names the run
+   * as stably as `position` names a variant; absent for a variant's own run.
+   */
+  readonly part?: number;
 }
 
 export interface BackendContext {

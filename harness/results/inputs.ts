@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import { walkInputFiles } from '../corpus/files.ts';
 import { findCorpusReader } from '../corpus/registry.ts';
+// Types only: the readers import this module, and must not load the detectors.
+import type { DetectorCatalog } from '../detectors.ts';
 import type { Experiment } from '../experiment/types.ts';
 
 export interface FileSetFingerprint {
@@ -36,8 +38,12 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(PACKAGE, 'utf8')) as { version: string }).version;
 }
 
-/** The files and folders an experiment reads: the corpus (as its reader resolves it), qrels, run files and the span oracle. */
-export function inputPaths(exp: Experiment): string[] {
+/**
+ * The files and folders an experiment reads: the corpus (as its reader resolves it), qrels, run
+ * files, the span oracle, and the files the variants' parameters name (an adapter's `fileParams`,
+ * such as simhash's document frequencies; absolute once the config is loaded).
+ */
+export function inputPaths(exp: Experiment, detectors?: DetectorCatalog): string[] {
   const paths: string[] = [];
   const reader = findCorpusReader(exp.corpus.format);
   const corpus = exp.corpus.path ?? '';
@@ -47,6 +53,12 @@ export function inputPaths(exp: Experiment): string[] {
   if (subset) paths.push(...('qrels' in subset ? [subset.qrels] : subset.runs));
   for (const s of [exp.studies?.topic_collections, exp.studies?.run_topics]) if (s) paths.push(...s.runs);
   if (exp.evaluate.oracle !== undefined) paths.push(exp.evaluate.oracle);
+  for (const v of detectors ? [exp.groundTruth, ...exp.variants] : []) {
+    for (const at of detectors?.adapters.find((a) => a.name === v.algorithm)?.fileParams ?? []) {
+      const value = at.reduce<unknown>((x, seg) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[seg] : undefined), v.params);
+      if (typeof value === 'string' && value !== '') paths.push(value);
+    }
+  }
   return [...new Set(paths)];
 }
 
@@ -91,8 +103,8 @@ export async function fingerprintPath(path: string, method: 'stat' | 'content'):
   return { path, files: files.length, bytes, newest: files.length > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
 }
 
-export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat'): Promise<InputsFingerprint> {
-  const files = await Promise.all(inputPaths(exp).map((p) => fingerprintPath(p, method)));
+export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat', detectors?: DetectorCatalog): Promise<InputsFingerprint> {
+  const files = await Promise.all(inputPaths(exp, detectors).map((p) => fingerprintPath(p, method)));
   const base = { method, package_version: packageVersion(), config_hash: exp.hash, files };
   return { ...base, digest: createHash('sha256').update(JSON.stringify(base)).digest('hex') };
 }

@@ -33,27 +33,43 @@ function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
+const WORD = new RegExp(`(^|[^a-z0-9])(${FORBIDDEN.map((w) => w.replace(/[-]/g, '\\-')).join('|')})([^a-z0-9]|$)`, 'i');
+
+/** `rel:line: code` for each line of `text` (the file `rel`) whose code names a detector and is not allowed. */
+function offendingLines(rel: string, text: string): string[] {
+  const found: string[] = [];
+  code(text)
+    .split('\n')
+    .forEach((line, i) => {
+      const t = line.trim();
+      if (!WORD.test(t)) return;
+      if (ALLOWED.has(`${rel}: ${t}`) || ALLOWED.has(t)) return;
+      found.push(`${rel}:${i + 1}: ${t}`);
+    });
+  return found;
+}
+
 describe('harness/ and the detectors', () => {
   it('names no detector, job or counter of one in code', () => {
-    const found: string[] = [];
-    const word = new RegExp(`(^|[^a-z0-9])(${FORBIDDEN.map((w) => w.replace(/[-]/g, '\\-')).join('|')})([^a-z0-9]|$)`, 'i');
-    for (const f of files(HARNESS)) {
-      const rel = relative(ROOT, f);
-      code(readFileSync(f, 'utf8'))
-        .split('\n')
-        .forEach((line, i) => {
-          const t = line.trim();
-          if (!word.test(t)) return;
-          if (ALLOWED.has(`${rel}: ${t}`) || ALLOWED.has(t)) return;
-          found.push(`${rel}:${i + 1}: ${t}`);
-        });
-    }
+    const found = files(HARNESS).flatMap((f) => offendingLines(relative(ROOT, f), readFileSync(f, 'utf8')));
     expect(found).toEqual([]);
   });
 
-  it('finds a planted name (the check can fail)', () => {
-    const planted = code("const x = 1; // broder in a comment\nif (v.algorithm === 'simhash') count++;");
-    expect(/simhash/.test(planted)).toBe(true);
-    expect(/broder/.test(planted)).toBe(false);
+  it('finds a planted name with the very check above (the check can fail)', () => {
+    const planted = [
+      'const x = 1; // broder in a comment',
+      "if (v.algorithm === 'simhash') count++;",
+      '/* sct and mr1 in a block comment */',
+      "const pdc = counters['pdc-mr'];",
+      "const fingerprints = 'fingerprints';", // a word that merely starts with a forbidden one
+      "const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
+    ].join('\n');
+    expect(offendingLines('harness/planted.ts', planted)).toEqual([
+      "harness/planted.ts:2: if (v.algorithm === 'simhash') count++;",
+      "harness/planted.ts:4: const pdc = counters['pdc-mr'];",
+      "harness/planted.ts:6: const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
+    ]);
+    // an allowed line is allowed only in its own file
+    expect(offendingLines('harness/experiment/load.ts', planted.split('\n')[5] as string)).toEqual([]);
   });
 });

@@ -9,16 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import {
-  AddJobFlowStepsCommand,
-  DescribeClusterCommand,
-  EMRClient,
-  ListInstancesCommand,
-  ListStepsCommand,
-  RunJobFlowCommand,
-  TerminateJobFlowsCommand,
-  type StepConfig,
-} from '@aws-sdk/client-emr';
+import { EMRClient } from '@aws-sdk/client-emr';
 import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +23,7 @@ import { createStreamingBackend } from '../../harness/mapreduce/streaming/backen
 import { streamingBackendSchema } from '../../harness/mapreduce/streaming/config.ts';
 import { runExperiment } from '../../harness/experiment/runner.ts';
 import { readSpansCsvGz } from '../../harness/results/output-files.ts';
+import { completeEveryStep } from '../support/emr-cluster.ts';
 import { runOptions } from '../support/run-options.ts';
 import { TEST_DETECTORS } from './detectors/catalog.ts';
 import { linesOf, sharedLines } from './detectors/shared-lines.ts';
@@ -120,22 +112,8 @@ describe('spans on every backend', () => {
     const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 't', secretAccessKey: 't' } });
     const emrMock = mockClient(emr);
     const s3Mock = mockClient(s3);
-    let steps: string[] = [];
     const T = new Date(Date.UTC(2026, 10, 23));
-    emrMock.on(RunJobFlowCommand).callsFake((input: { Steps: StepConfig[] }) => {
-      steps = input.Steps.map((x) => x.Name ?? '');
-      return { JobFlowId: 'j-SIM' };
-    });
-    emrMock.on(AddJobFlowStepsCommand).callsFake((input: { Steps: StepConfig[] }) => {
-      steps = input.Steps.map((x) => x.Name ?? '');
-      return { StepIds: steps.map((_, k) => `s-${k}`) };
-    });
-    emrMock.on(DescribeClusterCommand).resolves({ Cluster: { Id: 'j-SIM', ReleaseLabel: 'emr-7.14.0', Status: { State: 'RUNNING', Timeline: { CreationDateTime: T, ReadyDateTime: T } } } });
-    emrMock.on(ListStepsCommand).callsFake(() => ({
-      Steps: steps.map((Name, k) => ({ Id: `s-${k}`, Name, Status: { State: 'COMPLETED', Timeline: { CreationDateTime: T, StartDateTime: T, EndDateTime: T } } })).reverse(),
-    }));
-    emrMock.on(ListInstancesCommand).resolves({ Instances: [] });
-    emrMock.on(TerminateJobFlowsCommand).resolves({});
+    completeEveryStep(emrMock, T);
     s3Mock.on(HeadBucketCommand).resolves({});
     s3Mock.on(PutObjectCommand).resolves({});
     const datasetOf = (key: string): string | undefined => Object.keys(streamedParts).find((d) => key.includes(`/${d}/`));

@@ -19,7 +19,7 @@ import { splitCount, type DocsDescription } from './splits.ts';
 import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
 
 /** The part of a variant the plan needs (a VariantJob fits). */
-export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan'>;
+export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan' | 'position' | 'part'>;
 
 export interface PlannedObject {
   readonly uri: string;
@@ -84,7 +84,7 @@ export function variantSteps(
   prices: PriceTable,
 ): { slug: string; steps: StepConfig[] } {
   const mode = clusterMode(c);
-  const slug = variantSlug(index, v.variant);
+  const slug = variantSlug(index, v.variant, v.part);
   // On a cluster of our own a failed step cancels the rest; on the user's cluster CANCEL_AND_WAIT
   // would also cancel their steps, so ours continue and the backend cancels its own.
   const actionOnFailure: ActionOnFailure = mode.kind === 'new' ? 'CANCEL_AND_WAIT' : 'CONTINUE';
@@ -214,7 +214,8 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
 
   const clusterId = mode.kind === 'existing' ? mode.clusterId : CLUSTER_ID;
   input.variants.forEach((v, idx) => {
-    const { slug, steps } = variantSteps(c, runId, idx + 1, v, prices);
+    // The run's own places (the backend's), so the dry run lists the keys the run will write.
+    const { slug, steps } = variantSteps(c, runId, v.position ?? idx + 1, v, prices);
     const spec = specJson(v);
     upload(specKey(layout, slug), Buffer.byteLength(spec), `spec of variant ${v.variant}: ${spec.trim()}`, { ContentType: 'application/json' });
     if (mode.kind === 'new' && idx === 0) {

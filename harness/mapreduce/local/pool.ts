@@ -4,6 +4,7 @@
  * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
  */
 import { Worker } from 'node:worker_threads';
+import { InputFileError } from '../../../contract/errors.ts';
 import { importModule } from '../../build/import-module.ts';
 import { transferables } from './transfer.ts';
 
@@ -117,7 +118,7 @@ export class WorkerPool {
 
   private spawn(): Worker {
     const w = new Worker(WORKER_ENTRY);
-    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; message?: string; stack?: string }) => {
+    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; name?: string; message?: string; stack?: string }) => {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       const tasks = this.busy.get(w);
@@ -130,7 +131,8 @@ export class WorkerPool {
       if (p) {
         if (msg.ok) p.resolve(msg.result);
         else {
-          const err = new Error(msg.message);
+          // A detector's bad input file stays the one-line user error it is across the thread boundary.
+          const err = msg.name === 'InputFileError' ? new InputFileError(msg.message) : new Error(msg.message);
           if (msg.stack) err.stack = msg.stack;
           p.reject(err);
         }
@@ -180,8 +182,10 @@ export class WorkerPool {
     this.closed = true;
     this.queue.length = 0;
     const ws = this.workers.splice(0);
+    // The threads stop before their tasks reject: a caller that removes a task's files when it
+    // rejects must not race a thread still writing them.
+    await Promise.all(ws.map((w) => w.terminate()));
     for (const p of this.pending.values()) p.reject(why);
     this.pending.clear();
-    await Promise.all(ws.map((w) => w.terminate()));
   }
 }

@@ -48,7 +48,7 @@ async function perform(task: Task): Promise<void> {
     port!.postMessage({ id: task.id, ok: true, result }, transferables(result));
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    port!.postMessage({ id: task.id, ok: false, message: err.message, stack: err.stack });
+    port!.postMessage({ id: task.id, ok: false, name: err.name, message: err.message, stack: err.stack });
   }
 }
 

@@ -22,7 +22,7 @@ import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { addCounters, type Counters } from '../../../contract/index.ts';
-import { clip, InterruptedError, quote, UserError } from '../../errors.ts';
+import { clip, DataError, InterruptedError, quote, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { DOCUMENTS, DOCUMENTS_META, readsDataset, type JobSpec } from '../../../contract/index.ts';
 import { bundleJobScript } from './bundle.ts';
@@ -33,7 +33,7 @@ import { ChildSet, describeExit, describeFailure, rootFailure, startPipeline, ty
 import { addCounterLines } from './reporter.ts';
 import { partitionLines } from './shuffle.ts';
 import { alignSplits, planSplits, type Split } from './splits.ts';
-import type { JobScriptSpec } from './task-cli.ts';
+import { EXIT_INPUT_FILE, type JobScriptSpec } from './task-cli.ts';
 
 export interface StreamingBackendOptions {
   /** USD per vCPU-hour that CPU-seconds are priced at (default 0: no price given). */
@@ -368,6 +368,10 @@ class StreamingRun {
       if (error instanceof TaskFailure && error.outcome.spawnError && error.outcome.label === 'sort') {
         // The config names the sort command: a user's mistake, not a bug.
         throw new UserError(`streaming: backend.sort ${quote(this.config.sort)} cannot be started (${error.outcome.spawnError}): give the path of GNU sort`, { cause: error });
+      }
+      if (error instanceof TaskFailure && error.outcome.code === EXIT_INPUT_FILE && error.outcome.lastLines.length > 0) {
+        // A file the user named is bad (the task's last line says which, where and why): exit 2, not a bug.
+        throw new DataError(`streaming: job ${job.name}: ${phase} task ${i}: ${clip(error.outcome.lastLines.at(-1) as string, 300)}`, { cause: error });
       }
       if (error instanceof TaskFailure) {
         throw new Error(

@@ -1,17 +1,21 @@
 /**
- * The job script: ONE self-contained .js file (esbuild bundle of `task-main.ts` with the whole
- * algorithm registry, zod and everything else inlined; only Node built-ins are required at run
- * time) that Hadoop Streaming runs as mapper, combiner or reducer. The streaming backend runs
- * it locally; the EMR backend uploads this very file and ships it to the tasks with `-files`.
+ * The job script: ONE self-contained .js file (esbuild bundle of `task-main.ts` with every
+ * detector's plan function, `algorithms/plans.ts`, and what they import inlined; only Node
+ * built-ins are required at run time) that Hadoop Streaming runs as mapper, combiner or reducer.
+ * The streaming backend runs it locally; the EMR backend uploads this very file and ships it to
+ * the tasks with `-files`. It holds no parameter schema and no zod (a plan.ts imports only
+ * types from its params.ts), so that each of a run's many task processes starts fast;
+ * test/harness/mapreduce/streaming/bundle.test.ts holds it to that.
  *
  * CLI contract (Node >= 20, any working directory, no node_modules):
  *
  *   node ndd-job.js --spec spec.json --job <job-name> --phase map|combine|reduce
  *                   [--side <dataset>=<file> ...]
  *
- * - spec.json: `{ "algorithm": string, "params": <validated params>, "minScore": number }`;
- *   the script rebuilds the plan with `findAdapter(algorithm).plan(params, { minScore })` and
- *   runs the job named by `--job`. Params must survive JSON (they are zod output).
+ * - spec.json: `{ "algorithm": string, "params": <validated params>, "minScore": number,
+ *   "seed": number }`; the script rebuilds the plan with `findPlan(algorithm)(params, { minScore,
+ *   seed })` and runs the job named by `--job`. Params must survive JSON (they are the schema's
+ *   output, validated before the run was staged; the script does not validate them again).
  * - stdin: text records (`records.ts`: `key<TAB>value`, escaped, one a line). For `combine`
  *   and `reduce` the input must be sorted so equal keys are adjacent
  *   (`LC_ALL=C sort -t$'\t' -k1,1 -s`, or Hadoop's shuffle).
@@ -21,7 +25,8 @@
  * - `--side name=file`: the records of an earlier dataset served by `ctx.side(name)`; repeat it
  *   to give a dataset as several part files (read in the order given).
  * - exit 0 on success; on failure the LAST stderr line is one line saying why:
- *   2 usage/spec error, 3 bad input record (`stdin line N: ...`), 1 any other error.
+ *   2 usage/spec error, 3 bad input record (`stdin line N: ...`), 4 a bad input file a
+ *   parameter names (contract `InputFileError`: `path:line: ...`), 1 any other error.
  *
  * The bundle is CommonJS (named `.js`, so it must not sit under a `"type": "module"`
  * package.json: a `package.json` saying `commonjs` is written next to it) because a lone ESM

@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Readable, Writable } from 'node:stream';
-import type { PlanFunction } from '../../../contract/index.ts';
+import { InputFileError, type PlanFunction } from '../../../contract/index.ts';
 
 /** What the job script needs of an algorithm: its plan function (not its parameter schema). */
 export type PlanLookup = (name: string) => Promise<PlanFunction | undefined>;
@@ -31,6 +31,9 @@ export interface TaskArgs {
   /** dataset → files, in the order given (a dataset may be given as several part files). */
   readonly side: ReadonlyMap<string, readonly string[]>;
 }
+
+/** The exit code of a task that stopped at a bad input file a parameter names (contract `InputFileError`): its last stderr line says which and why. */
+export const EXIT_INPUT_FILE = 4;
 
 /** A usage or setup mistake: reported as one line, exit 2. */
 class UsageError extends Error {}
@@ -159,6 +162,10 @@ export async function runJobScript(
     if (err instanceof RecordError) {
       stdio.stderr.write(`${where}: bad record: ${err.message}\n`);
       return 3;
+    }
+    if (err instanceof InputFileError) {
+      stdio.stderr.write(`${where}: ${err.message}\n`);
+      return EXIT_INPUT_FILE;
     }
     // A bug in job code: keep the stack for whoever reads the task log, but end with one line.
     stdio.stderr.write(`${err.stack ?? String(err)}\n${where}: ${err.message.split('\n')[0]}\n`);

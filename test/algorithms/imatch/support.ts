@@ -3,14 +3,14 @@
  * once per task or not at all, values reaching reducers in either order), its kernel in process
  * or on worker threads, and a brute-force computation straight from the definitions.
  */
-import { tmpdir } from 'node:os';
-import { DOCUMENTS, type Counters, type DocumentSet, type KernelContext, type Plan, type Reducer, type SideRecord } from '../../../contract/index.ts';
+import { DOCUMENTS, type Counters, type DocumentSet, type Plan, type Reducer, type SideRecord } from '../../../contract/index.ts';
 import { plan as imatchPlan } from '../../../algorithms/imatch/plan.ts';
 import { imatchParams } from '../../../algorithms/imatch/params.ts';
 import { dropMask } from '../../../algorithms/text/lexicon.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { byKey, contextFor, forEachGroup, type Pair } from '../../../harness/mapreduce/local/engine.ts';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import type { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import { pairRows, runPlanKernel } from '../../support/kernel-and-jobs.ts';
 import { createHash } from 'node:crypto';
 
 export interface Output {
@@ -71,35 +71,9 @@ export function runJobs(plan: Plan, docs: DocumentSet, o: JobOptions): Output {
 
 /** Runs the kernel; `pool` puts its worker tasks on real worker threads. */
 export async function runKernel(plan: Plan, docs: DocumentSet, pool?: WorkerPool, cache = new Map<string, Promise<unknown>>()): Promise<Output> {
-  const counters: Counters = {};
-  const ctx: KernelContext = {
-    docs,
-    parallelism: pool?.size ?? 1,
-    memoryBudgetBytes: 2 ** 30,
-    // This kernel writes no temporary files.
-    workDir: tmpdir(),
-    signal: new AbortController().signal,
-    async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
-      if (pool) return pool.run<T>(moduleUrl, exportName, payload);
-      const mod = (await import(moduleUrl)) as Record<string, (p: unknown) => T>;
-      return (mod[exportName] as (p: unknown) => T)(payload);
-    },
-    cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      if (!cache.has(key)) cache.set(key, compute());
-      return cache.get(key) as Promise<T>;
-    },
-    count(group, name, amount = 1) {
-      if (amount === 0) return;
-      const g = (counters[group] ??= {});
-      g[name] = (g[name] ?? 0) + amount;
-    },
-    progress() {},
-  };
-  const r = await (plan.local as NonNullable<Plan['local']>).run(ctx);
-  const rows: string[] = [];
-  for (let i = 0; i < r.pairs.a.length; i++) rows.push(`${r.pairs.a[i]} ${r.pairs.b[i]} ${r.pairs.score[i]}`);
+  const { result: r, counters } = await runPlanKernel(plan, docs, { ...(pool ? { pool } : {}), cache });
   const table = Object.values(r.tables ?? {})[0]?.map(([k, v]) => `${k} ${v}`) ?? [];
-  return { rows: rows.sort(), counters, table: table.sort() };
+  return { rows: pairRows(r.pairs), counters, table: table.sort() };
 }
 
 export interface BruteParams {

@@ -8,14 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { pdcMrParams } from '../../../algorithms/pdc-mr/params.ts';
 import { plan } from '../../../algorithms/pdc-mr/plan.ts';
-import { mostFrequent, spotChains } from '../../../algorithms/pdc-mr/signatures.ts';
+import { mostFrequent, spotChains } from '../../../algorithms/text/sentence-signatures.ts';
 import { documentFrequencies } from '../../../algorithms/text/document-frequencies.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { splitSentences } from '../../../algorithms/text/sentences.ts';
 import { wordShingles } from '../../../algorithms/text/shingles.ts';
 import { words } from '../../../algorithms/text/tokens.ts';
 import { mulberry32 } from '../text/random-text.ts';
-import { runJobs, runKernel } from './run.ts';
+import { runJobs, runKernel } from '../../support/span-plan-runs.ts';
 
 /** Documents made of sentences from a small pool, some copied in runs, some with one word changed. */
 function randomCorpus(seed: number, docs: number): string[] {

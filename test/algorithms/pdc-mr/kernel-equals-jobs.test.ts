@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pdcMrParams } from '../../../algorithms/pdc-mr/params.ts';
 import { plan } from '../../../algorithms/pdc-mr/plan.ts';
 import { newCorpusStats, readCorpus } from '../../../harness/corpus/read.ts';
-import { runJobs, runKernel } from './run.ts';
+import { runJobs, runKernel } from '../../support/span-plan-runs.ts';
 
 async function hardHam(): Promise<{ ids: string[]; texts: string[] }> {
   const ids: string[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compatibleSizes, coverageScore, diagonalRuns, jaccard, lengthCompatible, nearDuplicate, type Run, type SentencePair } from '../../../algorithms/pdc-mr/matching.ts';
+import { coverageScore, diagonalRuns, type Run, type SentencePair } from '../../../algorithms/pdc-mr/matching.ts';
+import { compatibleSizes, jaccard, lengthCompatible, nearDuplicate } from '../../../algorithms/text/set-similarity.ts';
 import { mulberry32 } from '../text/random-text.ts';
 
 /** Algorithm 2 as printed (with |D| >= γ): P a set, pairs visited in ascending order, diagonals extracted and removed. */

@@ -10,7 +10,7 @@ import { splitSentences } from '../../../algorithms/text/sentences.ts';
 import { newCorpusStats, readCorpus } from '../../../harness/corpus/read.ts';
 import { evaluateSpans, indexOracle } from '../../../harness/evaluate/spans.ts';
 import { synthPartial } from '../../../harness/synth/partial.ts';
-import { runKernel } from './run.ts';
+import { runKernel } from '../../support/span-plan-runs.ts';
 
 describe('PDC-MR on planted partial duplicates', () => {
   it('recovers the planted spans with span F1 >= 0.95 at 4-shingles, τ = 0.9, γ = 3', async () => {

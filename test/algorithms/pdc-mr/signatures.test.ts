@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SentenceSignature } from '../../../algorithms/pdc-mr/params.ts';
-import { hexWords, makeKeySigner, makeSigner, mostFrequent, shingleSignatures, spotChains, spotSignatures } from '../../../algorithms/pdc-mr/signatures.ts';
+import type { SentenceSignature } from '../../../algorithms/text/params.ts';
+import { hexWords, makeKeySigner, makeSigner, mostFrequent, shingleSignatures, spotChains, spotSignatures } from '../../../algorithms/text/sentence-signatures.ts';
 import { fingerprintHex, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
 import { KeyTable } from '../../../algorithms/text/key-table.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';

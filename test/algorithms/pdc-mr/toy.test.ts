@@ -8,7 +8,7 @@ import { MR2, MR3, sentencePairsJob, sequenceJob } from '../../../algorithms/pdc
 import { pdcMrParams } from '../../../algorithms/pdc-mr/params.ts';
 import { plan } from '../../../algorithms/pdc-mr/plan.ts';
 import { runJobInMemory } from '../../support/run-job.ts';
-import { runJobs, runKernel } from './run.ts';
+import { runJobs, runKernel } from '../../support/span-plan-runs.ts';
 
 /**
  * Sentences as signature sets (letters are signatures), entries "d s size start end n" with

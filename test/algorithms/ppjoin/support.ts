@@ -4,16 +4,13 @@
  * pairs by brute force straight from the definitions (shingle strings, their fingerprints, sets,
  * every pair's Jaccard).
  */
-import { tmpdir } from 'node:os';
-import type { Counters, DocumentSet, KernelContext, Plan, SideRecord } from '../../../contract/index.ts';
-import { addCounters, PairCollector } from '../../../contract/index.ts';
+import type { Counters, DocumentSet, Plan } from '../../../contract/index.ts';
 import { adapter } from '../../../algorithms/ppjoin/index.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { charShingles, wordShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
 import type { FingerprintKind, ShingleSpec } from '../../../algorithms/text/params.ts';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
-import { runJobInMemory } from '../../support/run-job.ts';
+import { jobPairs, pairRows, runPlanJobs, runPlanKernel } from '../../support/kernel-and-jobs.ts';
 import { mulberry32 } from '../text/random-text.ts';
 
 export interface Outcome {
@@ -31,66 +28,14 @@ export function planFor(params: unknown, minScore = Number.MIN_VALUE): Plan {
  * (seeded) first, so a reducer sees its values in another order than they were written.
  */
 export function runJobs(plan: Plan, docs: DocumentSet, shuffleSeed = 7): Outcome {
-  const datasets = new Map<string, SideRecord[]>();
-  datasets.set('documents', docs.texts.map((t, i): SideRecord => [String(i), t]));
-  const counters: Counters = {};
-  const random = mulberry32(shuffleSeed);
-  for (const job of plan.jobs) {
-    const input = job.inputs.flatMap((name) => {
-      const d = datasets.get(name);
-      if (!d) throw new Error(`${job.name} reads ${name}, which no earlier job wrote`);
-      return d;
-    });
-    for (let i = input.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [input[i], input[j]] = [input[j] as SideRecord, input[i] as SideRecord];
-    }
-    const side = Object.fromEntries((job.side ?? []).map((name) => [name, datasets.get(name) ?? []]));
-    const r = runJobInMemory(job, input, side);
-    datasets.set(job.output, r.records);
-    addCounters(counters, r.counters);
-  }
-  const pairs = new PairCollector(docs.texts.length);
-  for (const [k, v] of datasets.get(plan.output.pairs) ?? []) pairs.add(k, v, () => plan.output.pairs);
-  const p = pairs.result();
-  const rows: string[] = [];
-  for (let i = 0; i < p.a.length; i++) rows.push(`${p.a[i]} ${p.b[i]} ${p.score[i]}`);
-  return { rows: rows.sort(), counters };
+  const out = runPlanJobs(plan, docs, { shuffleSeed });
+  return { rows: pairRows(jobPairs(plan, out, docs.texts.length)), counters: out.counters };
 }
 
 /** The plan's kernel on `workers` threads (1: in line), with a context as the local backend builds it. */
 export async function runKernel(plan: Plan, docs: DocumentSet, workers = 1): Promise<Outcome> {
-  if (!plan.local) throw new Error('plan has no kernel');
-  const pool = new WorkerPool(workers);
-  const counters: Counters = {};
-  const cache = new Map<string, Promise<unknown>>();
-  const ctx: KernelContext = {
-    docs,
-    parallelism: workers,
-    memoryBudgetBytes: 1 << 30,
-    workDir: tmpdir(),
-    signal: new AbortController().signal,
-    runInWorker: (url, name, payload) => pool.run(url, name, payload),
-    cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      let p = cache.get(key) as Promise<T> | undefined;
-      if (!p) cache.set(key, (p = compute()));
-      return p;
-    },
-    count(group, name, amount = 1) {
-      if (amount === 0) return;
-      const g = (counters[group] ??= {});
-      g[name] = (g[name] ?? 0) + amount;
-    },
-    progress() {},
-  };
-  try {
-    const r = await plan.local.run(ctx);
-    const rows: string[] = [];
-    for (let i = 0; i < r.pairs.a.length; i++) rows.push(`${r.pairs.a[i]} ${r.pairs.b[i]} ${r.pairs.score[i]}`);
-    return { rows: rows.sort(), counters };
-  } finally {
-    await pool.close();
-  }
+  const { result: r, counters } = await runPlanKernel(plan, docs, { workers, tasks: 'pool' });
+  return { rows: pairRows(r.pairs), counters };
 }
 
 /** Each document's token set, from the shingle strings and the fingerprint of each. */

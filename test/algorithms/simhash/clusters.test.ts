@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterSizes, clusterStats } from '../../../algorithms/simhash/clusters.ts';
+import { clusterSizes } from '../../../algorithms/simhash/clusters.ts';
+import { clusterStats } from './support.ts';
 
 describe('cluster sizes (thesis §6.3, Figure 6-2, Table 6.2)', () => {
   it("counts 1000 documents with one fingerprint as 1000 clusters of size 1000 (the thesis' example)", () => {

@@ -2,7 +2,7 @@
  * simhash in experiment configs: the defaults the issue asks for, sweeps over k, and the config
  * errors for bad parameters and for metadata the corpus format does not carry.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,5 +70,33 @@ describe('simhash configs', () => {
     const lines = await issues(`{ format: trec, path: ${disks} }`, '  - algorithm: simhash\n    params: { metadata: { fields: [title, url] }, tag_boost: true }');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/needs the meta field 'url', which trec documents do not carry \(they carry: title, tagged\)/);
+  });
+
+  it('resolves a relative df path against the config file, not the directory bench runs in', async () => {
+    const sub = join(dir, 'df-rel');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'df.tsv'), 'the\t2\n\t3\n');
+    const file = join(sub, 'c.yaml');
+    writeFileSync(file, 'experiment: t\ncorpus: { format: spamassassin }\nruns:\n  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: df.tsv } }\n');
+    expect(process.cwd()).not.toBe(sub);
+    const exp = await loadExperiment(file, {});
+    expect(exp.variants[0]?.params).toMatchObject({ document_frequencies: { from: 'file', path: join(sub, 'df.tsv') } });
+    // named by the path as written, so that the name does not depend on where the config lies
+    expect(exp.variants[0]?.name).toBe('simhash/from=file,path=df.tsv');
+    writeFileSync(file, 'experiment: t\ncorpus: { format: spamassassin }\nruns:\n  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: nodf.tsv } }\n');
+    const err = await loadExperiment(file, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues).toEqual([
+      `${file}:5:57: runs[0].params.document_frequencies.path: no such file: ${join(sub, 'nodf.tsv')} (absolute, or relative to the config file's directory)`,
+    ]);
+  });
+
+  it('refuses a malformed df file when the config loads, in one line naming the field, the file and its line', async () => {
+    const bad = join(dir, 'bad-df.tsv');
+    writeFileSync(bad, 'the\t2\nfox\tmany\n\t3\n');
+    const lines = await issues('{ format: spamassassin }', `  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: ${bad} } }`);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/:5:\d+: runs\[0\]\.params\.document_frequencies\.path: /);
+    expect(lines[0]).toContain(`document frequencies ${bad}:2: not "feature<TAB>df" with df a positive integer: "fox\\tmany"`);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentSet } from '../../../contract/index.ts';
+import { InputFileError, type DocumentSet } from '../../../contract/index.ts';
 import { simhashParams } from '../../../algorithms/simhash/params.ts';
 import { plan } from '../../../algorithms/simhash/plan.ts';
 import { DF_OUTPUT } from '../../../algorithms/simhash/jobs.ts';
@@ -112,7 +112,8 @@ describe('simhash on the local backend', () => {
 
 describe('cluster sizes (thesis §6.3)', () => {
   it("list each paired document's cluster size, and the adapter's measures follow from the counters", async () => {
-    const { clusterSizes, clusterStats } = await import('../../../algorithms/simhash/clusters.ts');
+    const { clusterSizes } = await import('../../../algorithms/simhash/clusters.ts');
+    const { clusterStats } = await import('./support.ts');
     const { adapter } = await import('../../../algorithms/simhash/index.ts');
     const r = runJobs(planFor({ k: 3 }), docs);
     const a = r.rows.map((row) => Number(row.split(' ')[0]));
@@ -161,13 +162,22 @@ describe('document frequencies from a file', () => {
     }
   });
 
-  it('name the file and line of a bad record', () => {
+  it('name the file and line of a bad record in an InputFileError, in the jobs and in the kernel', async () => {
+    // The parameters refuse a bad file (config.test.ts); a file spoiled after they were checked
+    // is still refused where the tasks load it.
     const bad = join(dir, 'bad.tsv');
-    writeFileSync(bad, '\t10\nword\tmany\n');
+    writeFileSync(bad, '\t10\nword\t3\n');
     const p = planFor({ document_frequencies: { from: 'file', path: bad } });
-    expect(() => runJobs(p, { ids: ['a'], texts: ['word'] })).toThrow(`${bad}:2: not "feature<TAB>df"`);
+    writeFileSync(bad, '\t10\nword\tmany\n');
+    const message = `document frequencies ${bad}:2: not "feature<TAB>df" with df a positive integer: "word\\tmany"`;
+    expect(() => runJobs(p, { ids: ['a'], texts: ['word'] })).toThrow(InputFileError);
+    expect(() => runJobs(p, { ids: ['a'], texts: ['word'] })).toThrow(new InputFileError(message));
+    await expect(runKernel(p, { ids: ['a'], texts: ['word'] })).rejects.toBeInstanceOf(InputFileError);
+    await expect(runKernel(p, { ids: ['a'], texts: ['word'] })).rejects.toThrow(new InputFileError(message));
     const noN = join(dir, 'non.tsv');
+    writeFileSync(noN, '\t10\nword\t3\n');
+    const q = planFor({ document_frequencies: { from: 'file', path: noN } });
     writeFileSync(noN, 'word\t3\n');
-    expect(() => runJobs(planFor({ document_frequencies: { from: 'file', path: noN } }), { ids: ['a'], texts: ['word'] })).toThrow(/no "<TAB>N" line/);
+    expect(() => runJobs(q, { ids: ['a'], texts: ['word'] })).toThrow(new InputFileError(`document frequencies ${noN}: no "<TAB>N" line giving the number of documents counted`));
   });
 });

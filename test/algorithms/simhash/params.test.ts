@@ -38,7 +38,7 @@ describe('simhash parameters', () => {
     expect(problem({ document_frequencies: { from: 'file' } })).toMatch(/^document_frequencies.path: /);
     expect(problem({ shingle: 3 })).toMatch(/Unrecognized key/);
     expect(problem({ document_frequencies: { from: 'file', path: '/no/such/df.tsv' } })).toBe(
-      'document_frequencies.path: no such file: /no/such/df.tsv (absolute, or relative to the directory bench runs in)',
+      "document_frequencies.path: no such file: /no/such/df.tsv (absolute, or relative to the config file's directory)",
     );
   });
 

@@ -4,7 +4,7 @@
  * other on real mail.
  */
 import { describe, expect, it } from 'vitest';
-import { mostFrequent, spotChains } from '../../../algorithms/pdc-mr/signatures.ts';
+import { mostFrequent, spotChains } from '../../../algorithms/text/sentence-signatures.ts';
 import { spotSigsParams } from '../../../algorithms/spotsigs/params.ts';
 import { plan } from '../../../algorithms/spotsigs/plan.ts';
 import { documentFrequencies } from '../../../algorithms/text/document-frequencies.ts';
@@ -12,7 +12,7 @@ import { normalize } from '../../../algorithms/text/normalize.ts';
 import { words } from '../../../algorithms/text/tokens.ts';
 import { newCorpusStats, readCorpus } from '../../../harness/corpus/read.ts';
 import { mulberry32 } from '../text/random-text.ts';
-import { runJobs, runKernel } from '../pdc-mr/run.ts';
+import { runJobs, runKernel } from '../../support/span-plan-runs.ts';
 
 function randomDocs(seed: number, n: number): string[] {
   const random = mulberry32(seed);

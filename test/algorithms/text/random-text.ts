@@ -1,16 +1,7 @@
 /** Deterministic random text for property tests (a test helper, not a test file). */
 
-/** mulberry32: a small seeded PRNG giving floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the corpus builders' own seeded generator of floats in [0, 1). */
+export { generator as mulberry32 } from '../../../harness/synth/random.ts';
 
 /**
  * Mostly letters, with punctuation, white space, digits, Latin-1 and other scripts, marks,

@@ -65,4 +65,28 @@ describe('config errors of the Ye et al. features', () => {
     expect(r.issues).toHaveLength(1);
     expect(r.issues[0]).toMatch(/ground_truth\.algorithm: broder as configured is several runs .*: the ground truth must be one run$/);
   });
+
+  describe('size groups that leave document sizes uncovered, with a calibrated (adaptive-target) run', () => {
+    const run = 'runs:\n  - algorithm: broder\n    name: target\n    params: { sampling: { method: adaptive-target, precision: 0.9, threshold: 0.6, m: [2, 4] } }\n';
+    const message = (gaps: string): string =>
+      `evaluate.size_groups: documents of ${gaps} words are in no size group, but 'target' chooses its parameters per size group (calibration): make the groups cover every size from 0 words, the last without max_words`;
+
+    it('a gap between groups, a first group above 0 words, a bounded last group', async () => {
+      const between = await issues('gap', `evaluate:\n  size_groups: [{ min_words: 0, max_words: 9 }, { min_words: 20 }]\n${run}`);
+      expect(between.issues).toEqual([`${between.file}:4:16: ${message('10-19')}`]);
+      const below = await issues('below', `evaluate:\n  size_groups: [{ min_words: 5, max_words: 9 }, { min_words: 10 }]\n${run}`);
+      expect(below.issues).toEqual([`${below.file}:4:16: ${message('0-4')}`]);
+      const all = await issues('all', `evaluate:\n  size_groups: [{ min_words: 1, max_words: 9 }, { min_words: 11, max_words: 50 }]\n${run}`);
+      expect(all.issues).toEqual([`${all.file}:4:16: ${message('0-0, 10-10, 51+')}`]);
+    });
+
+    it('are fine without a calibrated run, and covering groups are fine with one', async () => {
+      const file = join(root, 'fine.yaml');
+      const head = `experiment: fine\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\n`;
+      writeFileSync(file, `${head}evaluate:\n  size_groups: [{ min_words: 0, max_words: 9 }, { min_words: 20 }]\nruns:\n  - algorithm: broder\n`);
+      await expect(loadExperiment(file, {})).resolves.toBeDefined();
+      writeFileSync(file, `${head}evaluate:\n  size_groups: [{ min_words: 0, max_words: 9 }, { min_words: 10 }]\n${run}`);
+      await expect(loadExperiment(file, {})).resolves.toBeDefined();
+    });
+  });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { InputFileError } from '../../../../contract/errors.ts';
+import { isUserError } from '../../../../harness/errors.ts';
 import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
 
 const ECHO = new URL('../../../fixtures/pool/echo.ts', import.meta.url).href;
@@ -11,6 +13,21 @@ describe('WorkerPool', () => {
       expect(await pool.run<number>(ECHO, 'length', { data })).toBe(5);
       // moved, not copied: the array is detached here now
       expect(data.length).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects a task that stops at a bad input file with the same InputFileError (a one-line user error), from a worker thread', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      const err = await pool.run(ECHO, 'badFile', { path: 'df.tsv' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InputFileError);
+      expect(isUserError(err)).toBe(true);
+      expect((err as Error).message).toBe('df.tsv:7: planted bad line');
     } finally {
       await pool.close();
     }

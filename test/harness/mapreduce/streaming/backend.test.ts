@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InterruptedError, UserError } from '../../../../harness/errors.ts';
+import { DataError, InterruptedError, UserError } from '../../../../harness/errors.ts';
 import { createStreamingBackend } from '../../../../harness/mapreduce/streaming/backend.ts';
 import { streamingBackendSchema } from '../../../../harness/mapreduce/streaming/config.ts';
 import { expectedToy, makeContext, pairsOf, processesMentioning, removeTempDirs, tempDir, TOY_DOCS, toyJobScript, toyVariant } from './toy/fixture.ts';
@@ -78,6 +78,18 @@ describe('streaming backend', () => {
     // the job script's stack, then its one-line summary
     expect(tail.length).toBeGreaterThan(1);
     expect(tail.at(-1)).toBe('  ndd-job clean map: planted failure in document 6');
+    expect(processesMentioning(ctx.workDir)).toEqual([]);
+  });
+
+  it('fails with a one-line DataError (exit 2) when a task stops at a bad input file a parameter names', async () => {
+    const backend = createStreamingBackend(config({ max_attempts: 1 }), { jobScript: script });
+    const ctx = makeContext(TOY_DOCS);
+    const err = await backend.run(toyVariant({ bad_file_on: 'completely' }), ctx).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(DataError);
+    expect(err?.message).toMatch(/^streaming: job clean: map task \d: ndd-job clean map: toy\.tsv:3: planted bad line$/);
     expect(processesMentioning(ctx.workDir)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleJobScript } from '../../../../harness/mapreduce/streaming/bundle.ts';
@@ -58,4 +58,24 @@ describe('bundleJobScript', () => {
     const script = await bundleJobScript(join(dir, 'out'), { entry });
     expect(runNode(script, [], '', dir).stdout).toBe(`file://${join(dir, 'out', 'x.ts')}`);
   });
+
+  it('bundles the real job script (every detector’s plan) without zod: the plans import only types from it', async () => {
+    const script = await bundleJobScript(tempDir('ndd-real-bundle-'));
+    expect(zodIn(script)).toEqual([]);
+    // The check sees zod where it is: an entry that uses zod bundles it, and it is reported.
+    const dir = tempDir('ndd-zod-bundle-');
+    const entry = join(dir, 'with-zod.ts');
+    writeFileSync(entry, `import { z } from ${JSON.stringify(createRequire(import.meta.url).resolve('zod'))};\nprocess.stdout.write(String(z.number().safeParse('x').success));\n`);
+    const withZod = await bundleJobScript(join(dir, 'out'), { entry });
+    expect(runNode(withZod, [], '', dir).stdout).toBe('false');
+    expect(zodIn(withZod).length).toBeGreaterThan(0);
+  });
 });
+
+/** What of zod a bundle holds: its bundled source files under node_modules/zod, and zod's names in the code. */
+function zodIn(script: string): string[] {
+  const inputs = JSON.parse(readFileSync(`${script}.inputs.json`, 'utf8')) as string[];
+  const files = inputs.filter((f) => /[\\/]node_modules[\\/]zod[\\/]/.test(f));
+  const names = [...new Set([...readFileSync(script, 'utf8').matchAll(/\b(?:ZodError|ZodType|\$ZodType|zod)\b/g)].map((m) => m[0]))];
+  return [...files, ...names];
+}

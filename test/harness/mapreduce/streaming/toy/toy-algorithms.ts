@@ -11,7 +11,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DOCUMENTS, type JobSpec } from '../../../../../contract/index.ts';
+import { DOCUMENTS, InputFileError, type JobSpec } from '../../../../../contract/index.ts';
 import { formatScore, type AlgorithmAdapter } from '../../../../../contract/index.ts';
 
 export const toyParams = z
@@ -19,6 +19,8 @@ export const toyParams = z
     max_df: z.number().int().min(1).default(1000),
     /** The mapper of `clean` throws on a document containing this word (to test failures). */
     fail_on: z.string().nullable().default(null),
+    /** The mapper of `clean` throws an InputFileError (a bad file a parameter names) on a document containing this word. */
+    bad_file_on: z.string().nullable().default(null),
     /**
      * A folder: the first attempt of one task each of `clean` (map-only), `counts` (map, partitioned)
      * and `scores` (reduce) writes output, then fails; it leaves a marker file there so that the
@@ -63,6 +65,7 @@ export function toyJobs(params: ToyParams): JobSpec[] {
         map(doc, text) {
           const words = cleanText(text);
           if (params.fail_on !== null && words.includes(params.fail_on)) throw new Error(`planted failure in document ${doc}`);
+          if (params.bad_file_on !== null && words.includes(params.bad_file_on)) throw new InputFileError(`toy.tsv:3: planted bad line`);
           ctx.count('toy', 'documents');
           if (doc === '6' && firstAttempt(params, 'clean-map')) emitJunkAndFail(ctx, '6', 'junk words', 'clean map');
           ctx.emit(doc, words.join(' '));

@@ -4,11 +4,12 @@
  * by signature, and Algorithm 1 run as ScanCount on worker threads.
  */
 import type { KernelContext } from '../../contract/index.ts';
-import { balancedRanges, sharedU32 } from '../text/chunks.ts';
-import { KeyTable } from '../text/key-table.ts';
-import type { JoinResult, SignedSlice } from './tasks.ts';
+import { balancedRanges, sharedU32 } from './chunks.ts';
+import { KeyTable } from './key-table.ts';
+import type { DocumentFrequencies } from './document-frequencies.ts';
+import type { JoinResult, SignedSlice, TermSlice } from './sentence-tasks.ts';
 
-export const TASKS_MODULE = new URL('./tasks.ts', import.meta.url).href;
+export const TASKS_MODULE = new URL('./sentence-tasks.ts', import.meta.url).href;
 
 export interface UnitIndex {
   readonly units: number;
@@ -144,4 +145,14 @@ export async function joinUnits(k: KernelContext, index: UnitIndex, tau: number)
       return r;
     }),
   );
+}
+
+/** Document frequencies of the documents' terms (`documentTerms`), counted on worker threads, one slice of documents a task. */
+export async function corpusDocumentFrequencies(k: KernelContext, slices: readonly [number, number][]): Promise<DocumentFrequencies> {
+  const parts = await Promise.all(
+    slices.map(([from, to]) => k.runInWorker<TermSlice>(TASKS_MODULE, 'termSlice', { texts: k.docs.texts.slice(from, to) })),
+  );
+  const df = new Map<string, number>();
+  for (const p of parts) p.terms.forEach((t, i) => df.set(t, (df.get(t) ?? 0) + (p.df[i] as number)));
+  return { documents: k.docs.texts.length, df };
 }

@@ -2,12 +2,12 @@
  * The kernel's work that runs on worker threads, one slice of the corpus or of the sentences a
  * call: counting terms, signing sentences, and the sentence join (Algorithm 1 as ScanCount).
  */
-import { documentTerms, makeKeySigner, type CorpusTables } from './signatures.ts';
-import { U32Builder } from '../text/chunks.ts';
-import { KeyTable } from '../text/key-table.ts';
-import { normalize } from '../text/normalize.ts';
-import { splitSentences } from '../text/sentences.ts';
-import { compatibleSizes, nearDuplicate } from './matching.ts';
+import { documentTerms, makeKeySigner, type CorpusTables } from './sentence-signatures.ts';
+import { U32Builder } from './chunks.ts';
+import { KeyTable } from './key-table.ts';
+import { normalize } from './normalize.ts';
+import { splitSentences } from './sentences.ts';
+import { compatibleSizes, nearDuplicate } from './set-similarity.ts';
 import type { SentenceSignature } from './params.ts';
 
 export interface TermSlice {

@@ -1,6 +1,6 @@
 /**
  * Sentence signatures (Zhang et al. 2010 §4.1): each sentence of a document becomes a set of
- * signatures, the terms of PDC-MR's inverted index. Shingles and spot signatures are 64-bit
+ * signatures, the terms of PDC-MR's inverted index (and of document-level SpotSigs'). Shingles and spot signatures are 64-bit
  * Rabin fingerprints (`algorithms/text/rabin64.ts`) written as 16 hex digits, so index keys have
  * one size whatever the sentence.
  *
@@ -18,13 +18,13 @@
  *   off" gives a:rally:kick when "to" and "off" are antecedents. An antecedent whose chain runs
  *   past the end of the sentence gives no signature.
  */
-import type { DocumentFrequencies } from '../text/document-frequencies.ts';
-import { fingerprintHex, fingerprintOf, shingleFingerprints } from '../text/fingerprint.ts';
-import type { KeyTable } from '../text/key-table.ts';
-import { Lexicons, lexiconTerms, sortedUnique } from '../text/lexicon.ts';
-import { normalize } from '../text/normalize.ts';
-import { splitSentences } from '../text/sentences.ts';
-import { words } from '../text/tokens.ts';
+import type { DocumentFrequencies } from './document-frequencies.ts';
+import { fingerprintHex, fingerprintOf, shingleFingerprints } from './fingerprint.ts';
+import type { KeyTable } from './key-table.ts';
+import { Lexicons, lexiconTerms, sortedUnique } from './lexicon.ts';
+import { normalize } from './normalize.ts';
+import { splitSentences } from './sentences.ts';
+import { words } from './tokens.ts';
 import type { SentenceSignature } from './params.ts';
 
 /** A sentence's distinct signatures, in first-occurrence order. */

@@ -1,0 +1,134 @@
+/**
+ * Runs a detector's plan two ways for the kernel-equals-jobs tests (not a test file): its text
+ * jobs one after another in memory (each as the engines run a job: map, combine, sort, reduce;
+ * `run-job.ts`), and its local kernel with a context as the local backend builds one. Each
+ * detector's test helpers shape the outcomes (rows, spans, tables) from these.
+ */
+import { tmpdir } from 'node:os';
+import {
+  addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, PairCollector, type Counters, type DocumentSet, type KernelContext,
+  type KernelResult, type PairList, type Plan, type SideRecord,
+} from '../../contract/index.ts';
+import { WorkerPool } from '../../harness/mapreduce/local/pool.ts';
+import { transferables } from '../../harness/mapreduce/local/transfer.ts';
+import { mulberry32 } from '../algorithms/text/random-text.ts';
+import { runJobInMemory } from './run-job.ts';
+
+export interface JobsOptions {
+  /** also the `documents-meta` dataset, for jobs that read the documents' meta as side data */
+  readonly meta?: boolean;
+  /** shuffle each job's input records with this seed first, so reducers see values in another order than written */
+  readonly shuffleSeed?: number;
+}
+
+export interface JobsOutcome {
+  /** every dataset the jobs wrote, and the input ones */
+  readonly datasets: Map<string, SideRecord[]>;
+  readonly counters: Counters;
+}
+
+/** Every job of the plan in order, each in memory. */
+export function runPlanJobs(plan: Plan, docs: DocumentSet, o: JobsOptions = {}): JobsOutcome {
+  const datasets = new Map<string, SideRecord[]>([[DOCUMENTS, docs.texts.map((t, i): SideRecord => [String(i), t])]]);
+  if (o.meta) datasets.set(DOCUMENTS_META, docs.texts.map((_, i): SideRecord => [String(i), encodeDocumentMeta(docs.meta?.[i])]));
+  const counters: Counters = {};
+  const random = o.shuffleSeed === undefined ? undefined : mulberry32(o.shuffleSeed);
+  for (const job of plan.jobs) {
+    const input = job.inputs.flatMap((name) => {
+      const d = datasets.get(name);
+      if (!d) throw new Error(`${job.name} reads ${name}, which no earlier job wrote`);
+      return d;
+    });
+    if (random) {
+      for (let i = input.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [input[i], input[j]] = [input[j] as SideRecord, input[i] as SideRecord];
+      }
+    }
+    const side = Object.fromEntries((job.side ?? []).map((name) => [name, datasets.get(name) ?? []]));
+    const r = runJobInMemory(job, input, side);
+    datasets.set(job.output, r.records);
+    addCounters(counters, r.counters);
+  }
+  return { datasets, counters };
+}
+
+/** The pairs dataset of the jobs as a pair list, through the harness' own record checks. */
+export function jobPairs(plan: Plan, out: JobsOutcome, documents: number): PairList {
+  const pairs = new PairCollector(documents);
+  for (const [k, v] of out.datasets.get(plan.output.pairs) ?? []) pairs.add(k, v, () => plan.output.pairs);
+  return pairs.result();
+}
+
+/** Sorted `a b score` rows of a pair list. */
+export function pairRows(p: PairList): string[] {
+  const rows: string[] = [];
+  for (let i = 0; i < p.a.length; i++) rows.push(`${p.a[i]} ${p.b[i]} ${p.score[i]}`);
+  return rows.sort();
+}
+
+export interface KernelOptions {
+  /** the context's parallelism, and the threads of a `pool` run (default 1) */
+  readonly workers?: number;
+  /**
+   * How worker tasks run: `pool`, on the local backend's worker pool (one worker: on the calling
+   * thread); `cloned`, in this thread with the payload and result cloned as the pool sends them
+   * (own typed arrays moved, shared ones shared); `inline`, a plain call (default).
+   */
+  readonly tasks?: 'pool' | 'cloned' | 'inline';
+  /** a worker pool of the caller's for `pool` tasks (kept open), instead of one of `workers` threads */
+  readonly pool?: WorkerPool;
+  /** `ctx.cached`'s store, to share work across runs as the variants of one run do */
+  readonly cache?: Map<string, Promise<unknown>>;
+  /**
+   * Counting as the local backend does (`backend`: a count() call creates its counter, whatever
+   * the amount, as in the text jobs), or leaving out zero amounts (`nonzero`). Default `backend`.
+   */
+  readonly counting?: 'backend' | 'nonzero';
+}
+
+export interface KernelOutcome {
+  readonly result: KernelResult;
+  readonly counters: Counters;
+}
+
+export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOptions = {}): Promise<KernelOutcome> {
+  const local = plan.local;
+  if (!local) throw new Error('the plan has no kernel');
+  const workers = o.pool?.size ?? o.workers ?? 1;
+  const tasks = o.pool ? 'pool' : (o.tasks ?? 'inline');
+  const own = tasks === 'pool' && !o.pool ? new WorkerPool(workers) : undefined;
+  const pool = o.pool ?? own;
+  const cache = o.cache ?? new Map<string, Promise<unknown>>();
+  const counters: Counters = {};
+  const ctx: KernelContext = {
+    docs,
+    parallelism: workers,
+    memoryBudgetBytes: 2 ** 30,
+    // The in-memory kernels under test write nothing; an out-of-core one is tested with its own folder.
+    workDir: tmpdir(),
+    signal: new AbortController().signal,
+    async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
+      if (pool) return pool.run<T>(moduleUrl, exportName, payload);
+      const fn = ((await import(moduleUrl)) as Record<string, (p: unknown) => T>)[exportName] as (p: unknown) => T;
+      if (tasks === 'inline') return fn(payload);
+      const result = fn(structuredClone(payload, { transfer: transferables(payload) }));
+      return structuredClone(result, { transfer: transferables(result) });
+    },
+    cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      let p = cache.get(key) as Promise<T> | undefined;
+      if (!p) cache.set(key, (p = compute()));
+      return p;
+    },
+    count(group, name, amount = 1) {
+      if (amount === 0 && o.counting === 'nonzero') return;
+      addCounters(counters, { [group]: { [name]: amount } });
+    },
+    progress() {},
+  };
+  try {
+    return { result: await local.run(ctx), counters };
+  } finally {
+    await own?.close();
+  }
+}
