@@ -183,7 +183,9 @@ export class WorkerPool {
     this.queue.length = 0;
     const ws = this.workers.splice(0);
     // The threads stop before their tasks reject: a caller that removes a task's files when it
-    // rejects must not race a thread still writing them.
+    // rejects must not race a thread still writing them. An idle thread is unref'd: ref'd again,
+    // so that the process waits for the termination instead of exiting with the await unsettled.
+    for (const w of ws) w.ref();
     await Promise.all(ws.map((w) => w.terminate()));
     for (const p of this.pending.values()) p.reject(why);
     this.pending.clear();
