@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SMALL_JSONL } from '../support/corpus.ts';
+import { literal, unwritableFolder } from '../support/unwritable.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
 const run = promisify(execFile);
@@ -73,9 +74,11 @@ describe('bench run --out', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
-  it.skipIf(!existsSync('/sys/kernel'))('that cannot be written: exit 2 in one line before anything is read', async () => {
-    const r = await bench(['run', noCorpus(), '--out', '/sys/kernel/ndd-bench-results']);
-    expect(expectOneLineUserError(r)).toMatch(/^error: --out \/sys\/kernel\/ndd-bench-results: cannot write in \/sys\/kernel: (operation not permitted|permission denied)$/);
+  it('that cannot be written: exit 2 in one line before anything is read', async () => {
+    const ro = unwritableFolder(mkdtempSync(join(dir, 'ro-')));
+    const out = join(ro, 'ndd-bench-results');
+    const r = await bench(['run', noCorpus(), '--out', out]);
+    expect(expectOneLineUserError(r)).toMatch(new RegExp(`^error: --out ${literal(out)}: cannot write in ${literal(ro)}: (operation not permitted|permission denied)$`));
   });
 });
 

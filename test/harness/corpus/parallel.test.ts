@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newCorpusStats, readCorpus, type ReadOptions } from '../../../harness/corpus/read.ts';
 import type { Document } from '../../../harness/corpus/types.ts';
+import { sharedFixture } from '../../support/reader.ts';
 
 const here = (p: string): string => fileURLToPath(new URL(`../../fixtures/${p}`, import.meta.url));
-const SHARED = '/work/shared/fixtures';
 
 interface Outcome {
   docs: Document[];
@@ -42,7 +42,7 @@ const cases: [string, string][] = [
   ['html', here('html/site-gnu.tar.gz')], // records' bytes packed into the batch
   ['trecweb', here('trec/broken.trecweb')], // framing and parsing skips interleaved
   ['warc', here('trec/clueweb09-style.warc.gz')], // records carrying a Map of headers
-  ['warc', `${SHARED}/warcio-js`], // several files, a wrong Content-Length
+  ['warc', sharedFixture('warcio-js')], // several files, a wrong Content-Length
 ];
 
 describe('reading on worker threads', () => {

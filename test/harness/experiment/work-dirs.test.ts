@@ -1,7 +1,7 @@
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from '../../../harness/experiment/work-dirs.ts';
 
@@ -42,11 +42,17 @@ describe.runIf(uid !== undefined)('userWorkRoot', () => {
     expect(() => userWorkRoot(base)).toThrow(/is a symbolic link; remove it or set TMPDIR$/);
   });
 
-  it.runIf(uid === 0)('refuses a folder of another user', () => {
-    const root = join(base, `ndd-bench-${uid}`);
+  it('refuses a folder of another user', () => {
+    // The folder is this user's; the process then runs as another uid and must not take it.
+    const other = (uid as number) + 1;
+    const root = join(base, `ndd-bench-${other}`);
     mkdirSync(root);
-    chownSync(root, 12345, 12345);
-    expect(() => userWorkRoot(base)).toThrow(new UserError(`${root}: the temp folder for this user's runs is owned by uid 12345; remove it or set TMPDIR`));
+    const getuid = vi.spyOn(process, 'getuid').mockReturnValue(other);
+    try {
+      expect(() => userWorkRoot(base)).toThrow(new UserError(`${root}: the temp folder for this user's runs is owned by uid ${uid}; remove it or set TMPDIR`));
+    } finally {
+      getuid.mockRestore();
+    }
   });
 });
 

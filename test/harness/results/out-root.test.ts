@@ -1,10 +1,11 @@
 /** `--out` is checked before a run reads anything, and the check leaves nothing behind. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import { checkOutRoot } from '../../../harness/results/out-root.ts';
+import { literal, unwritableFolder } from '../../support/unwritable.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndd-out-root-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,9 +26,11 @@ describe('checkOutRoot', () => {
     await expect(checkOutRoot(join(file, 'sub', 'x'))).rejects.toThrow(new UserError(`--out ${join(file, 'sub', 'x')}: ${file} is not a directory`));
   });
 
-  it.skipIf(!existsSync('/sys/kernel'))('refuses a folder that cannot be written', async () => {
-    // /sys refuses to make folders even to root; elsewhere a mode 0555 folder does (for non-root).
-    await expect(checkOutRoot('/sys/kernel')).rejects.toThrow(/^--out \/sys\/kernel: cannot write in \/sys\/kernel: (operation not permitted|permission denied)$/);
-    await expect(checkOutRoot('/sys/ndd-bench-x/y')).rejects.toThrow(/^--out \/sys\/ndd-bench-x\/y: cannot write in \/sys: /);
+  it('refuses a folder that cannot be written, and a path to be made in one', async () => {
+    const ro = unwritableFolder(mkdtempSync(join(dir, 'ro-')));
+    const because = '(operation not permitted|permission denied)';
+    await expect(checkOutRoot(ro)).rejects.toThrow(new RegExp(`^--out ${literal(ro)}: cannot write in ${literal(ro)}: ${because}$`));
+    const below = join(ro, 'ndd-bench-x', 'y');
+    await expect(checkOutRoot(below)).rejects.toThrow(new RegExp(`^--out ${literal(below)}: cannot write in ${literal(ro)}: ${because}$`));
   });
 });

@@ -36,10 +36,11 @@ function plantedCorpus(): DocumentSet {
 
 const DOCS = plantedCorpus();
 const broder = findAdapter('broder');
+if (!broder) throw new Error('broder is not registered');
 
 afterAll(removeTempDirs);
 
-describe.runIf(broder)('Broder plan on the streaming backend', () => {
+describe('Broder plan on the streaming backend', () => {
   const cases: [string, unknown][] = [
     ['ground truth', {}],
     ['SCT 3', { sampling: { method: 'sct', threshold: 3 } }],
@@ -48,7 +49,7 @@ describe.runIf(broder)('Broder plan on the streaming backend', () => {
   ];
   for (const [name, raw] of cases) {
     it(`gives the local kernel's pairs, scores and counters: ${name}`, async () => {
-      const adapter = broder as NonNullable<typeof broder>;
+      const adapter = broder;
       const params = adapter.params.parse(raw);
       const minScore = 0.1;
       const plan = adapter.plan(params, { minScore, seed: 0 });
