@@ -4,25 +4,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Checkpoint, variantIdentity } from '../../../harness/results/checkpoint.ts';
 import type { VariantRecord } from '../../../harness/results/types.ts';
+import { variantRecord } from '../../support/variant-record.ts';
 
 function record(name: string, marker: number): VariantRecord {
-  return {
-    name,
-    algorithm: 'x',
-    ground_truth: false,
+  return variantRecord(name, {
     params: { marker },
-    swept: {},
-    score: { kind: 'resemblance', floor: 0 },
-    decisions: { kind: 'score-at-threshold' },
     measures: { pairs: marker },
-    not_applicable: {},
-    pairs_compared: 0,
-    distribution: [],
-    counters: {},
     files: [{ file: `pairs/${name}.csv.gz`, rows: 1, description: 'pairs' }],
-    warnings: [],
-    memory: 'per-variant',
-  };
+  });
 }
 
 const ID = variantIdentity('x', {});

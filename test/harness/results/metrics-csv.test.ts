@@ -3,25 +3,10 @@ import type { Counters } from '../../../contract/index.ts';
 import { metricsCsv } from '../../../harness/results/metrics-csv.ts';
 import type { MeasureInfo } from '../../../harness/results/measures.ts';
 import type { VariantRecord } from '../../../harness/results/types.ts';
+import { variantRecord } from '../../support/variant-record.ts';
 
 function variant(name: string, counters: Counters): VariantRecord {
-  return {
-    name,
-    algorithm: name.split('/')[0] ?? name,
-    ground_truth: false,
-    params: {},
-    swept: {},
-    score: { kind: 'resemblance', floor: 0 },
-    decisions: { kind: 'score-at-threshold' },
-    measures: {},
-    not_applicable: {},
-    pairs_compared: 0,
-    distribution: [],
-    counters,
-    files: [],
-    warnings: [],
-    memory: 'per-variant',
-  };
+  return variantRecord(name, { algorithm: name.split('/')[0] ?? name, counters });
 }
 
 const NO_MEASURES: readonly MeasureInfo[] = [];

@@ -2,25 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Counters } from '../../../contract/index.ts';
 import { averageTrials } from '../../../harness/results/trials.ts';
 import type { VariantRecord } from '../../../harness/results/types.ts';
+import { variantRecord } from '../../support/variant-record.ts';
 
 function trial(name: string, counters: Counters): VariantRecord {
-  return {
-    name,
-    algorithm: 'x',
-    ground_truth: false,
-    params: {},
-    swept: {},
-    score: { kind: 'resemblance', floor: 0 },
-    decisions: { kind: 'score-at-threshold' },
-    measures: {},
-    not_applicable: {},
-    pairs_compared: 0,
-    distribution: [],
-    counters,
-    files: [],
-    warnings: [],
-    memory: 'per-variant',
-  };
+  return variantRecord(name, { counters });
 }
 
 describe('averageTrials counters', () => {
