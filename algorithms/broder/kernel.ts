@@ -69,6 +69,7 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
         sizes: sampled.sizes,
         levels: sampled.levels,
         docLevel: sampled.docLevel,
+        keep: sampled.keep,
         docs: sampled.docs,
         from,
         to,

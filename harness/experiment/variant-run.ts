@@ -8,7 +8,7 @@ import type { SpanOracle } from '../evaluate/oracle.ts';
 import { documentSizes } from '../evaluate/size-groups.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
-import { evaluateVariant, type TruthSummary } from '../evaluate/variant.ts';
+import { evaluateVariant, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
@@ -91,6 +91,9 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;
+  // The pairs file is compressed on libuv's threads while the evaluation runs here.
+  const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score));
+  pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
   const sizes = documentSizes(docs, exp.evaluate.size_groups);
   const ev = evaluateVariant({
     pairs,
@@ -121,7 +124,7 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
-  const files = outputFiles(v.name, plan, result.outputs, docs, ev.pairsFileFloor, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
+  const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortTruth(pairs), candidates: measured.candidates, measured } } : {}),
@@ -148,17 +151,17 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
 }
 
 /** The pairs file, and the spans (with a few examples for the report) and tables files the plan declares. */
-function outputFiles(
+async function outputFiles(
   variant: string,
   plan: Plan,
   outputs: PlanOutputs,
   docs: DocumentSet,
-  pairsFloor: number,
+  pairsFile: Promise<{ bytes: Buffer; rows: number }>,
   examples: { readonly kinds?: readonly SpanKind[]; readonly replyPairs?: ReadonlySet<string> },
-): { record: OutputFileRecord; bytes: Buffer }[] {
+): Promise<{ record: OutputFileRecord; bytes: Buffer }[]> {
   const ids = docs.ids;
   const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
-  const pairs = pairsCsvGz(outputs.pairs, ids, pairsFloor);
+  const pairs = await pairsFile;
   files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
   if (plan.output.spans) {
     const spans = outputs.spans ?? [];

@@ -92,7 +92,7 @@ describe('evaluateVariant', () => {
     expect('candidate_pairs' in e.measures).toBe(false);
   });
 
-  it('keeps every reported pair in the pairs file when each is a decision, even one scoring below min_score', () => {
+  it('keeps every reported pair in the pairs file when each is a decision, even one scoring below min_score', async () => {
     // A join at RR 0.05 (its floor) reports (3,4) at 0.05 < min_score 0.1: it is one of its
     // decisions, so the file has all 3 pairs and `pairs` is 3 (counted by hand).
     const join = list([
@@ -104,7 +104,7 @@ describe('evaluateVariant', () => {
     expect(pairsFileFloor(out, 0.1)).toBe(-Infinity);
     const e = evaluateVariant({ pairs: join, output: out, counters: {}, documents: 5, evaluate, truth });
     expect(e.measures.pairs).toBe(3);
-    const file = pairsCsvGz(join, ['d0', 'd1', 'd2', 'd3', 'd4'], e.pairsFileFloor);
+    const file = await pairsCsvGz(join, ['d0', 'd1', 'd2', 'd3', 'd4'], e.pairsFileFloor);
     expect(file.rows).toBe(3);
     expect(gunzipSync(file.bytes).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
   });

@@ -1,0 +1,45 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { PairList } from '../../../contract/index.ts';
+import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
+
+function list(rows: [number, number, number][]): PairList {
+  return { a: Uint32Array.from(rows, (r) => r[0]), b: Uint32Array.from(rows, (r) => r[1]), score: Float64Array.from(rows, (r) => r[2]) };
+}
+
+describe('pairs file', () => {
+  // Document order and string order differ: 'b' < 'a9' < 'a10' by index, 'a10' < 'a9' < 'b' as strings.
+  const ids = ['b', 'a9', 'a10', 'x,y'];
+
+  it('orders each row and the rows by the ids as strings, not by document number', () => {
+    const pairs = list([
+      [0, 1, 0.5], // (b, a9)  -> a9,b
+      [0, 2, 0.25], // (b, a10) -> a10,b
+      [1, 2, 0.75], // (a9, a10) -> a10,a9
+      [2, 3, 1], // (a10, "x,y") -> a10,"x,y"
+    ]);
+    // Sorted by hand: a10,a9 < a10,b < a10,x,y < a9,b ('a10' < 'a9' since '1' < '9'); x,y is quoted in the file.
+    expect(pairsCsv(pairs, ids, 0).text).toBe('doc_a,doc_b,score\na10,a9,0.75\na10,b,0.25\na10,"x,y",1\na9,b,0.5\n');
+  });
+
+  it('leaves out the pairs below min_score and counts the rows it writes', () => {
+    const pairs = list([
+      [0, 1, 0.5],
+      [0, 2, 0.09],
+      [1, 2, 0.1],
+    ]);
+    expect(pairsCsv(pairs, ids, 0.1)).toEqual({ text: 'doc_a,doc_b,score\na10,a9,0.1\na9,b,0.5\n', rows: 2 });
+  });
+
+  it('gzips the same text, the same bytes every time', async () => {
+    const pairs = list([
+      [0, 1, 0.5],
+      [2, 3, 1],
+    ]);
+    const one = await pairsCsvGz(pairs, ids, 0);
+    const two = await pairsCsvGz(pairs, ids, 0);
+    expect(gunzipSync(one.bytes).toString('utf8')).toBe(pairsCsv(pairs, ids, 0).text);
+    expect(one.rows).toBe(2);
+    expect(Buffer.compare(one.bytes, two.bytes)).toBe(0);
+  });
+});
