@@ -15,11 +15,22 @@ const MAX_DIGIT_BITS = 16;
  * validate files), so a violation is a bug and throws a plain Error naming `label`.
  */
 export function sortPairs(pairs: PairList, nDocs: number, label: string): PairList {
+  const known = checked.get(pairs);
+  if (known && known.nDocs === nDocs) return known.sorted;
   checkPairs(pairs, nDocs, label);
   const sorted = isStrictlySorted(pairs) ? pairs : radixSorted(pairs, nDocs);
   checkNoDuplicates(sorted, label);
+  checked.set(pairs, { nDocs, sorted });
+  checked.set(sorted, { nDocs, sorted });
   return sorted;
 }
+
+/**
+ * Lists already checked and sorted, by the list given: the ground truth is compared with every
+ * variant, and each variant's list passes through the comparison and the slices. Pair lists
+ * are not written to once made.
+ */
+const checked = new WeakMap<PairList, { readonly nDocs: number; readonly sorted: PairList }>();
 
 /** Throws unless every pair of `pairs` is a < b < nDocs with a finite score. */
 export function checkPairs(pairs: PairList, nDocs: number, label: string): void {

@@ -9,6 +9,7 @@ import { compareWithTruth } from './compare.ts';
 import { nearDuplicateDistribution } from './distribution.ts';
 import type { DocumentSizes } from './size-groups.ts';
 import { evaluateSlices, type VariantSlices } from './slices.ts';
+import { restrictToScores } from './merge-pairs.ts';
 import { sortPairs } from './sorted-pairs.ts';
 
 export interface TruthSummary {
@@ -57,8 +58,12 @@ export function evaluateVariant(args: {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
   // Sorted once here for the comparison and the slices (sortPairs returns a sorted list as it is).
-  const run = sortPairs(pairs, documents, 'run');
-  const reference = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : run;
+  const allRun = sortPairs(pairs, documents, 'run');
+  const allTruth = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : allRun;
+  const sliceThresholds = [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])];
+  const lowest = Math.min(evaluate.min_score, ...sliceThresholds, ...evaluate.distribution);
+  const everyPair = output.decisions.kind === 'every-reported-pair';
+  const { left: reference, right: run } = restrictToScores(allTruth, allRun, lowest, everyPair);
   const cmp = compareWithTruth(reference, run, documents, {
     minScore: evaluate.min_score,
     threshold: evaluate.threshold,
@@ -92,7 +97,7 @@ export function evaluateVariant(args: {
         run,
         sizes: args.sizes,
         groups: args.sizes.docs.length,
-        thresholds: [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])],
+        thresholds: sliceThresholds,
         decisions: output.decisions.kind,
       })
     : undefined;
@@ -100,7 +105,7 @@ export function evaluateVariant(args: {
     measures,
     notApplicable,
     warnings,
-    distribution: distributionOf(pairs, output, documents, evaluate.distribution, notApplicable),
+    distribution: distributionOf(run, output, documents, evaluate.distribution, notApplicable),
     pairsCompared: cmp.pairsCompared,
     pairsFileFloor: floor,
     ...(slices ? { slices } : {}),
