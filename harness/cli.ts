@@ -3,8 +3,7 @@
  *   0 success · 1 a bug (stack printed) or a regression found by `bench check` ·
  *   2 a user error (one line: file, place, problem) · 130 interrupted
  */
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import { asksTopLevelHelp, EPILOG, EXAMPLES, helpWidth, topLevelHelp, USAGE } from './cli-help.ts';
 import { COMMANDS } from './commands/index.ts';
 import { asEnvironmentError, isUserError, printableLines, UserError } from './errors.ts';
 import { checkOutRoot } from './results/out-root.ts';
@@ -26,7 +25,12 @@ function exitCodeOf(e: unknown): number {
 
 async function main(): Promise<void> {
   try {
-    const args = hideBin(process.argv);
+    const args = process.argv.slice(2);
+    if (asksTopLevelHelp(args)) {
+      process.stdout.write(topLevelHelp(helpWidth(process.stdout.columns)));
+      return;
+    }
+    const { default: yargs } = await import('yargs');
     const named = namedCommand(args);
     const y = yargs(args)
       // `bench run`: a results root that cannot be written fails now, before the corpus is read.
@@ -34,7 +38,7 @@ async function main(): Promise<void> {
         if (argv._[0] === 'run' && argv['dry-run'] !== true && typeof argv.out === 'string') await checkOutRoot(argv.out);
       })
       .scriptName('bench')
-      .usage('$0 <command> [options]\n\nBenchmark and evaluation harness for near-duplicate document detection.');
+      .usage(USAGE);
     for (const c of COMMANDS) {
       // The named command is loaded whole (its options, its handler); the others are listed only.
       if (c.command.split(' ')[0] === named) y.command(await c.load());
@@ -48,11 +52,9 @@ async function main(): Promise<void> {
         if (err) throw err;
         throw new UsageError(`bench: ${msg} (run 'bench --help' for usage)`);
       })
-      .example('$0 run configs/quickstart.yaml', 'run the bundled-corpus experiment')
-      .example('$0 run configs/quickstart.yaml --only "broder/sct=*"', 'the ground truth and the SCT sweep only')
-      .example('$0 validate configs/gov2-sct.yaml', 'check a config without running it')
-      .epilog('Exit codes: 0 ok, 1 internal error or regression, 2 bad input, 130 interrupted.')
-      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .example(EXAMPLES.map(([c, d]) => [c, d]))
+      .epilog(EPILOG)
+      .wrap(helpWidth(process.stdout.columns))
       .parseAsync();
   } catch (caught) {
     // An unwritable folder or a full disk met while writing is the environment's doing, not a bug.

@@ -88,9 +88,11 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
     }
     const start = f.postStart[id] as number;
     const end = f.postStart[id + 1] as number;
-    for (let q = start; q < end; q++) {
-      const d = f.postDocs[q] as number;
-      own[d] = (own[d] as number) + 1;
+    if (m !== undefined) {
+      for (let q = start; q < end; q++) {
+        const d = f.postDocs[q] as number;
+        own[d] = (own[d] as number) + 1;
+      }
     }
     const df = end - start;
     if (df > limit) {
@@ -111,8 +113,10 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   let kept = 0;
   let empty = 0;
   for (let d = 0; d < f.docs; d++) {
-    const mine = own[d] as number;
-    sizes[d] = sampled ? mine : (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    const full = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    // Without a modulus every mapper emits its document whole.
+    const mine = m === undefined ? full : (own[d] as number);
+    sizes[d] = sampled ? mine : full;
     kept += mine;
     if (mine === 0) empty++;
   }

@@ -4,11 +4,9 @@
  */
 import type { Backend } from './backend.ts';
 import { createLocalBackend } from './local/backend.ts';
-import { createStreamingBackend } from './streaming/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
 import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
-import { bundleJobScript } from './streaming/bundle.ts';
 
 export interface BackendOptions {
   /** modules the local backend's worker threads load as soon as they start */
@@ -24,7 +22,11 @@ export interface BackendOptions {
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
   const detectors = opts.detectors ?? BUILTIN_DETECTORS;
   const own = detectors.jobScriptEntry !== BUILTIN_DETECTORS.jobScriptEntry;
-  const jobScript = (): Promise<string> => bundleJobScript(undefined, own ? { entry: detectors.jobScriptEntry } : {});
+  // The job script's bundler (esbuild) and the streaming and EMR backends are loaded when a run uses them.
+  const jobScript = async (): Promise<string> => {
+    const { bundleJobScript } = await import('./streaming/bundle.ts');
+    return bundleJobScript(undefined, own ? { entry: detectors.jobScriptEntry } : {});
+  };
   switch (config.kind) {
     case 'local':
       return createLocalBackend({
@@ -35,8 +37,10 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
         preload: opts.preload ?? [],
         planModule: detectors.planModule,
       });
-    case 'streaming':
+    case 'streaming': {
+      const { createStreamingBackend } = await import('./streaming/backend.ts');
       return createStreamingBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
+    }
     case 'emr': {
       // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.
       const { createEmrBackend } = await import('./emr/backend.ts');
