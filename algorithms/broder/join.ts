@@ -7,6 +7,7 @@
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
+import { entryOrderFor, keptPrefixEnds, type EntryOrder } from './entry-order.ts';
 import type { Sampling } from './params.ts';
 import { adaptiveGroup, commonalityLimit, documentLevel, groupCounters, pairsOf, samplingLevels, usesSampledSize, type SamplingLevels } from './sampling.ts';
 
@@ -14,6 +15,8 @@ export interface SampledFeatures {
   readonly docs: number;
   /** CSR over documents of the ids that enter the join (after mapper sampling and SCT) */
   readonly docStart: Uint32Array;
+  /** where each document's joined entries end when they are a prefix of its entries (entry-order.ts); null: at the next document's start */
+  readonly docEnd: Uint32Array | null;
   readonly ids: Uint32Array;
   /** position of each join entry's document inside its id's posting list */
   readonly entryPos: Uint32Array;
@@ -56,9 +59,9 @@ function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array
  * MR#1 as the kernel sees it: the mapper's sampling (which entries a document emits, and the
  * size it emits with them), then the reducer's SCT and the pairs it would emit.
  */
-export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: Uint32Array): SampledFeatures {
+export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: Uint32Array, order?: EntryOrder): SampledFeatures {
   const levels = samplingLevels(sampling);
-  return levels.moduli.length <= 1 ? maskFeatures(f, sampling, levels) : sampleByLevels(f, sampling, levels, words);
+  return levels.moduli.length <= 1 ? maskFeatures(f, sampling, levels, order) : sampleByLevels(f, sampling, levels, words);
 }
 
 /**
@@ -67,7 +70,8 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: 
  * runs on the features as they are with a mask over ids, and nothing is copied: this is what
  * lets a sweep of twenty samplings cost little more than one.
  */
-function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingLevels): SampledFeatures {
+function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingLevels, order?: EntryOrder): SampledFeatures {
+  if (order && order.kind !== entryOrderFor(sampling)) throw new Error(`broder: the ${order.kind} order does not keep ${sampling.method} sampling's ids as a prefix`);
   const F = f.fingerprints;
   const limit = commonalityLimit(sampling);
   const m = levels.moduli[0];
@@ -88,7 +92,8 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
     }
     const start = f.postStart[id] as number;
     const end = f.postStart[id + 1] as number;
-    if (m !== undefined) {
+    // (With an order, each document's kept prefix gives its count.)
+    if (m !== undefined && !order) {
       for (let q = start; q < end; q++) {
         const d = f.postDocs[q] as number;
         own[d] = (own[d] as number) + 1;
@@ -108,14 +113,15 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
       work[d] = (work[d] as number) + (end - q - 1);
     }
   }
+  const ends = order ? keptPrefixEnds(f, order, (id) => keep[id] === 1) : null;
   const sampled = usesSampledSize(sampling);
   const sizes = sharedU32(f.docs);
   let kept = 0;
   let empty = 0;
   for (let d = 0; d < f.docs; d++) {
     const full = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
-    // Without a modulus every mapper emits its document whole.
-    const mine = m === undefined ? full : (own[d] as number);
+    // Without a modulus every mapper emits its document whole; mod keeps no id by SCT, so its prefix is what the mapper emits.
+    const mine = m === undefined ? full : ends ? (ends[d] as number) - (f.docStart[d] as number) : (own[d] as number);
     sizes[d] = sampled ? mine : full;
     kept += mine;
     if (mine === 0) empty++;
@@ -123,14 +129,15 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   return {
     docs: f.docs,
     docStart: f.docStart,
-    ids: f.ids,
-    entryPos: f.entryPos,
+    docEnd: ends,
+    ids: order ? order.ids : f.ids,
+    entryPos: order ? order.entryPos : f.entryPos,
     postStart: f.postStart,
     postDocs: f.postDocs,
     sizes,
     levels: 1,
     docLevel: sharedU8(0),
-    keep: dropped === 0 ? null : keep,
+    keep: dropped === 0 || ends ? null : keep,
     work,
     counters: {
       documents: f.docs,
@@ -242,6 +249,7 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
     return {
       docs: f.docs,
       docStart: f.docStart,
+      docEnd: null,
       ids: f.ids,
       entryPos: f.entryPos,
       postStart: f.postStart,
@@ -290,6 +298,7 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
   return {
     docs: f.docs,
     docStart,
+    docEnd: null,
     ids,
     entryPos,
     postStart,
@@ -305,6 +314,7 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
 
 export interface ScanPayload {
   readonly docStart: Uint32Array;
+  readonly docEnd: Uint32Array | null;
   readonly ids: Uint32Array;
   readonly entryPos: Uint32Array;
   readonly postStart: Uint32Array;
@@ -340,9 +350,11 @@ export function scanCount(p: ScanPayload): ScanResult {
   let n = 0;
   let distinct = 0;
   const keep = p.keep;
+  const docEnd = p.docEnd ?? p.docStart.subarray(1);
   for (let a = p.from; a < p.to; a++) {
     let nt = 0;
-    for (let e = p.docStart[a] as number; e < (p.docStart[a + 1] as number); e++) {
+    const last = docEnd[a] as number;
+    for (let e = p.docStart[a] as number; e < last; e++) {
       const id = p.ids[e] as number;
       if (keep !== null && keep[id] === 0) continue;
       const end = p.postStart[id + 1] as number;

@@ -6,7 +6,8 @@
  */
 import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
+import { corpusFeatures, featuresKey, FEATURES_MODULE } from '../text/corpus-features.ts';
+import { buildEntryOrder, entryOrderFor } from './entry-order.ts';
 import { EXTERNAL_JOIN_MODULE, runExternal } from './external.ts';
 import { FINGERPRINT_RUNS_MODULE } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
@@ -49,8 +50,10 @@ function shapeOf(k: KernelContext): CorpusShape {
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
+  const orderKind = entryOrderFor(params.sampling);
+  const order = orderKind ? await k.cached(`${featuresKey(params.shingle, params.fingerprint)}:order:${orderKind}`, async () => buildEntryOrder(features, orderKind)) : undefined;
   k.progress('sampling');
-  const sampled = sampleFeatures(features, params.sampling, words);
+  const sampled = sampleFeatures(features, params.sampling, words, order);
   // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.
   const docs = sampled.counters.documents ?? 0;
   for (const [name, value] of Object.entries(sampled.counters)) if (value > 0 || (docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
@@ -62,6 +65,7 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
     ranges.map(async ([from, to]) => {
       const r = await k.runInWorker<ScanResult>(JOIN_MODULE, 'scanCount', {
         docStart: sampled.docStart,
+        docEnd: sampled.docEnd,
         ids: sampled.ids,
         entryPos: sampled.entryPos,
         postStart: sampled.postStart,
