@@ -44,38 +44,48 @@ export function buildEntryOrder(f: DocumentFeatures, kind: EntryOrderKind): Entr
   const ids = sharedU32(f.ids.length);
   const entryPos = sharedU32(f.ids.length);
   if (kind === 'trailing-zeros') {
+    // Each id's key read once, in id order (the fingerprints are 8 or 16 bytes an id, the keys 1).
+    const key = new Uint8Array(f.fingerprints);
+    for (let id = 0; id < f.fingerprints; id++) key[id] = 32 - trailingZeros(f, id);
     // A counting sort per document over 33 keys, most zeros first.
     const count = new Uint32Array(34);
     for (let d = 0; d < f.docs; d++) {
       const start = f.docStart[d] as number;
       const end = f.docStart[d + 1] as number;
       count.fill(0);
-      for (let e = start; e < end; e++) count[32 - trailingZeros(f, f.ids[e] as number) + 1]!++;
+      for (let e = start; e < end; e++) count[(key[f.ids[e] as number] as number) + 1]!++;
       count[0] = start;
       for (let k = 1; k < 34; k++) count[k] = (count[k] as number) + (count[k - 1] as number);
       for (let e = start; e < end; e++) {
-        const at = count[32 - trailingZeros(f, f.ids[e] as number)]!++;
+        const at = count[key[f.ids[e] as number] as number]!++;
         ids[at] = f.ids[e] as number;
         entryPos[at] = f.entryPos[e] as number;
       }
     }
   } else {
-    // df * 2^26 + the entry's place in its document, sorted as numbers: df first, exact below 2^53.
-    let longest = 0;
-    for (let d = 0; d < f.docs; d++) longest = Math.max(longest, (f.docStart[d + 1] as number) - (f.docStart[d] as number));
-    const keys = new Float64Array(longest);
-    const PLACE = 2 ** 26;
-    for (let d = 0; d < f.docs; d++) {
-      const start = f.docStart[d] as number;
-      const n = (f.docStart[d + 1] as number) - start;
-      if (n > PLACE) throw new RangeError(`broder: a document of ${n} fingerprints is past what the SCT order holds (${PLACE})`);
-      for (let i = 0; i < n; i++) keys[i] = documentFrequency(f, f.ids[start + i] as number) * PLACE + i;
-      const sorted = keys.subarray(0, n).sort();
-      for (let i = 0; i < n; i++) {
-        const from = start + ((sorted[i] as number) % PLACE);
-        ids[start + i] = f.ids[from] as number;
-        entryPos[start + i] = f.entryPos[from] as number;
-      }
+    // Two stable counting sorts over all entries: by document frequency, then by document,
+    // which leaves each document's entries ordered by frequency.
+    const n = f.ids.length;
+    const dfOf = new Uint32Array(n);
+    let maxDf = 0;
+    for (let e = 0; e < n; e++) {
+      const df = documentFrequency(f, f.ids[e] as number);
+      dfOf[e] = df;
+      if (df > maxDf) maxDf = df;
+    }
+    const count = new Uint32Array(maxDf + 2);
+    for (let e = 0; e < n; e++) count[(dfOf[e] as number) + 1]!++;
+    for (let k = 1; k < count.length; k++) count[k] = (count[k] as number) + (count[k - 1] as number);
+    const byDf = new Uint32Array(n);
+    for (let e = 0; e < n; e++) byDf[count[dfOf[e] as number]!++] = e;
+    const docOf = dfOf; // reused: the frequencies are in byDf's order now
+    for (let d = 0; d < f.docs; d++) docOf.fill(d, f.docStart[d] as number, f.docStart[d + 1] as number);
+    const fill = f.docStart.slice(0, f.docs);
+    for (let k = 0; k < n; k++) {
+      const e = byDf[k] as number;
+      const at = fill[docOf[e] as number]!++;
+      ids[at] = f.ids[e] as number;
+      entryPos[at] = f.entryPos[e] as number;
     }
   }
   return { kind, ids, entryPos };

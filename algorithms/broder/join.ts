@@ -85,8 +85,11 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   let overSct = 0;
   let outputPairs = 0;
   let dropped = 0;
+  // mod 2^k reads the fingerprint's lowest k bits (fingerprintMod), here without a call per id.
+  const lowBits = m !== undefined && (m & (m - 1)) === 0 ? m - 1 : -1;
+  const lowWord = f.width - 1;
   for (let id = 0; id < F; id++) {
-    if (m !== undefined && fingerprintMod(f.words, id, f.width, m) !== levels.residue) {
+    if (m !== undefined && (lowBits >= 0 ? (f.words[id * f.width + lowWord] as number) & lowBits : fingerprintMod(f.words, id, f.width, m)) !== levels.residue) {
       dropped++;
       continue;
     }
