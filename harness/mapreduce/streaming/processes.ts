@@ -5,7 +5,7 @@
  * kill them all (abort, a failed sibling task).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { parseReporterLine, type CounterLine } from './reporter.ts';
 
 export interface Command {
@@ -56,7 +56,10 @@ export type PipelineInput = { readonly kind: 'stream'; readonly stream: Readable
 export type PipelineOutput = { readonly kind: 'fd'; readonly fd: number } | { readonly kind: 'pipe' };
 
 export interface Pipeline {
-  /** The last process's stdout when the output is `pipe`: the caller must consume it. */
+  /**
+   * The last process's stdout when the output is `pipe`: the caller must consume it, but may
+   * start reading it later (after awaits), even after the processes have exited.
+   */
   readonly stdout: Readable | null;
   /** Settles when every process has exited and its stderr is read; never rejects. */
   readonly done: Promise<ProcessOutcome[]>;
@@ -85,7 +88,14 @@ export function startPipeline(commands: readonly Command[], input: PipelineInput
     }
     outcomes.push(watch(cmd.label, child));
     upstream = child.stdout;
-    if (isLast) lastStdout = child.stdout;
+    // Read the last stdout from now on, into a PassThrough the caller reads when it comes to it.
+    // Node resumes the stdout of an exited child that has no reader yet (child_process
+    // flushStdio, on the tick after 'exit') and its data then goes nowhere: a map task whose
+    // mapper ended while the backend was still opening its partition files lost its whole
+    // output, and succeeded (seen under load as lower scores with the same counters). The
+    // PassThrough's buffer is bounded: past it, `pipeline` pauses the child's stdout as any
+    // slow reader would.
+    if (isLast && child.stdout) lastStdout = pipeline(child.stdout, new PassThrough(), () => {});
   });
   return {
     stdout: lastStdout,
