@@ -22,13 +22,18 @@ export interface ProcessOutcome {
   readonly signal: NodeJS.Signals | null;
   /** Set when the process could not be started at all (e.g. ENOENT). */
   readonly spawnError?: string;
+  /**
+   * Set on the first process when its input stream failed (a split that cannot be read): the
+   * process saw its input end early and may well exit 0, on part of its input.
+   */
+  readonly inputError?: string;
   readonly counters: readonly CounterLine[];
   /** The last stderr lines that were not `reporter:` lines (at most 5). */
   readonly lastLines: readonly string[];
 }
 
 export function succeeded(o: ProcessOutcome): boolean {
-  return o.code === 0 && !o.spawnError;
+  return o.code === 0 && !o.spawnError && o.inputError === undefined;
 }
 
 /** The children of one run; kills them all on demand (idempotent). */
@@ -72,6 +77,7 @@ export function startPipeline(commands: readonly Command[], input: PipelineInput
   let upstream: Readable | null = null;
   let lastStdout: Readable | null = null;
   const own: ChildProcess[] = [];
+  let inputError: string | undefined;
   commands.forEach((cmd, i) => {
     const isLast = i === commands.length - 1;
     const stdin = i === 0 ? (input.kind === 'stream' ? 'pipe' : 'ignore') : (upstream as Readable);
@@ -83,7 +89,10 @@ export function startPipeline(commands: readonly Command[], input: PipelineInput
     if (i > 0) (upstream as Readable).destroy();
     if (i === 0 && input.kind === 'stream' && child.stdin) {
       child.stdin.on('error', () => {}); // EPIPE when the task dies early: its exit status tells the story
-      input.stream.on('error', (e) => child.stdin?.destroy(e));
+      input.stream.on('error', (e) => {
+        inputError = e.message;
+        child.stdin?.destroy(e);
+      });
       input.stream.pipe(child.stdin);
     }
     outcomes.push(watch(cmd.label, child));
@@ -99,7 +108,7 @@ export function startPipeline(commands: readonly Command[], input: PipelineInput
   });
   return {
     stdout: lastStdout,
-    done: Promise.all(outcomes),
+    done: Promise.all(outcomes).then((os) => (inputError === undefined ? os : os.map((o, i) => (i === 0 ? { ...o, inputError } : o)))),
     kill: () => {
       for (const child of own) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
@@ -148,6 +157,7 @@ export function rootFailure(outcomes: readonly ProcessOutcome[]): ProcessOutcome
 
 /** How the process failed, without its stderr. */
 export function describeExit(o: ProcessOutcome): string {
+  if (o.inputError !== undefined) return `${o.label} got part of its input only (reading it failed: ${o.inputError})`;
   const how = o.spawnError
     ? `could not start: ${o.spawnError}`
     : o.signal
@@ -157,6 +167,7 @@ export function describeExit(o: ProcessOutcome): string {
 }
 
 export function describeFailure(o: ProcessOutcome): string {
+  if (o.inputError !== undefined) return describeExit(o);
   const how = o.spawnError
     ? `could not start: ${o.spawnError}`
     : o.signal

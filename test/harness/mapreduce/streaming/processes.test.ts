@@ -3,7 +3,8 @@
  * reader, whenever the reader starts.
  */
 import { describe, expect, it } from 'vitest';
-import { ChildSet, startPipeline, type Command } from '../../../../harness/mapreduce/streaming/processes.ts';
+import { Readable } from 'node:stream';
+import { ChildSet, describeExit, startPipeline, succeeded, type Command } from '../../../../harness/mapreduce/streaming/processes.ts';
 
 /** A task that writes `lines` records and exits at once (the output stays under every buffer's size). */
 function quickTask(lines: number): Command {
@@ -35,5 +36,18 @@ describe('startPipeline', () => {
     const [text, outcomes] = await Promise.all([readAll(pipeline.stdout as AsyncIterable<Buffer>), pipeline.done]);
     expect(outcomes.map((o) => o.code)).toEqual([0, 0]);
     expect(text).toBe('key\tvalue\n'.repeat(20_000));
+  });
+
+  it('fails a task whose input could not be read to the end, though its process exits 0 on what it got', async () => {
+    // A split that fails halfway (a disk error): the mapper sees its input end and succeeds on half of it.
+    const input = new Readable({ read() {} });
+    input.push('a\t1\n');
+    setImmediate(() => input.destroy(new Error('EIO: i/o error, read')));
+    const cat: Command = { label: 'mapper', file: 'cat', args: [] };
+    const pipeline = startPipeline([cat], { kind: 'stream', stream: input }, { kind: 'pipe' }, new ChildSet());
+    const [, outcomes] = await Promise.all([readAll(pipeline.stdout as AsyncIterable<Buffer>), pipeline.done]);
+    expect(outcomes[0]?.code).toBe(0);
+    expect(succeeded(outcomes[0]!)).toBe(false);
+    expect(describeExit(outcomes[0]!)).toBe('mapper got part of its input only (reading it failed: EIO: i/o error, read)');
   });
 });
