@@ -21,6 +21,8 @@ export interface EntryOrder {
   /** the features' `ids` and `entryPos`, each document's entries in this order (same `docStart`) */
   readonly ids: Uint32Array;
   readonly entryPos: Uint32Array;
+  /** each entry's ScanCount work: the entries after it in its id's posting list (df - entryPos - 1) */
+  readonly tail: Uint32Array;
 }
 
 /** The order whose prefixes a sampling keeps; null when its kept ids are not a prefix of one. */
@@ -88,7 +90,9 @@ export function buildEntryOrder(f: DocumentFeatures, kind: EntryOrderKind): Entr
       entryPos[at] = f.entryPos[e] as number;
     }
   }
-  return { kind, ids, entryPos };
+  const tail = new Uint32Array(ids.length);
+  for (let e = 0; e < ids.length; e++) tail[e] = documentFrequency(f, ids[e] as number) - (entryPos[e] as number) - 1;
+  return { kind, ids, entryPos, tail };
 }
 
 /**

@@ -75,27 +75,29 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   const F = f.fingerprints;
   const limit = commonalityLimit(sampling);
   const m = levels.moduli[0];
-  // What the mappers emit (every id when none samples), then what the reducer keeps of it (SCT).
-  // The walk goes along the postings, whose reads are sequential, and adds to per-document
-  // arrays small enough to stay in cache: along the documents' lists it reads the postings at
-  // random, which measured 8 times slower.
-  const keep = sharedU8(F);
-  const own = new Uint32Array(f.docs);
+  // mod 2^k reads the fingerprint's lowest k bits (fingerprintMod), here without a call per id.
+  const lowBits = m !== undefined && (m & (m - 1)) === 0 ? m - 1 : -1;
+  const lowWord = f.width - 1;
+  /** Whether the mappers emit id (every id when none samples). */
+  const emitted = (id: number): boolean =>
+    m === undefined || (lowBits >= 0 ? (f.words[id * f.width + lowWord] as number) & lowBits : fingerprintMod(f.words, id, f.width, m)) === levels.residue;
+  // What the mappers emit, then what the reducer keeps of it (SCT). Without an order, the
+  // per-document counts are summed along the postings, whose reads are sequential, into arrays
+  // small enough to stay in cache: along the documents' lists the postings are read at random,
+  // which measured 8 times slower.
+  const keep = order ? null : sharedU8(F);
+  const own = new Uint32Array(order ? 0 : f.docs);
   const work = new Float64Array(f.docs);
   let overSct = 0;
   let outputPairs = 0;
   let dropped = 0;
-  // mod 2^k reads the fingerprint's lowest k bits (fingerprintMod), here without a call per id.
-  const lowBits = m !== undefined && (m & (m - 1)) === 0 ? m - 1 : -1;
-  const lowWord = f.width - 1;
   for (let id = 0; id < F; id++) {
-    if (m !== undefined && (lowBits >= 0 ? (f.words[id * f.width + lowWord] as number) & lowBits : fingerprintMod(f.words, id, f.width, m)) !== levels.residue) {
+    if (!emitted(id)) {
       dropped++;
       continue;
     }
     const start = f.postStart[id] as number;
     const end = f.postStart[id + 1] as number;
-    // (With an order, each document's kept prefix gives its count.)
     if (m !== undefined && !order) {
       for (let q = start; q < end; q++) {
         const d = f.postDocs[q] as number;
@@ -108,15 +110,24 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
       dropped++;
       continue;
     }
-    keep[id] = 1;
     outputPairs += pairsOf(df);
+    if (!keep) continue;
+    keep[id] = 1;
     // The ScanCount work of each holder: the entries after it in this list.
     for (let q = start; q < end; q++) {
       const d = f.postDocs[q] as number;
       work[d] = (work[d] as number) + (end - q - 1);
     }
   }
-  const ends = order ? keptPrefixEnds(f, order, (id) => keep[id] === 1) : null;
+  // With an order, each document's kept prefix gives its count and, through the entries' tails, its work.
+  const ends = order ? keptPrefixEnds(f, order, (id) => emitted(id) && (f.postStart[id + 1] as number) - (f.postStart[id] as number) <= limit) : null;
+  if (order && ends) {
+    for (let d = 0; d < f.docs; d++) {
+      let w = 0;
+      for (let e = f.docStart[d] as number; e < (ends[d] as number); e++) w += order.tail[e] as number;
+      work[d] = w;
+    }
+  }
   const sampled = usesSampledSize(sampling);
   const sizes = sharedU32(f.docs);
   let kept = 0;
@@ -140,7 +151,7 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
     sizes,
     levels: 1,
     docLevel: sharedU8(0),
-    keep: dropped === 0 || ends ? null : keep,
+    keep: dropped === 0 ? null : keep,
     work,
     counters: {
       documents: f.docs,

@@ -25,12 +25,12 @@ export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
  * 100,000 synthetic documents of 174 M characters (`bench synth scale`, 29 M fingerprint
  * entries, about 70 bytes an entry: the sort's copies, the postings both ways, and the texts
  * copied to the worker threads), so 14 bytes a character, and the process' own 128 MiB. A
- * sweep of SCT and mod 2^k variants adds two entry orders (entry-order.ts), 8 bytes an entry
- * each, about 16 bytes per 6 characters: 17 bytes a character in all. Above `memory_mb` the
+ * sweep of SCT and mod 2^k variants adds two entry orders (entry-order.ts), 12 bytes an entry
+ * each, about 24 bytes per 6 characters: 18 bytes a character in all. Above `memory_mb` the
  * kernel runs out of core (`external.ts`) instead.
  */
 export function broderKernelBytes(shape: CorpusShape): number {
-  return 128 * 2 ** 20 + 17 * shape.chars;
+  return 128 * 2 ** 20 + 18 * shape.chars;
 }
 
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
