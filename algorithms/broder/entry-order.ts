@@ -23,6 +23,19 @@ export interface EntryOrder {
   readonly entryPos: Uint32Array;
   /** each entry's ScanCount work: the entries after it in its id's posting list (df - entryPos - 1) */
   readonly tail: Uint32Array;
+  /**
+   * By key K (32 minus trailing zeros; document frequency): how many ids have a key of at most
+   * K, and the pairs C(df, 2) they give MR#1's reducer; so a variant's counters are two reads
+   */
+  readonly idsUpTo: Float64Array;
+  readonly pairsUpTo: Float64Array;
+}
+
+/** The largest key a sampling keeps: every id of key <= it is joined. */
+export function keptKey(order: EntryOrder, sampling: Sampling): number {
+  if (order.kind === 'trailing-zeros' && sampling.method === 'mod') return 32 - Math.log2(sampling.m);
+  if (order.kind === 'document-frequency' && sampling.method === 'sct') return Math.min(sampling.threshold, order.idsUpTo.length - 1);
+  throw new Error(`broder: the ${order.kind} order does not keep ${sampling.method} sampling's ids as a prefix`);
 }
 
 /** The order whose prefixes a sampling keeps; null when its kept ids are not a prefix of one. */
@@ -92,7 +105,22 @@ export function buildEntryOrder(f: DocumentFeatures, kind: EntryOrderKind): Entr
   }
   const tail = new Uint32Array(ids.length);
   for (let e = 0; e < ids.length; e++) tail[e] = documentFrequency(f, ids[e] as number) - (entryPos[e] as number) - 1;
-  return { kind, ids, entryPos, tail };
+  let maxKey = 32;
+  const keyOf = (id: number): number => (kind === 'trailing-zeros' ? 32 - trailingZeros(f, id) : documentFrequency(f, id));
+  for (let id = 0; id < f.fingerprints; id++) maxKey = Math.max(maxKey, keyOf(id));
+  const idsUpTo = new Float64Array(maxKey + 1);
+  const pairsUpTo = new Float64Array(maxKey + 1);
+  for (let id = 0; id < f.fingerprints; id++) {
+    const k = keyOf(id);
+    const df = documentFrequency(f, id);
+    idsUpTo[k]!++;
+    pairsUpTo[k]! += (df * (df - 1)) / 2;
+  }
+  for (let k = 1; k <= maxKey; k++) {
+    idsUpTo[k]! += idsUpTo[k - 1]!;
+    pairsUpTo[k]! += pairsUpTo[k - 1]!;
+  }
+  return { kind, ids, entryPos, tail, idsUpTo, pairsUpTo };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
-import { entryOrderFor, keptPrefixEnds, type EntryOrder } from './entry-order.ts';
+import { entryOrderFor, keptKey, keptPrefixEnds, type EntryOrder } from './entry-order.ts';
 import type { Sampling } from './params.ts';
 import { adaptiveGroup, commonalityLimit, documentLevel, groupCounters, pairsOf, samplingLevels, usesSampledSize, type SamplingLevels } from './sampling.ts';
 
@@ -91,7 +91,13 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   let overSct = 0;
   let outputPairs = 0;
   let dropped = 0;
-  for (let id = 0; id < F; id++) {
+  if (order) {
+    // The order's counts by key give the reducer's counters (SCT drops the ids past its key).
+    const k = keptKey(order, sampling);
+    outputPairs = order.pairsUpTo[k] as number;
+    if (sampling.method === 'sct') overSct = F - (order.idsUpTo[k] as number);
+  }
+  for (let id = 0; id < F && !order; id++) {
     if (!emitted(id)) {
       dropped++;
       continue;
@@ -111,8 +117,7 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
       continue;
     }
     outputPairs += pairsOf(df);
-    if (!keep) continue;
-    keep[id] = 1;
+    (keep as Uint8Array)[id] = 1;
     // The ScanCount work of each holder: the entries after it in this list.
     for (let q = start; q < end; q++) {
       const d = f.postDocs[q] as number;
