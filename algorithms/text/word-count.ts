@@ -5,7 +5,7 @@
  * (harness/evaluate/size-groups.ts) and Broder's size-adaptive sampling by words count alike,
  * so that a document is in the same group for both.
  */
-import { normalize } from './normalize.ts';
+import { normalizedWordCount } from './normalize.ts';
 
 const SPACE = 0x20;
 
@@ -21,7 +21,7 @@ export function wordCount(normalized: string): number {
   return count;
 }
 
-/** The words of a document's text, after normalization. */
+/** The words of a document's text, after normalization (counted without building the normalized text). */
 export function documentWords(text: string): number {
-  return wordCount(normalize(text));
+  return normalizedWordCount(text);
 }
