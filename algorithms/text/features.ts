@@ -50,16 +50,71 @@ export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
     owners.fill(p.firstDoc + i, at, at + part.length / width);
     at += part.length / width;
   });
-  [keys, owners] = radixSort(keys, owners, width);
+  [keys, owners] = sortEntries(keys, owners, width);
   const n = dropRepeats(keys, owners, width);
   return { width, firstDoc: p.firstDoc, docs: p.texts.length, keys: keys.slice(0, n * width), owners: owners.slice(0, n) };
 }
 
 /**
- * Stable LSD radix sort of entries by their key words, 16 bits a pass, least significant first.
- * Stability keeps equal fingerprints in document order, which the merge relies on.
+ * Sorts entries by their key words, stably: equal fingerprints stay in document order, which
+ * the merge relies on. Fingerprints are uniform hashes, so one pass by the top 16 bits leaves
+ * buckets of a few entries each, which an insertion sort finishes: a quarter of the LSD radix
+ * sort's traffic, which remains for slices too large for that.
  */
-function radixSort(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
+export function sortEntries(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
+  const n = owners.length;
+  if (n > BUCKETS * 32) return lsdRadixSort(keys, owners, width);
+  const k2 = new Uint32Array(keys.length);
+  const o2 = new Uint32Array(n);
+  const start = new Uint32Array(BUCKETS + 1);
+  for (let i = 0; i < n; i++) start[((keys[i * width] as number) >>> 16) + 1]!++;
+  for (let d = 1; d <= BUCKETS; d++) start[d]! += start[d - 1]!;
+  const fill = start.slice(0, BUCKETS);
+  for (let i = 0; i < n; i++) {
+    const to = fill[(keys[i * width] as number) >>> 16]!++;
+    for (let w = 0; w < width; w++) k2[to * width + w] = keys[i * width + w] as number;
+    o2[to] = owners[i] as number;
+  }
+  for (let d = 0; d < BUCKETS; d++) {
+    const from = start[d] as number;
+    const to = start[d + 1] as number;
+    if (to - from > 1) sortBucket(k2, o2, width, from, to);
+  }
+  return [k2, o2];
+}
+
+const BUCKETS = 65536;
+
+/** A stable sort of entries [from, to) by key: insertion for the few entries a bucket holds, a merge sort past that. */
+function sortBucket(keys: Uint32Array, owners: Uint32Array, width: number, from: number, to: number): void {
+  if (to - from > 64) {
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort((i, j) => compareKeys(keys, i, keys, j, width) || i - j);
+    const k = keys.slice(from * width, to * width);
+    const o = owners.slice(from, to);
+    order.forEach((src, i) => {
+      for (let w = 0; w < width; w++) keys[(from + i) * width + w] = k[(src - from) * width + w] as number;
+      owners[from + i] = o[src - from] as number;
+    });
+    return;
+  }
+  const key = new Uint32Array(width);
+  for (let i = from + 1; i < to; i++) {
+    if (compareKeys(keys, i - 1, keys, i, width) <= 0) continue;
+    for (let w = 0; w < width; w++) key[w] = keys[i * width + w] as number;
+    const owner = owners[i] as number;
+    let j = i;
+    while (j > from && compareKeys(keys, j - 1, key, 0, width) > 0) {
+      for (let w = 0; w < width; w++) keys[j * width + w] = keys[(j - 1) * width + w] as number;
+      owners[j] = owners[j - 1] as number;
+      j--;
+    }
+    for (let w = 0; w < width; w++) keys[j * width + w] = key[w] as number;
+    owners[j] = owner;
+  }
+}
+
+/** Stable LSD radix sort of entries by their key words, 16 bits a pass, least significant first. */
+function lsdRadixSort(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
   const n = owners.length;
   let k = keys;
   let o = owners;
