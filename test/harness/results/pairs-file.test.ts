@@ -19,7 +19,7 @@ describe('pairs file', () => {
       [2, 3, 1], // (a10, "x,y") -> a10,"x,y"
     ]);
     // Sorted by hand: a10,a9 < a10,b < a10,x,y < a9,b ('a10' < 'a9' since '1' < '9'); x,y is quoted in the file.
-    expect(pairsCsv(pairs, ids, 0).text).toBe('doc_a,doc_b,score\na10,a9,0.75\na10,b,0.25\na10,"x,y",1\na9,b,0.5\n');
+    expect(pairsCsv(pairs, ids, 0).bytes.toString('utf8')).toBe('doc_a,doc_b,score\na10,a9,0.75\na10,b,0.25\na10,"x,y",1\na9,b,0.5\n');
   });
 
   it('leaves out the pairs below min_score and counts the rows it writes', () => {
@@ -28,7 +28,8 @@ describe('pairs file', () => {
       [0, 2, 0.09],
       [1, 2, 0.1],
     ]);
-    expect(pairsCsv(pairs, ids, 0.1)).toEqual({ text: 'doc_a,doc_b,score\na10,a9,0.1\na9,b,0.5\n', rows: 2 });
+    const csv = pairsCsv(pairs, ids, 0.1);
+    expect([csv.bytes.toString('utf8'), csv.rows]).toEqual(['doc_a,doc_b,score\na10,a9,0.1\na9,b,0.5\n', 2]);
   });
 
   it('gzips the same text, the same bytes every time', async () => {
@@ -38,8 +39,24 @@ describe('pairs file', () => {
     ]);
     const one = await pairsCsvGz(pairs, ids, 0);
     const two = await pairsCsvGz(pairs, ids, 0);
-    expect(gunzipSync(one.bytes).toString('utf8')).toBe(pairsCsv(pairs, ids, 0).text);
+    expect(gunzipSync(one.bytes).toString('utf8')).toBe(pairsCsv(pairs, ids, 0).bytes.toString('utf8'));
     expect(one.rows).toBe(2);
     expect(Buffer.compare(one.bytes, two.bytes)).toBe(0);
+  });
+
+  it('writes files of many thousand rows whole, as a naive join of sorted rows does', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `doc${i}`);
+    const rows: [number, number, number][] = [];
+    for (let a = 0; a < 300; a++) for (let b = a + 1; b < 300; b += 3) rows.push([a, b, ((a * 31 + b) % 97) / 97]);
+    const expected = rows
+      .filter((r) => r[2] >= 0.2)
+      .map(([a, b, s]) => [many[a] as string, many[b] as string, s] as const)
+      .map(([x, y, s]) => (x < y ? ([x, y, s] as const) : ([y, x, s] as const)))
+      .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0))
+      .map(([x, y, s]) => `${x},${y},${String(s)}\n`);
+    expect(expected.length).toBeGreaterThan(4096 * 2);
+    const csv = pairsCsv(list(rows), many, 0.2);
+    expect(csv.rows).toBe(expected.length);
+    expect(csv.bytes.toString('utf8')).toBe(`doc_a,doc_b,score\n${expected.join('')}`);
   });
 });
