@@ -61,7 +61,8 @@ function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array
  */
 export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: Uint32Array, order?: EntryOrder): SampledFeatures {
   const levels = samplingLevels(sampling);
-  return levels.moduli.length <= 1 ? maskFeatures(f, sampling, levels, order) : sampleByLevels(f, sampling, levels, words);
+  // Adaptive sampling counts per size group, even with one modulus for every group (a calibration run).
+  return sampling.method === 'adaptive' ? sampleByLevels(f, sampling, levels, words) : maskFeatures(f, sampling, levels, order);
 }
 
 /**

@@ -19,8 +19,8 @@ const FORBIDDEN = [...DETECTORS, 'mr1', 'mr2', 'shingle', 'fingerprint', 'sct', 
 const ALLOWED = new Set([
   "harness/experiment/schema.ts: .prefault({ algorithm: 'broder' })",
   "harness/experiment/load.ts: const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
-  `harness/cli.ts: .example('$0 run configs/quickstart.yaml --only "broder/sct=*"', 'the ground truth and the SCT sweep only')`,
-  "harness/cli.ts: .example('$0 validate configs/gov2-sct.yaml', 'check a config without running it')",
+  `harness/cli-help.ts: ['$0 run configs/quickstart.yaml --only "broder/sct=*"', 'the ground truth and the SCT sweep only'],`,
+  "harness/cli-help.ts: ['$0 validate configs/gov2-sct.yaml', 'check a config without running it'],",
   `describe: 'run only these variants (names or globs, e.g. "broder/sct=*"); the ground truth always runs',`,
 ]);
 

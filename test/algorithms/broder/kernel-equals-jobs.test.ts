@@ -19,6 +19,15 @@ const samplings = [
   { method: 'mod', m: 4, residue: 3 },
   { method: 'sct', threshold: 2 },
   { method: 'sct', threshold: 5 },
+  { method: 'mod', m: 8 },
+  // One modulus for every group (an adaptive-target calibration run): still counted per group.
+  {
+    method: 'adaptive',
+    groups: [
+      { max_size: 20, m: 2 },
+      { max_size: null, m: 2 },
+    ],
+  },
   {
     method: 'adaptive',
     groups: [
