@@ -66,6 +66,23 @@ describe('the built CLI', () => {
     expect(results['jobs']!.split('\n').length).toBe(4);
   });
 
+  // The bundle carries the npm packages but keeps the job-script bundler's own import.meta.url define.
+  it('runs the streaming backend from the bundle, with the results of the sources', async () => {
+    const config = join(dir, 'streaming.yaml');
+    writeFileSync(
+      config,
+      `experiment: streaming\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\n` +
+        `runs: [{ algorithm: broder, params: { sampling: { method: sct, threshold: [2] } } }]\nbackend: { kind: streaming }\n`,
+    );
+    const built = await bench(['run', config, '--out', join(dir, 'built')]);
+    expect(built.stderr).not.toContain('[tsx loaded]');
+    const sources = await bench(['run', config, '--out', join(dir, 'sources')], { NDD_BENCH_FROM_SOURCES: '1' });
+    expect(sources.stderr).toContain('[tsx loaded]');
+    const [a] = readdirSync(join(dir, 'built', 'streaming'));
+    const [b] = readdirSync(join(dir, 'sources', 'streaming'));
+    expect(metrics(join(dir, 'built', 'streaming', a!))).toBe(metrics(join(dir, 'sources', 'streaming', b!)));
+  });
+
   it('is not run once a source it was built from is newer', async () => {
     const source = join(ROOT, 'harness', 'corpus', 'registry.ts');
     const { atime, mtime } = statSync(source);
