@@ -32,11 +32,6 @@ export interface SampledFeatures {
   readonly levels: number;
   /** each document's level when `levels` > 1, else empty */
   readonly docLevel: Uint8Array;
-  /**
-   * The ids that enter the join when the postings are the features' own (one modulus for every
-   * document, or SCT): `keep[id]` is 1 for a joined id; null when every id of the CSRs is joined
-   */
-  readonly keep: Uint8Array | null;
   /** ScanCount work per document (posting entries after it), for balancing chunks */
   readonly work: Float64Array;
   readonly counters: Record<string, number>;
@@ -67,9 +62,10 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: 
 
 /**
  * One modulus for every document (none, sct, mod): whether an id is kept is the same in every
- * document holding it, so a kept id's posting list is the features' own, whole. The join then
- * runs on the features as they are with a mask over ids, and nothing is copied: this is what
- * lets a sweep of twenty samplings cost little more than one.
+ * document holding it, so a kept id's posting list is the features' own, whole, and only the
+ * documents' side of the join changes: each document's kept entries. They are a prefix of its
+ * entries in an entry order (entry-order.ts) when the kernel has one for this sampling (a sweep),
+ * else a compact copy made from the kept ids' postings, in time proportional to what is kept.
  */
 function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingLevels, order?: EntryOrder): SampledFeatures {
   if (order && order.kind !== entryOrderFor(sampling)) throw new Error(`broder: the ${order.kind} order does not keep ${sampling.method} sampling's ids as a prefix`);
@@ -82,56 +78,75 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   /** Whether the mappers emit id (every id when none samples). */
   const emitted = (id: number): boolean =>
     m === undefined || (lowBits >= 0 ? (f.words[id * f.width + lowWord] as number) & lowBits : fingerprintMod(f.words, id, f.width, m)) === levels.residue;
-  // What the mappers emit, then what the reducer keeps of it (SCT). Without an order, the
-  // per-document counts are summed along the postings, whose reads are sequential, into arrays
-  // small enough to stay in cache: along the documents' lists the postings are read at random,
-  // which measured 8 times slower.
-  const keep = order ? null : sharedU8(F);
-  const own = new Uint32Array(order ? 0 : f.docs);
+  const df = (id: number): number => (f.postStart[id + 1] as number) - (f.postStart[id] as number);
   const work = new Float64Array(f.docs);
   let overSct = 0;
   let outputPairs = 0;
-  let dropped = 0;
+  let docStart = f.docStart;
+  let docEnd: Uint32Array | null = null;
+  let ids = f.ids;
+  let entryPos = f.entryPos;
+  /** each document's entries the mappers emit (mod), when they are not all of them */
+  let emittedOf: ((d: number) => number) | null = null;
   if (order) {
-    // The order's counts by key give the reducer's counters (SCT drops the ids past its key).
+    // The order's counts by key give the reducer's counters; each document's prefix its entries and, through their tails, its work.
     const k = keptKey(order, sampling);
     outputPairs = order.pairsUpTo[k] as number;
     if (sampling.method === 'sct') overSct = F - (order.idsUpTo[k] as number);
-  }
-  for (let id = 0; id < F && !order; id++) {
-    if (!emitted(id)) {
-      dropped++;
-      continue;
-    }
-    const start = f.postStart[id] as number;
-    const end = f.postStart[id + 1] as number;
-    if (m !== undefined && !order) {
-      for (let q = start; q < end; q++) {
-        const d = f.postDocs[q] as number;
-        own[d] = (own[d] as number) + 1;
-      }
-    }
-    const df = end - start;
-    if (df > limit) {
-      overSct++;
-      dropped++;
-      continue;
-    }
-    outputPairs += pairsOf(df);
-    (keep as Uint8Array)[id] = 1;
-    // The ScanCount work of each holder: the entries after it in this list.
-    for (let q = start; q < end; q++) {
-      const d = f.postDocs[q] as number;
-      work[d] = (work[d] as number) + (end - q - 1);
-    }
-  }
-  // With an order, each document's kept prefix gives its count and, through the entries' tails, its work.
-  const ends = order ? keptPrefixEnds(f, order, (id) => emitted(id) && (f.postStart[id + 1] as number) - (f.postStart[id] as number) <= limit) : null;
-  if (order && ends) {
+    const ends = keptPrefixEnds(f, order, (id) => emitted(id) && df(id) <= limit);
     for (let d = 0; d < f.docs; d++) {
       let w = 0;
       for (let e = f.docStart[d] as number; e < (ends[d] as number); e++) w += order.tail[e] as number;
       work[d] = w;
+    }
+    ({ ids, entryPos } = order);
+    docEnd = ends;
+    if (m !== undefined) emittedOf = (d) => (ends[d] as number) - (f.docStart[d] as number);
+  } else {
+    // Along the postings, whose reads are sequential, adding to per-document arrays small enough
+    // to stay in cache: along the documents' lists the postings are read at random (8 times slower).
+    const joined = new Uint32Array(f.docs);
+    const own = m === undefined ? null : new Uint32Array(f.docs);
+    const keep = new Uint8Array(F);
+    let dropped = 0;
+    for (let id = 0; id < F; id++) {
+      if (!emitted(id)) {
+        dropped++;
+        continue;
+      }
+      const start = f.postStart[id] as number;
+      const end = f.postStart[id + 1] as number;
+      if (own) for (let q = start; q < end; q++) own[f.postDocs[q] as number]!++;
+      if (end - start > limit) {
+        overSct++;
+        dropped++;
+        continue;
+      }
+      keep[id] = 1;
+      outputPairs += pairsOf(end - start);
+      for (let q = start; q < end; q++) {
+        const d = f.postDocs[q] as number;
+        joined[d]!++;
+        work[d] = (work[d] as number) + (end - q - 1);
+      }
+    }
+    if (own) emittedOf = (d) => own[d] as number;
+    if (dropped > 0) {
+      // The documents' kept entries, ids ascending as in the features, from the kept ids' postings.
+      docStart = sharedU32(f.docs + 1);
+      for (let d = 0; d < f.docs; d++) docStart[d + 1] = (docStart[d] as number) + (joined[d] as number);
+      const fill = docStart.slice(0, f.docs);
+      ids = sharedU32(docStart[f.docs] as number);
+      entryPos = sharedU32(docStart[f.docs] as number);
+      for (let id = 0; id < F; id++) {
+        if (keep[id] === 0) continue;
+        const start = f.postStart[id] as number;
+        for (let q = start; q < (f.postStart[id + 1] as number); q++) {
+          const at = fill[f.postDocs[q] as number]!++;
+          ids[at] = id;
+          entryPos[at] = q - start;
+        }
+      }
     }
   }
   const sampled = usesSampledSize(sampling);
@@ -140,24 +155,23 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   let empty = 0;
   for (let d = 0; d < f.docs; d++) {
     const full = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
-    // Without a modulus every mapper emits its document whole; mod keeps no id by SCT, so its prefix is what the mapper emits.
-    const mine = m === undefined ? full : ends ? (ends[d] as number) - (f.docStart[d] as number) : (own[d] as number);
+    // Without a modulus every mapper emits its document whole.
+    const mine = emittedOf ? emittedOf(d) : full;
     sizes[d] = sampled ? mine : full;
     kept += mine;
     if (mine === 0) empty++;
   }
   return {
     docs: f.docs,
-    docStart: f.docStart,
-    docEnd: ends,
-    ids: order ? order.ids : f.ids,
-    entryPos: order ? order.entryPos : f.entryPos,
+    docStart,
+    docEnd,
+    ids,
+    entryPos,
     postStart: f.postStart,
     postDocs: f.postDocs,
     sizes,
     levels: 1,
     docLevel: sharedU8(0),
-    keep: dropped === 0 ? null : keep,
     work,
     counters: {
       documents: f.docs,
@@ -277,8 +291,7 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
       sizes,
       levels: L,
       docLevel,
-      keep: null,
-      work: scanWork(f.docStart, f.ids, f.entryPos, f.postStart, f.docs),
+        work: scanWork(f.docStart, f.ids, f.entryPos, f.postStart, f.docs),
       counters,
     };
   }
@@ -326,7 +339,6 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
     sizes,
     levels: L,
     docLevel,
-    keep: null,
     work: scanWork(docStart, ids, entryPos, postStart, f.docs),
     counters,
   };
@@ -342,7 +354,6 @@ export interface ScanPayload {
   readonly sizes: Uint32Array;
   readonly levels: number;
   readonly docLevel: Uint8Array;
-  readonly keep: Uint8Array | null;
   readonly docs: number;
   readonly from: number;
   readonly to: number;
@@ -369,14 +380,12 @@ export function scanCount(p: ScanPayload): ScanResult {
   let outS = new Float64Array(cap);
   let n = 0;
   let distinct = 0;
-  const keep = p.keep;
   const docEnd = p.docEnd ?? p.docStart.subarray(1);
   for (let a = p.from; a < p.to; a++) {
     let nt = 0;
     const last = docEnd[a] as number;
     for (let e = p.docStart[a] as number; e < last; e++) {
       const id = p.ids[e] as number;
-      if (keep !== null && keep[id] === 0) continue;
       const end = p.postStart[id + 1] as number;
       for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
         const b = p.postDocs[q] as number;

@@ -52,8 +52,13 @@ function shapeOf(k: KernelContext): CorpusShape {
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
+  // An entry order costs a few passes over every entry and saves each later variant its own
+  // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes without.
   const orderKind = entryOrderFor(params.sampling);
-  const order = orderKind ? await k.cached(`${featuresKey(params.shingle, params.fingerprint)}:order:${orderKind}`, async () => buildEntryOrder(features, orderKind)) : undefined;
+  const orderKey = `${featuresKey(params.shingle, params.fingerprint)}:order:${orderKind}`;
+  const uses = orderKind ? await k.cached(`${orderKey}:uses`, async () => ({ count: 0 })) : undefined;
+  if (uses) uses.count++;
+  const order = orderKind && uses && uses.count > 1 ? await k.cached(orderKey, async () => buildEntryOrder(features, orderKind)) : undefined;
   k.progress('sampling');
   const sampled = sampleFeatures(features, params.sampling, words, order);
   // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.
@@ -75,7 +80,6 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
         sizes: sampled.sizes,
         levels: sampled.levels,
         docLevel: sampled.docLevel,
-        keep: sampled.keep,
         docs: sampled.docs,
         from,
         to,

@@ -9,6 +9,8 @@ import { charShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
 import { smallCorpus } from '../../support/corpus.ts';
 import { runPlan } from '../../support/run-plan.ts';
+import { jobPairs, pairRows, runPlanJobs, runPlanKernel } from '../../support/kernel-and-jobs.ts';
+import { adapter as broder } from '../../../algorithms/broder/index.ts';
 
 const docs = smallCorpus();
 const shingle = { unit: 'char', size: 16 };
@@ -47,6 +49,21 @@ const samplings = [
 ];
 
 describe('Broder kernel and text jobs', () => {
+  // In one run the fingerprints are shared, and from a sampling's second variant on the kernel
+  // reads each document's kept entries as a prefix of an entry order (entry-order.ts).
+  it('agree on every variant of a sweep that shares the fingerprints and the entry orders', async () => {
+    const cache = new Map<string, Promise<unknown>>();
+    const sweep = [2, 4, 8, 2].map((m) => ({ method: 'mod', m })).concat([2, 3, 5, 2].map((threshold) => ({ method: 'sct', threshold }) as never));
+    for (const sampling of sweep) {
+      const plan = broder.plan(broder.params.parse({ shingle, sampling }), { minScore: Number.MIN_VALUE, seed: 0 });
+      const kernel = await runPlanKernel(plan, docs, { cache, workers: 2, tasks: 'pool' });
+      const jobs = runPlanJobs(plan, docs);
+      expect(pairRows(kernel.result.pairs)).toEqual(pairRows(jobPairs(plan, jobs, docs.texts.length)));
+      expect(kernel.counters).toEqual(jobs.counters);
+    }
+    expect([...cache.keys()].filter((k) => k.includes(':order:') && !k.endsWith(':uses'))).toHaveLength(2);
+  });
+
   it.each(samplings)('agree on pairs, scores and counters for %j', async (sampling) => {
     const params = { shingle, sampling };
     const jobs = await runPlan('broder', params, docs, { engine: 'jobs' });
