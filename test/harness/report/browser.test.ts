@@ -15,10 +15,10 @@ import { writeLeaderboard, writeRunReport } from '../../../harness/report/write.
 import { ensureChromium } from '../../../scripts/ensure-chromium.ts';
 import { HOSTILE } from './fixture-runs.ts';
 import { copyFixtureResults } from './temp-results.ts';
+import { requireTool, skipsWithout } from '../../support/required-tool.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const lookup = ensureChromium((line) => console.log(`ensure-chromium: ${line}`));
-if (!lookup.found) console.warn(`SKIPPED browser tests: ${lookup.reason}`);
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -50,12 +50,12 @@ function paintedPixels(page: Page): Promise<{ id: string; painted: number }[]> {
   return page.evaluate<{ id: string; painted: number }[]>(PAINTED_PIXELS);
 }
 
-describe.skipIf(!lookup.found)('reports in headless Chromium', () => {
+describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '' : lookup.reason))('reports in headless Chromium', () => {
   let browser: Browser;
   let results: Awaited<ReturnType<typeof copyFixtureResults>>;
 
   beforeAll(async () => {
-    if (!lookup.found) return;
+    if (!lookup.found) return requireTool(false, 'the browser tests', lookup.reason);
     browser = await chromium.launch({ executablePath: lookup.path, args: ARGS });
     results = await copyFixtureResults();
     await mkdir(ARTIFACTS, { recursive: true });

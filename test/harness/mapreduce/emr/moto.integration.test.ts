@@ -20,9 +20,10 @@ import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrFailureDetails } from '../../../../harness/mapreduce/emr/errors.ts';
 import { bundleJobScript } from '../../../../harness/mapreduce/streaming/bundle.ts';
+import { requireTool, skipsWithout } from '../../../support/required-tool.ts';
 
 const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
-if (!hasMoto) console.warn('moto.integration.test.ts: SKIPPED: moto_server is not on PATH (it comes with the pyenv Python 3.11 of the machine image)');
+const NO_MOTO = 'moto_server is not on PATH (it comes with the pyenv Python 3.11 of the machine image)';
 
 const creds = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 const BUCKET = 'ndd-moto';
@@ -48,13 +49,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe.skipIf(!hasMoto)('EMR backend against moto_server', () => {
+describe.skipIf(skipsWithout(hasMoto, 'the EMR tests against moto_server', NO_MOTO))('EMR backend against moto_server', () => {
   let moto: ChildProcess | undefined;
   let endpoint = '';
   let s3: S3Client;
   let emr: EMRClient;
 
   beforeAll(async () => {
+    requireTool(hasMoto, 'the EMR tests against moto_server', NO_MOTO);
     const port = await freePort();
     endpoint = `http://127.0.0.1:${port}`;
     moto = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
