@@ -20,6 +20,7 @@ import { simhashParams } from '../algorithms/simhash/params.ts';
 import { groupFingerprints, identicalPairs, searchTables } from '../algorithms/simhash/search.ts';
 import { layoutFor } from '../algorithms/simhash/tables.ts';
 import { FeatureWeigher, weightingOptions } from '../algorithms/simhash/weights.ts';
+import { generator } from '../harness/synth/random.ts';
 
 export interface FingerprintFigures {
   /** MB (10^6 code units) of normalized text per second of wall time, and per CPU-second */
@@ -75,14 +76,9 @@ export interface SearchFigures {
  * bits flipped (exact duplicates and planted near-duplicates), from a fixed seed.
  */
 export function plantedFingerprints(n: number): { hi: Uint32Array; lo: Uint32Array; docs: Uint32Array } {
-  let a = 12345;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  // mulberry32's 32-bit outputs (its floats are those over 2^32, exactly).
+  const random = generator(12345);
+  const next = (): number => random() * 4294967296;
   const hi = new Uint32Array(n);
   const lo = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

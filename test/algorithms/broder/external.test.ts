@@ -15,18 +15,8 @@ import { createLocalBackend } from '../../../harness/mapreduce/local/backend.ts'
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { smallCorpus } from '../../support/corpus.ts';
 import { rowsOf } from '../../support/run-plan.ts';
+import { generator as random } from '../../../harness/synth/random.ts';
 
-/** mulberry32 */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The small corpus and 150 documents of 4 to 9 sentences drawn from 40: thousands of pairs share

@@ -12,6 +12,8 @@ import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { parseMime, parseStructuredHeader, stripComments, type MimePart } from '../../../harness/corpus/mime.ts';
 import { decodeWords } from 'postal-mime';
+// A seeded generator: the mutations are the same on every run.
+import { generator as random } from '../../../harness/synth/random.ts';
 
 interface RefNode {
   contentType: { value: string; parsed: { value: string; params: Record<string, string> }; multipart: string | false };
@@ -93,17 +95,6 @@ function corpusSample(): Buffer[] {
     .map((f) => readFileSync(f));
 }
 
-/** mulberry32: a small seeded generator, so that the mutations are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A message with a few random edits of the kinds that break MIME structure. */
 function mutate(raw: Buffer, rnd: () => number): Buffer {

@@ -13,16 +13,8 @@ export function rows(list: PairList): [number, number, number][] {
   return Array.from(list.a, (a, i) => [a, list.b[i]!, list.score[i]!]);
 }
 
-/** mulberry32: a small seeded generator, so failures reproduce. */
-export function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the corpus builders' own seeded generator: failures reproduce. */
+export { generator as seededRandom } from '../../../harness/synth/random.ts';
 
 /** `n` distinct random pairs over `nDocs` documents, in random order, scores from `score()`. */
 export function randomPairs(n: number, nDocs: number, random: () => number, score: () => number): PairList {
