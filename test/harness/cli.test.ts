@@ -1,25 +1,14 @@
 /** The `bench` executable as users run it: exit codes and one-line errors. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMALL_JSONL } from '../support/corpus.ts';
+import { runBench } from '../support/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
-const run = promisify(execFile);
 
-async function bench(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true', ...env } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const bench = runBench;
 
 let dir: string;
 beforeAll(() => {

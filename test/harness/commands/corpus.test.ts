@@ -1,16 +1,13 @@
 /** `bench corpus` as users run it, on the real-format fixtures of ../shared/fixtures. */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runBench } from '../../support/cli.ts';
 
 const repo = new URL('../../../', import.meta.url);
-const BIN = fileURLToPath(new URL('bin/bench.js', repo));
 const fixture = (name: string) => fileURLToPath(new URL(`../shared/fixtures/anserini/${name}`, repo));
-const exec = promisify(execFile);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-corpus-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,15 +19,7 @@ function config(name: string, format: string, path: string, subset = ''): string
   return file;
 }
 
-async function bench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const bench = (...args: string[]) => runBench(args);
 
 const runsFolder = join(dir, 'runs');
 mkdirSync(runsFolder);

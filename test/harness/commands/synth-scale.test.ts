@@ -3,31 +3,20 @@
  * ../shared/fixtures (a TREC-web segment and a ClueWeb09 WARC, read with the project's readers), a
  * corpus the jsonl reader reads back, its oracle and manifest, the same bytes from the same seed.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newCorpusStats, readCorpus } from '../../../harness/corpus/read.ts';
+import { runBench } from '../../support/cli.ts';
 
 const repo = new URL('../../../', import.meta.url);
-const BIN = fileURLToPath(new URL('bin/bench.js', repo));
 const fixture = (name: string): string => fileURLToPath(new URL(`../shared/fixtures/anserini/${name}`, repo));
-const exec = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'synth-scale-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function bench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const bench = (...args: string[]) => runBench(args);
 
 const sources = ['--source', `trecweb:${fixture('trecweb-segment1.txt')}`, '--source', `warc:${fixture('clueweb09-segment1.warc.gz')}`];
 

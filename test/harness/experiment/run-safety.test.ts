@@ -16,22 +16,12 @@ import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
 import { quiet, runOptions } from '../../support/run-options.ts';
 import { TEST_DETECTORS } from '../../contract/detectors/catalog.ts';
+import { deadPid } from '../../support/dead-pid.ts';
 
 let root: string;
 let corpus: string;
 let config: string;
 
-/** A pid that is not running: the largest pid_max allows, checked. */
-function deadPid(): number {
-  for (let pid = 4_194_000; pid > 4_000_000; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return pid;
-    }
-  }
-  throw new Error('no free pid found');
-}
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'run-safety-'));

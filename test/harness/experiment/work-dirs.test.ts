@@ -4,18 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from '../../../harness/experiment/work-dirs.ts';
+import { deadPid } from '../../support/dead-pid.ts';
 
-/** A pid that is not running: the largest pid_max allows, checked. */
-function deadPid(): number {
-  for (let pid = 4_194_000; pid > 4_000_000; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return pid;
-    }
-  }
-  throw new Error('no free pid found');
-}
 
 const uid = process.getuid?.();
 let base: string;

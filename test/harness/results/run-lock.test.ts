@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../../harness/errors.ts';
 import { lockPath, RunLock, takeoverPath } from '../../../harness/results/run-lock.ts';
+import { deadPid } from '../../support/dead-pid.ts';
 
 const hooks = vi.hoisted(() => ({ onLockRead: undefined as (() => void) | undefined }));
 
@@ -26,17 +27,6 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, readFileSync }, readFileSync };
 });
 
-/** A pid no process has (pids stay below 2^22 on Linux). */
-function deadPid(): number {
-  for (let pid = 4_194_000; pid > 4_000_000; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return pid;
-    }
-  }
-  throw new Error('no free pid');
-}
 
 let dir: string;
 beforeEach(() => {
