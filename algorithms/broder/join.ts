@@ -7,7 +7,7 @@
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
-import { entryOrderFor, keptKey, keptPrefixEnds, type EntryOrder } from './entry-order.ts';
+import { keptKey, keptPrefixEnds, type EntryOrder } from './entry-order.ts';
 import type { Sampling } from './params.ts';
 import { adaptiveGroup, commonalityLimit, documentLevel, groupCounters, pairsOf, samplingLevels, usesSampledSize, type SamplingLevels } from './sampling.ts';
 
@@ -57,7 +57,7 @@ function scanWork(docStart: Uint32Array, ids: Uint32Array, entryPos: Uint32Array
 export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: Uint32Array, order?: EntryOrder): SampledFeatures {
   const levels = samplingLevels(sampling);
   // Adaptive sampling counts per size group, even with one modulus for every group (a calibration run).
-  return sampling.method === 'adaptive' ? sampleByLevels(f, sampling, levels, words) : maskFeatures(f, sampling, levels, order);
+  return sampling.method === 'adaptive' ? sampleByLevels(f, sampling, levels, words) : singleModulusFeatures(f, sampling, levels, order);
 }
 
 /**
@@ -67,8 +67,7 @@ export function sampleFeatures(f: DocumentFeatures, sampling: Sampling, words?: 
  * entries in an entry order (entry-order.ts) when the kernel has one for this sampling (a sweep),
  * else a compact copy made from the kept ids' postings, in time proportional to what is kept.
  */
-function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingLevels, order?: EntryOrder): SampledFeatures {
-  if (order && order.kind !== entryOrderFor(sampling)) throw new Error(`broder: the ${order.kind} order does not keep ${sampling.method} sampling's ids as a prefix`);
+function singleModulusFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingLevels, order?: EntryOrder): SampledFeatures {
   const F = f.fingerprints;
   const limit = commonalityLimit(sampling);
   const m = levels.moduli[0];
@@ -89,7 +88,8 @@ function maskFeatures(f: DocumentFeatures, sampling: Sampling, levels: SamplingL
   /** each document's entries the mappers emit (mod), when they are not all of them */
   let emittedOf: ((d: number) => number) | null = null;
   if (order) {
-    // The order's counts by key give the reducer's counters; each document's prefix its entries and, through their tails, its work.
+    // The order's counts by key give the reducer's counters (keptKey refuses an order made for
+    // another sampling); each document's prefix gives its entries and, through their tails, its work.
     const k = keptKey(order, sampling);
     outputPairs = order.pairsUpTo[k] as number;
     if (sampling.method === 'sct') overSct = F - (order.idsUpTo[k] as number);
