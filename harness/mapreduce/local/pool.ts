@@ -126,7 +126,9 @@ export class WorkerPool {
       if (!tasks || tasks.size === 0) {
         this.busy.delete(w);
         this.idle.push(w);
-        w.unref();
+        // Not while the pool shuts down: an answer that arrives after `shutdown` ref'd the
+        // thread would let the process exit with the termination still awaited (exit code 13).
+        if (!this.closed) w.unref();
       }
       if (p) {
         if (msg.ok) p.resolve(msg.result);

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InputFileError } from '../../../../contract/errors.ts';
 import { isUserError } from '../../../../harness/errors.ts';
@@ -55,5 +57,11 @@ describe('WorkerPool', () => {
     await pool.abort(reason);
     expect(await task).toBe(reason);
     await expect(pool.run(ECHO, 'length', { data: new Uint32Array(1) })).rejects.toBe(reason);
+  });
+
+  it('keeps the process alive until an abort finishes when a task answers just as it starts (not exit 13, an unsettled await)', () => {
+    const script = fileURLToPath(new URL('../../../fixtures/pool/abort-as-answer-arrives.mts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: 'settled 1\n' });
   });
 });
