@@ -115,6 +115,26 @@ export interface KernelResult {
   readonly spillBytes?: number;
 }
 
+/** A value as `KernelContext.stored` keeps it: a little JSON and arrays of 32-bit words. */
+export interface StoredForm {
+  readonly meta: Readonly<Record<string, number | string | boolean>>;
+  readonly arrays: readonly Uint32Array[];
+}
+
+/** How a kernel's value is kept across runs (`KernelContext.stored`). */
+export interface StoreCodec<T> {
+  /**
+   * Names the value and the code that computes it (`codeDigest` of its folder): what other
+   * parameters or another version of the code would compute must be under another key.
+   */
+  readonly key: string;
+  /** what `bench cache` lists the value as, e.g. "fingerprint features (char-64 shingles, rabin64)" */
+  readonly describe: string;
+  encode(value: T): StoredForm;
+  /** The form `encode` gave, read back; its arrays are on SharedArrayBuffers. */
+  decode(form: StoredForm): T;
+}
+
 export interface KernelContext {
   readonly docs: DocumentSet;
   /**
@@ -126,6 +146,13 @@ export interface KernelContext {
   readonly parallelism: number;
   /** Memoizes work that several variants of one run share (e.g. fingerprints of the same shingling). */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * `cached`, and kept across runs when the harness keeps a cache: a later run over the same
+   * documents (the harness keys the value by a digest of their texts and `codec.key`) replays
+   * it instead of computing it. The variant that replays it says so in its results, since its
+   * runtime then leaves the computation out.
+   */
+  stored<T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T>;
   count(group: string, name: string, amount?: number): void;
   progress(phase: string, done?: number, total?: number): void;
   readonly memoryBudgetBytes: number;

@@ -8,8 +8,9 @@
  *
  * `bench run` is the built CLI (`npm run build` first, or bin/bench.js runs the sources through
  * tsx and the figure says so) with the quickstart's ground truth, corpus and evaluation and no
- * other variant, twice a repetition: with the corpus cache cold (the mail parsed) and warm (the
- * documents replayed). scipy is given the documents' normalized texts (one JSON string a line,
+ * other variant, three times a repetition: with the cache cold (the mail parsed, the fingerprints
+ * computed), with the corpus cached (the documents replayed, the fingerprints computed) and
+ * warm (the documents and the fingerprint features replayed). scipy is given the documents' normalized texts (one JSON string a line,
  * written beforehand, outside its time) and cuts the same shingles. Both write the pairs at or
  * above min_score 0.1; they must be the same pairs with the same scores, else this fails. Wall
  * times are the best of the repetitions; CPU seconds are those of the same runs (children's
@@ -40,7 +41,9 @@ export interface GroundTruthBenchFigures {
   readonly pairs: number;
   /** `bench run` with the corpus cache empty (the mail parsed) */
   readonly benchCold: ProcessFigures;
-  /** `bench run` with the corpus cache filled (the documents replayed) */
+  /** `bench run` with the corpus cache filled (the documents replayed), the fingerprints computed */
+  readonly benchCorpusWarm: ProcessFigures;
+  /** `bench run` with the corpus and the fingerprint features replayed (experiment/stored-values.ts) */
   readonly benchWarm: ProcessFigures;
   readonly scipy: ProcessFigures;
   /** whether `bench run` ran the build (dist/cli) or the sources through tsx */
@@ -131,12 +134,15 @@ export async function benchGroundTruth(opts: { reps?: number } = {}): Promise<Gr
     const bench = (tag: string) => timed(process.execPath, [join(ROOT, 'bin', 'bench.js'), 'run', config, '--out', join(dir, 'out'), '--run-id', tag, '--force'], env);
     const scipy = () => timed('python3', [join(ROOT, 'scripts', 'scipy_ground_truth.py'), textsPath, join(dir, 'scipy-pairs.txt'), String(MIN_SCORE)]);
     const cold: (ProcessFigures & { stdout: string })[] = [];
+    const corpusWarm: (ProcessFigures & { stdout: string })[] = [];
     const warm: (ProcessFigures & { stdout: string })[] = [];
     const sci: (ProcessFigures & { stdout: string })[] = [];
     for (let rep = 0; rep < reps; rep++) {
       rmSync(cache, { recursive: true, force: true });
       cold.push(bench('cold'));
       sci.push(scipy());
+      rmSync(join(cache, 'stored'), { recursive: true, force: true });
+      corpusWarm.push(bench('corpus-warm'));
       warm.push(bench('warm'));
     }
     const ours = benchPairs(join(dir, 'out', 'ground-truth', 'warm'));
@@ -145,9 +151,14 @@ export async function benchGroundTruth(opts: { reps?: number } = {}): Promise<Gr
       const at = ours.findIndex((l, i) => l !== theirs[i]);
       throw new Error(`bench and scipy disagree: ${ours.length} and ${theirs.length} pairs; first difference: ${ours[at]} / ${theirs[at]}`);
     }
-    if (benchPairs(join(dir, 'out', 'ground-truth', 'cold')).join('\n') !== ours.join('\n')) throw new Error('cold and warm runs disagree');
+    for (const tag of ['cold', 'corpus-warm']) {
+      if (benchPairs(join(dir, 'out', 'ground-truth', tag)).join('\n') !== ours.join('\n')) throw new Error(`the ${tag} and warm runs disagree`);
+    }
+    const replayed = (tag: string): unknown =>
+      (JSON.parse(readFileSync(join(dir, 'out', 'ground-truth', tag, 'run.json'), 'utf8')) as { variants: { backend_extra?: { replayed?: unknown } }[] }).variants[0]?.backend_extra?.replayed;
+    if (replayed('corpus-warm') !== undefined || replayed('warm') === undefined) throw new Error('the fingerprint features were not replayed on the warm run only');
     const built = freshBuild();
-    return { documents: ids.length, pairs: ours.length, benchCold: best(cold), benchWarm: best(warm), scipy: best(sci), built };
+    return { documents: ids.length, pairs: ours.length, benchCold: best(cold), benchCorpusWarm: best(corpusWarm), benchWarm: best(warm), scipy: best(sci), built };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -163,7 +174,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       `ground truth on the bundled corpus: ${f.documents} documents, ${f.pairs} pairs at RR >= ${MIN_SCORE} (the same from bench and scipy); bench ${f.built ? 'built (dist/cli)' : 'from the sources (tsx): npm run build first'}`,
       line('scipy sparse matrices', f.scipy),
       line('bench run, cache cold', f.benchCold),
-      line('bench run, cache warm', f.benchWarm),
+      line('bench run, corpus cached', f.benchCorpusWarm),
+      line('bench run, corpus+features', f.benchWarm),
       '',
     ].join('\n'),
   );

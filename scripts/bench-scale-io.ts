@@ -122,10 +122,12 @@ export async function benchScaleIo(record: Record_): Promise<void> {
   const gt = await benchGroundTruth({ reps: 3 });
   record('ground_truth.scipy_s', gt.scipy.wallS, 's');
   record('ground_truth.process_cold_s', gt.benchCold.wallS, 's');
+  record('ground_truth.process_corpus_warm_s', gt.benchCorpusWarm.wallS, 's');
   record('ground_truth.process_warm_s', gt.benchWarm.wallS, 's');
   record('ground_truth.process_warm_cpu_s', gt.benchWarm.cpuS, 's');
   record('ground_truth.warm_over_scipy', gt.benchWarm.wallS / gt.scipy.wallS, '×');
   record('ground_truth.cold_over_scipy', gt.benchCold.wallS / gt.scipy.wallS, '×');
+  record('ground_truth.corpus_warm_over_scipy', gt.benchCorpusWarm.wallS / gt.scipy.wallS, '×');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,11 +1,12 @@
 /**
  * The corpus as sets of fingerprint ids (`features.ts`), computed on the kernel's worker threads
- * and kept for the run (`KernelContext.cached`): every detector that starts from the same
- * shingling and fingerprint (Broder's ground truth and samplings, MinHash, PPJoin) shares one
- * computation in a run.
+ * and kept for the run and across runs (`KernelContext.stored`): every detector that starts from
+ * the same shingling and fingerprint (Broder's ground truth and samplings, MinHash, PPJoin)
+ * shares one computation in a run, and a later run over the same documents replays it.
  */
-import type { KernelContext } from '../../contract/index.ts';
+import type { KernelContext, StoreCodec } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
+import { codeDigest } from './code-digest.ts';
 import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
@@ -17,7 +18,23 @@ export function featuresKey(shingle: ShingleSpec, kind: FingerprintKind): string
 }
 
 export function corpusFeatures(k: KernelContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<DocumentFeatures> {
-  return k.cached(featuresKey(shingle, kind), () => computeFeatures(k, shingle, kind));
+  return k.stored(featuresCodec(shingle, kind), () => computeFeatures(k, shingle, kind));
+}
+
+const ARRAYS = ['words', 'postStart', 'postDocs', 'docStart', 'ids', 'entryPos'] as const;
+
+/** Features as the store keeps them: their six arrays, and the three counts. */
+export function featuresCodec(shingle: ShingleSpec, kind: FingerprintKind): StoreCodec<DocumentFeatures> {
+  return {
+    // This folder's code computes them (shingles, normalization, fingerprints, the merge).
+    key: `${featuresKey(shingle, kind)}:${codeDigest(new URL('./', import.meta.url))}`,
+    describe: `fingerprint features (${shingle.unit}-${shingle.size} shingles, ${kind})`,
+    encode: (f) => ({ meta: { width: f.width, docs: f.docs, fingerprints: f.fingerprints }, arrays: ARRAYS.map((name) => f[name]) }),
+    decode: ({ meta, arrays }) => {
+      const [words, postStart, postDocs, docStart, ids, entryPos] = arrays as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      return { width: meta['width'] as 2 | 4, docs: meta['docs'] as number, fingerprints: meta['fingerprints'] as number, words, postStart, postDocs, docStart, ids, entryPos };
+    },
+  };
 }
 
 async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<DocumentFeatures> {

@@ -5,6 +5,8 @@
  * (harness/evaluate/size-groups.ts) and Broder's size-adaptive sampling by words count alike,
  * so that a document is in the same group for both.
  */
+import type { StoreCodec } from '../../contract/index.ts';
+import { codeDigest } from './code-digest.ts';
 import { normalizedWordCount } from './normalize.ts';
 
 const SPACE = 0x20;
@@ -24,4 +26,14 @@ export function wordCount(normalized: string): number {
 /** The words of a document's text, after normalization (counted without building the normalized text). */
 export function documentWords(text: string): number {
   return normalizedWordCount(text);
+}
+
+/** Every document's `documentWords`, as `KernelContext.stored` and the harness's store keep them. */
+export function wordCountsCodec(): StoreCodec<Uint32Array> {
+  return {
+    key: `document-words:${codeDigest(new URL('./', import.meta.url))}`,
+    describe: 'word counts',
+    encode: (words) => ({ meta: {}, arrays: [words] }),
+    decode: ({ arrays }) => arrays[0] as Uint32Array,
+  };
 }

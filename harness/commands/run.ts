@@ -49,7 +49,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('corpus-cache', {
         type: 'boolean',
         default: true,
-        describe: "replay the corpus from the cache of earlier reads, or fill it (--no-corpus-cache: read the collection; 'bench cache' for where and how big)",
+        describe:
+          "replay the corpus and its fingerprints from the cache of earlier runs, or fill it (--no-corpus-cache: read the collection and compute everything; 'bench cache' for where and how big)",
       })
       .option('run-id', { type: 'string', describe: "folder name of the run: letters, digits, '.', '_', '-' (default: a hash of config and --only)" })
       .option('strict', {

@@ -34,6 +34,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { codeDigest } from '../../algorithms/text/code-digest.ts';
 import type { FileSetFingerprint } from '../results/inputs.ts';
 import type { Document, Skip } from './types.ts';
 
@@ -91,28 +92,18 @@ export function corpusCacheFromEnv(env: NodeJS.ProcessEnv, opts: { method?: 'sta
   };
 }
 
-let codeDigest: string | undefined;
-
 /** The reader code: every source of this folder, the decoding packages' versions, the runtime's. */
 export function readerCodeDigest(): string {
-  if (codeDigest) return codeDigest;
-  const h = createHash('sha256');
-  const here = new URL('./', import.meta.url);
-  for (const name of readdirSync(here).filter((n) => n.endsWith('.ts')).sort()) {
-    h.update(`${name}\0`).update(readFileSync(new URL(name, here))).update('\0');
-  }
   const require = createRequire(import.meta.url);
-  for (const pkg of READER_PACKAGES) {
-    let version = 'unknown';
+  const versions = READER_PACKAGES.map((pkg) => {
     try {
-      version = (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
+      return `${pkg}@${(JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version}`;
     } catch {
       // A package that hides its package.json: its version is left out of the key.
+      return `${pkg}@unknown`;
     }
-    h.update(`${pkg}@${version}\0`);
-  }
-  h.update(`node ${process.versions.node} v8 ${process.versions.v8} icu ${process.versions.icu ?? ''}`);
-  return (codeDigest = h.digest('hex'));
+  });
+  return codeDigest(new URL('./', import.meta.url), versions);
 }
 
 export interface CacheKeyParts {
@@ -356,7 +347,7 @@ function processAlive(pid: number): boolean {
 }
 
 /** `<key>.<pid>.<n>.tmp` files of processes that are gone. */
-function removeDeadTemporaries(dir: string): void {
+export function removeDeadTemporaries(dir: string): void {
   for (const name of readdirSync(dir)) {
     const m = /^[0-9a-f]{64}\.(\d+)\.\d+\.tmp$/.exec(name);
     if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });

@@ -85,6 +85,20 @@ export interface DocumentSizes {
 }
 
 const cache = new WeakMap<DocumentSet, Map<string, DocumentSizes>>();
+const wordCounts = new WeakMap<DocumentSet, Uint32Array>();
+
+/** Every document's words (`documentWords`), counted once per document set unless given (`useWordCounts`). */
+export function documentWordCounts(docs: DocumentSet): Uint32Array {
+  let words = wordCounts.get(docs);
+  if (!words) wordCounts.set(docs, (words = Uint32Array.from(docs.texts, documentWords)));
+  return words;
+}
+
+/** The documents' words as an earlier run counted them (experiment/stored-values.ts), instead of counting. */
+export function useWordCounts(docs: DocumentSet, words: Uint32Array): void {
+  if (words.length !== docs.texts.length) throw new Error(`${words.length} word counts for ${docs.texts.length} documents`);
+  wordCounts.set(docs, words);
+}
 
 /** The documents' words and groups; counted once per document set and list of groups. */
 export function documentSizes(docs: DocumentSet, groups: readonly SizeGroup[]): DocumentSizes {
@@ -93,8 +107,7 @@ export function documentSizes(docs: DocumentSet, groups: readonly SizeGroup[]): 
   const key = JSON.stringify(groups);
   const known = byGroups.get(key);
   if (known) return known;
-  const words = Uint32Array.from(docs.texts, documentWords);
-  const sizes = assignGroups(words, groups);
+  const sizes = assignGroups(documentWordCounts(docs), groups);
   byGroups.set(key, sizes);
   return sizes;
 }

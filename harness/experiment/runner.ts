@@ -19,6 +19,9 @@ import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
 import { loadReplyOracle } from '../evaluate/replies.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
+import { storeBesideCorpusCache, ValueStore } from './stored-values.ts';
+import { documentWordCounts, useWordCounts } from '../evaluate/size-groups.ts';
+import { wordCountsCodec } from '../../algorithms/text/word-count.ts';
 import type { ParsePool, ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
@@ -115,6 +118,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let checkpoint: Checkpoint | undefined;
   let workDir: string | undefined;
   let backend: Backend | undefined;
+  let store: ValueStore | undefined;
   let completed = false;
   try {
     const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, exp.name), runId), inputs.digest, opts.resume === true);
@@ -133,8 +137,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The backend starts first, so its worker threads load while the corpus is read.
     // Planned once: the plans name the worker modules the backend preloads, and then run.
     const planned = all.map((v) => planVariant(exp, detectors, v));
-    backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true });
+    store = opts.corpusCache ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
+    backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
+    // Every variant's evaluation groups documents by their words: counted once, or replayed.
+    if (store) useWordCounts(docs, (await store.get(docs, wordCountsCodec(), () => Promise.resolve(documentWordCounts(docs)))).value);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
@@ -251,6 +258,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       // An empty checkpoint goes first, so that the results folder it was in can go with the run.
       if (!completed && checkpoint?.savedVariants === 0) checkpoint.remove();
       await backend?.close();
+      // An entry being written is finished (or its temporary file removed) before the run ends.
+      await store?.flush();
       if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
       opts.progress.done();
       if (!completed && checkpoint && checkpoint.savedVariants > 0) {

@@ -3,6 +3,7 @@
  * streaming (Hadoop Streaming emulation with real processes and `sort`), emr (Amazon EMR).
  */
 import type { Backend } from './backend.ts';
+import type { ValueStore } from '../experiment/stored-values.ts';
 import { createLocalBackend } from './local/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
@@ -17,6 +18,8 @@ export interface BackendOptions {
   readonly runId?: string;
   /** `--resume`: the EMR backend reuses steps whose output is complete in S3 */
   readonly resume?: boolean;
+  /** where the local backend's kernels keep values across runs (experiment/stored-values.ts) */
+  readonly store?: ValueStore;
 }
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
@@ -36,6 +39,7 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
         engine: config.engine ?? 'auto',
         preload: opts.preload ?? [],
         planModule: detectors.planModule,
+        ...(opts.store ? { store: opts.store } : {}),
       });
     case 'streaming': {
       const { createStreamingBackend } = await import('./streaming/backend.ts');

@@ -19,8 +19,18 @@ export function summaryTable(run: RunRecord): string {
     line(header.map((_, i) => '-'.repeat(widths[i] as number))),
     ...rows.map(line),
     timeLine(run),
+    ...replayedNotes(run),
   ];
   return out.join('\n') + '\n';
+}
+
+/** A variant that replayed stored values did less than one that computes them: its time says so. */
+function replayedNotes(run: RunRecord): string[] {
+  return run.variants.flatMap((v) => {
+    const replayed = v.backend_extra?.['replayed'];
+    if (!Array.isArray(replayed) || replayed.length === 0) return [];
+    return [`note: ${v.name} replayed ${replayed.join(', ')} from the cache of an earlier run; its time leaves their computation out (--no-corpus-cache computes them)`];
+  });
 }
 
 /** `read 8.10 s · variants 4.60 s · total 15.0 s · 21.3 CPU-s · $0.0003 · variant peak 776 MB` */

@@ -7,8 +7,9 @@
 import { tmpdir } from 'node:os';
 import {
   addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, PairCollector, type Counters, type DocumentSet, type KernelContext,
-  type KernelResult, type PairList, type Plan, type SideRecord,
+  type KernelResult, type PairList, type Plan, type SideRecord, type StoreCodec,
 } from '../../contract/index.ts';
+import type { ValueStore } from '../../harness/experiment/stored-values.ts';
 import { WorkerPool } from '../../harness/mapreduce/local/pool.ts';
 import { transferables } from '../../harness/mapreduce/local/transfer.ts';
 import { mulberry32 } from '../algorithms/text/random-text.ts';
@@ -80,6 +81,8 @@ export interface KernelOptions {
   readonly pool?: WorkerPool;
   /** `ctx.cached`'s store, to share work across runs as the variants of one run do */
   readonly cache?: Map<string, Promise<unknown>>;
+  /** where `ctx.stored` keeps values across runs (none: computed, as without a cache) */
+  readonly store?: ValueStore;
   /**
    * Counting as the local backend does (`backend`: a count() call creates its counter, whatever
    * the amount, as in the text jobs), or leaving out zero amounts (`nonzero`). Default `backend`.
@@ -119,6 +122,10 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
       let p = cache.get(key) as Promise<T> | undefined;
       if (!p) cache.set(key, (p = compute()));
       return p;
+    },
+    stored<T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> {
+      const store = o.store;
+      return this.cached(`stored:${codec.key}`, async () => (store ? (await store.get(docs, codec, compute)).value : compute()));
     },
     count(group, name, amount = 1) {
       if (amount === 0 && o.counting === 'nonzero') return;

@@ -4,7 +4,8 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet, KernelContext } from '../../../contract/index.ts';
+import type { CorpusShape, Counters, DocumentSet, KernelContext, StoreCodec } from '../../../contract/index.ts';
+import type { ValueStore } from '../../experiment/stored-values.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { readOutputFiles, runPlanJobs } from './engine.ts';
@@ -24,6 +25,8 @@ export interface LocalBackendOptions {
   readonly preload?: readonly string[];
   /** where worker threads rebuild a plan: a module exporting `findPlan(name)` (default algorithms/plans.ts) */
   readonly planModule?: string;
+  /** where kernels' `stored` values are kept across runs; none: computed in every run */
+  readonly store?: ValueStore;
 }
 
 /** The shape of a document set, for a plan's cost model. */
@@ -69,6 +72,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     if (local && opts.engine === 'auto' && (estimate <= budget || local.outOfCore === true)) {
       const kernelDir = join(ctx.workDir, 'kernel');
       mkdirSync(kernelDir, { recursive: true });
+      /** what this variant replayed from the store instead of computing */
+      const replayed: string[] = [];
       const kctx: KernelContext = {
         docs: ctx.docs,
         parallelism: opts.workers,
@@ -86,6 +91,13 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
           }
           return p;
         },
+        stored: <T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> =>
+          kctx.cached(`stored:${codec.key}`, async () => {
+            if (!opts.store) return compute();
+            const r = await opts.store.get(ctx.docs, codec, compute);
+            if (r.replayed) replayed.push(codec.describe);
+            return r.value;
+          }),
         count(group, name, amount = 1) {
           // As in the text jobs: a count() call creates the counter, whatever the amount.
           const g = (counters[group] ??= {});
@@ -98,7 +110,11 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const r = await local.run(kctx);
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
-      extra = { engine: 'kernel', ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}) };
+      extra = {
+        engine: 'kernel',
+        ...(replayed.length > 0 ? { replayed } : {}),
+        ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}),
+      };
     } else {
       const dir = join(ctx.workDir, 'jobs', job.variant);
       mkdirSync(dir, { recursive: true });

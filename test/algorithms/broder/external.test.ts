@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import { runExternal, type ExternalStats } from '../../../algorithms/broder/external.ts';
 import type { BroderParams } from '../../../algorithms/broder/params.ts';
-import type { Counters, DocumentSet, KernelContext, PairList } from '../../../contract/index.ts';
+import type { Counters, DocumentSet, KernelContext, PairList, StoreCodec } from '../../../contract/index.ts';
 import { createLocalBackend } from '../../../harness/mapreduce/local/backend.ts';
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { smallCorpus } from '../../support/corpus.ts';
@@ -56,6 +56,10 @@ function context(opts: { workDir: string; threads: 1 | 2; budget: number; signal
     cached: <T,>(key: string, compute: () => Promise<T>): Promise<T> => {
       if (!cache.has(key)) cache.set(key, compute());
       return cache.get(key) as Promise<T>;
+    },
+    stored: <T,>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> => {
+      if (!cache.has(codec.key)) cache.set(codec.key, compute());
+      return cache.get(codec.key) as Promise<T>;
     },
     count(group, name, amount = 1) {
       // As the local backend: a count() call creates its counter, whatever the amount.

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,15 @@ describe('listInputFiles', () => {
     // a per-directory walk would give B.txt, a/x.trecweb.gz, a.txt instead.
     const root = own('collection');
     expect(await listInputFiles(root)).toEqual([join(root, 'B.txt'), join(root, 'a.txt'), join(root, 'a', 'x.trecweb.gz')]);
+  });
+
+  it('orders names past U+FFFF by their UTF-8 bytes, not their UTF-16 code units', async () => {
+    // U+FF21 is EF BC A1 in UTF-8 and U+1F600 is F0 9F 98 80: U+FF21 first by bytes, although
+    // its code unit 0xFF21 sorts after the surrogate 0xD83D that starts U+1F600 in UTF-16.
+    const root = join(tmp, 'astral');
+    await mkdir(root, { recursive: true });
+    for (const name of ['\u{1F600}.txt', '\uFF21.txt', 'z.txt']) await writeFile(join(root, name), 'x');
+    expect(await listInputFiles(root)).toEqual([join(root, 'z.txt'), join(root, '\uFF21.txt'), join(root, '\u{1F600}.txt')]);
   });
 
   it('lists a plain file as itself', async () => {

@@ -61,14 +61,27 @@ describe('bench run with the corpus cache', () => {
     expect(second.record.corpus.skips).toEqual(uncached.record.corpus.skips);
   });
 
+  it('replays the fingerprint features on the second run (the ground truth says so; the sampled variant shared them in both runs), with the same results', async () => {
+    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'd', corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } }));
+    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'e', corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } }));
+    if (first.kind !== 'completed' || second.kind !== 'completed') throw new Error('a run did not complete');
+    const replayed = (r: typeof first.record): unknown[] => r.variants.map((v) => v.backend_extra?.['replayed'] ?? null);
+    expect(replayed(first.record)).toEqual([null, null]);
+    expect(replayed(second.record)).toEqual([['fingerprint features (char-8 shingles, rabin64)'], null]);
+    expect(files(second.dir)).toEqual(files(first.dir));
+  });
+
   it('bench cache lists the entry and --clear removes it', async () => {
     const run = promisify(execFile);
     const env = { ...process.env, CI: 'true', NDD_BENCH_CACHE_DIR: cacheDir };
     const list = await run(process.execPath, [BIN, 'cache'], { env });
     expect(list.stdout).toMatch(new RegExp(`^corpus cache ${join(cacheDir, 'corpus')}: 1 entry, `));
     expect(list.stdout).toMatch(/\n {2}spamassassin \S+fixtures\/mail /);
+    expect(list.stdout).toMatch(new RegExp(`\\nstored values ${join(cacheDir, 'stored')}: 2 entries, `));
+    expect(list.stdout).toMatch(/\n {2}fingerprint features \(char-8 shingles, rabin64\) of 8 documents /);
+    expect(list.stdout).toMatch(/\n {2}word counts of 8 documents /);
     const cleared = await run(process.execPath, [BIN, 'cache', '--clear'], { env });
-    expect(cleared.stdout).toMatch(/removed 1 entry/);
-    expect((await run(process.execPath, [BIN, 'cache'], { env })).stdout).toMatch(/: 0 entries/);
+    expect(cleared.stdout).toMatch(/corpus cache .*: removed 1 entry[^]*stored values .*: removed 2 entries/);
+    expect((await run(process.execPath, [BIN, 'cache'], { env })).stdout).toMatch(/corpus cache .*: 0 entries[^]*stored values .*: 0 entries/);
   });
 });

@@ -1,0 +1,299 @@
+/**
+ * Values kernels keep across runs (`KernelContext.stored`): the fingerprint features of a corpus,
+ * which a second run over the same documents replays instead of computing (most of a ground
+ * truth's time once the corpus itself is replayed from the corpus cache).
+ *
+ * Where: `<cache>/stored/<key>.values`, beside the corpus cache's `corpus/` folder, under the same
+ * switches (NDD_BENCH_CACHE_DIR=off, `--no-corpus-cache`). Size: at most NDD_BENCH_CACHE_MAX_MB
+ * for these values (as much again as the corpora may take); past it the least recently used
+ * go after a write. Documents whose texts hold less than 1 MiB are not kept (they compute in
+ * milliseconds).
+ *
+ * Key: SHA-256 of the documents' texts, in order, and of the codec's key, which names the
+ * value's parameters and carries a digest of the code that computes it (algorithms/text/
+ * code-digest.ts). Any change to either is another key: an entry is written whole, never
+ * updated, so there is nothing to invalidate.
+ *
+ * Entry: a magic, the header's length, a JSON header (the key, what the value is, its meta,
+ * each array's length and SHA-256), then the arrays' words in this machine's byte order. It is
+ * written under a temporary name (`<key>.<pid>.<n>.tmp`, removed by a later write when that
+ * process is gone) and renamed into place. Every array is checked against its SHA-256 when read;
+ * an entry that fails (truncated, corrupt) is removed and the value computed. A store that
+ * cannot be written only costs the speed-up.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { endianness } from 'node:os';
+import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
+import { removeDeadTemporaries, type CorpusCacheOptions } from '../corpus/cache.ts';
+
+export interface StoreOptions {
+  readonly dir: string;
+  readonly maxBytes: number;
+  /** one-line notices (a corrupt entry removed, a store that cannot be written) */
+  readonly notice: (line: string) => void;
+  /** documents whose texts hold fewer characters are not kept (default 1 MiB) */
+  readonly minChars?: number;
+}
+
+/** The store of a corpus cache: beside its folder, with its limit and notices. */
+export function storeBesideCorpusCache(cache: CorpusCacheOptions): StoreOptions {
+  return { dir: join(dirname(cache.dir), 'stored'), maxBytes: cache.maxBytes, notice: cache.notice, ...(cache.minBytes !== undefined ? { minChars: cache.minBytes } : {}) };
+}
+
+const MAGIC = Buffer.from('NDDSTOR1');
+const MIN_CHARS = 1 << 20;
+const ENTRY = /^[0-9a-f]{64}\.values$/;
+
+interface Header {
+  readonly key: string;
+  readonly describe: string;
+  readonly documents: number;
+  readonly created: string;
+  readonly meta: StoredForm['meta'];
+  readonly lengths: readonly number[];
+  readonly sha256: readonly string[];
+}
+
+export interface StoredInfo {
+  readonly file: string;
+  readonly describe: string;
+  readonly documents: number;
+  readonly created: string;
+  readonly bytes: number;
+  readonly used: Date;
+}
+
+class CorruptEntry extends Error {}
+
+const arrayBytes = (a: Uint32Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const sha256 = (a: Uint32Array): string => createHash('sha256').update(arrayBytes(a)).digest('hex');
+
+const digests = new WeakMap<DocumentSet, string>();
+
+/**
+ * SHA-256 of the texts in order, each with its length. A well-formed text goes in as UTF-8 (the
+ * cheaper encoding), any other as UTF-16 under another tag: UTF-8 turns every lone surrogate into
+ * the same replacement character, so two such texts could not be told apart.
+ */
+export function documentsDigest(docs: DocumentSet): string {
+  const known = digests.get(docs);
+  if (known) return known;
+  const h = createHash('sha256');
+  const head = Buffer.alloc(5);
+  head.writeUInt32LE(docs.texts.length, 1);
+  h.update(head);
+  for (const text of docs.texts) {
+    const whole = text.isWellFormed();
+    head[0] = whole ? 1 : 2;
+    head.writeUInt32LE(text.length, 1);
+    h.update(head).update(text, whole ? 'utf8' : 'utf16le');
+  }
+  const digest = h.digest('hex');
+  digests.set(docs, digest);
+  return digest;
+}
+
+let tmpCounter = 0;
+
+export class ValueStore {
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(private readonly opts: StoreOptions) {}
+
+  /** The value for these documents: replayed from an entry when a whole one is there, else computed and written. */
+  async get<T>(docs: DocumentSet, codec: StoreCodec<T>, compute: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
+    let chars = 0;
+    for (const t of docs.texts) chars += t.length;
+    if (chars < (this.opts.minChars ?? MIN_CHARS)) return { value: await compute(), replayed: false };
+    const key = createHash('sha256').update(`${documentsDigest(docs)}\0${codec.key}\0${endianness()}`).digest('hex');
+    const file = join(this.opts.dir, `${key}.values`);
+    const form = this.replay(file, key);
+    if (form) return { value: codec.decode(form), replayed: true };
+    const value = await compute();
+    this.track(this.write(file, key, codec, value, docs.texts.length));
+    return { value, replayed: false };
+  }
+
+  /** Waits for the entries being written (a run waits before it ends). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes]);
+  }
+
+  private track(p: Promise<void>): void {
+    this.writes.add(p);
+    void p.finally(() => this.writes.delete(p));
+  }
+
+  private replay(file: string, key: string): StoredForm | undefined {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return undefined; // a miss
+    }
+    try {
+      const form = readEntry(fd, key);
+      try {
+        const now = new Date();
+        utimesSync(file, now, now); // least recently used goes first
+      } catch {
+        // removed meanwhile: it was read whole all the same
+      }
+      return form;
+    } catch (e) {
+      if (!(e instanceof CorruptEntry)) throw e;
+      this.opts.notice(`stored values: entry ${file} ${e.message}: removed; the value is computed`);
+      rmSync(file, { force: true });
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private async write<T>(file: string, key: string, codec: StoreCodec<T>, value: T, documents: number): Promise<void> {
+    const tmp = `${file.slice(0, -'.values'.length)}.${process.pid}.${tmpCounter++}.tmp`;
+    let created = false;
+    try {
+      const form = codec.encode(value);
+      const header: Header = {
+        key,
+        describe: codec.describe,
+        documents,
+        created: new Date().toISOString(),
+        meta: form.meta,
+        lengths: form.arrays.map((a) => a.length),
+        sha256: form.arrays.map(sha256),
+      };
+      const bytes = form.arrays.reduce((s, a) => s + a.byteLength, 0);
+      if (bytes > this.opts.maxBytes) {
+        this.opts.notice(`stored values: ${codec.describe} not kept (${mb(bytes)}, over the limit of ${mb(this.opts.maxBytes)}; NDD_BENCH_CACHE_MAX_MB raises it)`);
+        return;
+      }
+      await mkdir(this.opts.dir, { recursive: true });
+      removeDeadTemporaries(this.opts.dir);
+      const head = Buffer.from(JSON.stringify(header));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(head.length);
+      const fh = await open(tmp, 'wx');
+      created = true;
+      try {
+        await fh.writev([MAGIC, length, head, ...form.arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))]);
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, file);
+      created = false;
+      trim(this.opts.dir, this.opts.maxBytes, file);
+    } catch (e) {
+      this.opts.notice(`stored values: ${codec.describe} not kept (${(e as Error).message}); the next run computes it again`);
+    } finally {
+      if (created) await rm(tmp, { force: true }).catch(() => undefined);
+    }
+  }
+}
+
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+function readExactly(fd: number, into: Uint8Array, position: number): void {
+  let got = 0;
+  while (got < into.length) {
+    const r = readSync(fd, into, got, into.length - got, position + got);
+    if (r === 0) throw new CorruptEntry(`ends at byte ${position + got}, before its last array`);
+    got += r;
+  }
+}
+
+function readHeader(fd: number): { header: Header; end: number } {
+  const start = Buffer.alloc(MAGIC.length + 4);
+  readExactly(fd, start, 0);
+  if (!start.subarray(0, MAGIC.length).equals(MAGIC)) throw new CorruptEntry('is not a stored value (or of another version)');
+  const head = Buffer.alloc(start.readUInt32LE(MAGIC.length));
+  readExactly(fd, head, start.length);
+  try {
+    return { header: JSON.parse(head.toString('utf8')) as Header, end: start.length + head.length };
+  } catch {
+    throw new CorruptEntry('has a header that is not JSON');
+  }
+}
+
+/** The arrays of a whole entry, each on a SharedArrayBuffer and checked. */
+function readEntry(fd: number, key: string): StoredForm {
+  const { header, end } = readHeader(fd);
+  if (header.key !== key) throw new CorruptEntry('has a header that is not this entry’s');
+  let at = end;
+  const arrays = header.lengths.map((length, i) => {
+    const a = new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
+    readExactly(fd, arrayBytes(a), at);
+    at += a.byteLength;
+    if (sha256(a) !== header.sha256[i]) throw new CorruptEntry(`fails the SHA-256 check of its array ${i}`);
+    return a;
+  });
+  if (fstatSync(fd).size !== at) throw new CorruptEntry(`holds ${fstatSync(fd).size - at} bytes past its last array`);
+  return { meta: header.meta, arrays };
+}
+
+/** The whole entries of a store folder, least recently used first. */
+export function listStoredValues(dir: string): StoredInfo[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: StoredInfo[] = [];
+  for (const name of names.filter((n) => ENTRY.test(n))) {
+    const file = join(dir, name);
+    try {
+      const st = statSync(file);
+      const fd = openSync(file, 'r');
+      try {
+        const { header } = readHeader(fd);
+        out.push({ file, describe: header.describe, documents: header.documents, created: header.created, bytes: st.size, used: st.mtime });
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // An entry being removed, or not whole: not listed (a read finds out and removes it).
+    }
+  }
+  return out.sort((a, b) => a.used.getTime() - b.used.getTime());
+}
+
+/** Removes least recently used entries until the folder holds at most `maxBytes`, `keep` last of all. */
+function trim(dir: string, maxBytes: number, keep: string): void {
+  const entries = listStoredValues(dir);
+  let total = entries.reduce((s, e) => s + e.bytes, 0);
+  for (const e of entries) {
+    if (total <= maxBytes) break;
+    if (e.file === keep) continue;
+    rmSync(e.file, { force: true });
+    total -= e.bytes;
+  }
+}
+
+/** Removes every entry (and temporary file) of a store folder. */
+export function clearStoredValues(dir: string): { entries: number; bytes: number } {
+  let entries = 0;
+  let bytes = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { entries, bytes };
+  }
+  for (const name of names) {
+    if (!ENTRY.test(name) && !/^[0-9a-f]{64}\.\d+\.\d+\.tmp$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      bytes += statSync(file).size;
+      rmSync(file, { force: true });
+      if (ENTRY.test(name)) entries++;
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return { entries, bytes };
+}
