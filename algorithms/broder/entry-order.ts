@@ -10,7 +10,9 @@
  * ScanCount counts a pair once per shared id whatever the order of a document's ids, so the
  * pairs and scores are those of the features' own order.
  */
+import type { StoreCodec } from '../../contract/index.ts';
 import { sharedU32 } from '../text/chunks.ts';
+import { codeDigest } from '../text/code-digest.ts';
 import type { DocumentFeatures } from '../text/features.ts';
 import type { Sampling } from './params.ts';
 
@@ -29,6 +31,24 @@ export interface EntryOrder {
    */
   readonly idsUpTo: Float64Array;
   readonly pairsUpTo: Float64Array;
+}
+
+/**
+ * An order as `KernelContext.stored` keeps it across runs, beside the features it orders
+ * (`featuresKey`: their codec's key, which names their shingling and code).
+ */
+export function entryOrderCodec(featuresKey: string, kind: EntryOrderKind): StoreCodec<EntryOrder> {
+  const words = (a: Float64Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
+  const doubles = (a: Uint32Array): Float64Array => new Float64Array(a.buffer, a.byteOffset, a.length / 2);
+  return {
+    key: `${featuresKey}:order:${kind}:${codeDigest(new URL('./', import.meta.url))}`,
+    describe: `an entry order by ${kind === 'trailing-zeros' ? 'trailing zero bits' : 'document frequency'} (Broder's samplings)`,
+    encode: (o) => ({ meta: { kind: o.kind }, arrays: [o.ids, o.entryPos, o.tail, words(o.idsUpTo), words(o.pairsUpTo)] }),
+    decode: ({ arrays }) => {
+      const [ids, entryPos, tail, idsUpTo, pairsUpTo] = arrays as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      return { kind, ids, entryPos, tail, idsUpTo: doubles(idsUpTo), pairsUpTo: doubles(pairsUpTo) };
+    },
+  };
 }
 
 /** The largest key a sampling keeps: every id of key <= it is joined. */

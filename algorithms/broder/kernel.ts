@@ -6,15 +6,15 @@
  */
 import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, featuresKey, FEATURES_MODULE } from '../text/corpus-features.ts';
-import { buildEntryOrder, entryOrderFor } from './entry-order.ts';
+import { corpusFeatures, featuresCodec, featuresKey, FEATURES_MODULE } from '../text/corpus-features.ts';
+import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
 import { EXTERNAL_JOIN_MODULE, runExternal } from './external.ts';
 import { FINGERPRINT_RUNS_MODULE } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
-import { documentWords } from '../text/word-count.ts';
+import { documentWords, wordCountsCodec } from '../text/word-count.ts';
 
 const ALWAYS_COUNTED = new Set(['documents', 'fingerprints']);
 
@@ -51,14 +51,15 @@ function shapeOf(k: KernelContext): CorpusShape {
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
-  const words = usesWords(params.sampling) ? await k.cached('document-words', async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
+  const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   // An entry order costs a few passes over every entry and saves each later variant its own
   // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes without.
   const orderKind = entryOrderFor(params.sampling);
   const orderKey = `${featuresKey(params.shingle, params.fingerprint)}:order:${orderKind}`;
   const uses = orderKind ? await k.cached(`${orderKey}:uses`, async () => ({ count: 0 })) : undefined;
   if (uses) uses.count++;
-  const order = orderKind && uses && uses.count > 1 ? await k.cached(orderKey, async () => buildEntryOrder(features, orderKind)) : undefined;
+  const order =
+    orderKind && uses && uses.count > 1 ? await k.stored(entryOrderCodec(featuresCodec(params.shingle, params.fingerprint).key, orderKind), async () => buildEntryOrder(features, orderKind)) : undefined;
   k.progress('sampling');
   const sampled = sampleFeatures(features, params.sampling, words, order);
   // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.
