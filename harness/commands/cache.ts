@@ -7,7 +7,7 @@ const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 export const cacheCommand: CommandModule<object, { clear: boolean }> = {
   command: 'cache',
-  describe: 'the corpus cache (read collections replayed without parsing) and stored values (fingerprints replayed without computing): where, what, --clear to empty them',
+  describe: 'the cache of read collections and their fingerprints, replayed by later runs: where, what, --clear to empty it',
   builder: (y) => y.option('clear', { type: 'boolean', default: false, describe: 'remove every entry' }),
   handler: (args) => {
     const cache = corpusCacheFromEnv(process.env);

@@ -38,7 +38,7 @@ export const COMMANDS: readonly { readonly command: string; readonly describe: s
   },
   {
     command: 'cache',
-    describe: 'the corpus cache (read collections replayed without parsing): where it is, its entries, --clear to empty it',
+    describe: 'the cache of read collections and their fingerprints, replayed by later runs: where, what, --clear to empty it',
     load: async () => loaded((await import('./cache.ts')).cacheCommand),
   },
   { command: 'prices', describe: 'the dated EMR price table used for cost', load: async () => loaded((await import('./prices.ts')).pricesCommand) },
