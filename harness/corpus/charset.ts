@@ -1,5 +1,13 @@
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
 import { quote } from '../errors.ts';
+
+type IconvLite = typeof import('iconv-lite');
+let iconvLite: IconvLite | undefined;
+/**
+ * iconv-lite, loaded at the first decode: its tables are a large part of the CLI's start-up, and
+ * a run that replays its corpus from the cache decodes nothing.
+ */
+const iconv = (): IconvLite => (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as IconvLite);
 
 /** Decoded text, or decoded text plus why a fallback had to be used. */
 export type Decoded =
@@ -25,7 +33,7 @@ function isAscii(bytes: Uint8Array): boolean {
  * must never lose a byte, so those become the C1 control of the same value (as WHATWG does).
  */
 function decodeFallback(bytes: Uint8Array): string {
-  const text = iconv.decode(asBuffer(bytes), FALLBACK);
+  const text = iconv().decode(asBuffer(bytes), FALLBACK);
   if (!text.includes('\uFFFD')) return text;
   let fixed = '';
   for (let i = 0; i < text.length; i++) fixed += text[i] === '\uFFFD' ? String.fromCharCode(bytes[i]!) : text[i];
@@ -38,8 +46,8 @@ function fallback(bytes: Uint8Array, problem: string): Decoded {
 
 /** iconv-lite first (the widest table), then the runtime's WHATWG decoders (ISO-2022-JP). */
 function decodeKnown(bytes: Uint8Array, label: string): string | undefined {
-  if (iconv.encodingExists(label)) {
-    return iconv.decode(asBuffer(bytes), label);
+  if (iconv().encodingExists(label)) {
+    return iconv().decode(asBuffer(bytes), label);
   }
   try {
     return new TextDecoder(label).decode(bytes);

@@ -19,7 +19,12 @@
  * - a tag cut off by the end of the input is dropped (htmlparser2 keeps some such names as
  *   text), and entities in `<title>`/`<textarea>` are decoded also right after a `<`.
  */
-import { decodeHTML } from 'entities';
+import { createRequire } from 'node:module';
+
+type Entities = typeof import('entities');
+let entities: Entities | undefined;
+/** entities' decoder, loaded at its first use (as charset.ts loads iconv-lite: start-up). */
+const decodeHTML = (s: string): string => (entities ??= createRequire(import.meta.url)('entities') as Entities).decodeHTML(s);
 
 const GT = 0x3e;
 const SLASH = 0x2f;

@@ -1,4 +1,5 @@
-import PostalMime, { addressParser, decodeWords } from 'postal-mime';
+import { createRequire } from 'node:module';
+import type PostalMimeClass from 'postal-mime';
 import { clip, QUOTE_MAX } from '../errors.ts';
 import { decodeCharset } from './charset.ts';
 import { htmlToDocument } from './html.ts';
@@ -51,7 +52,12 @@ interface Piece {
 /** Nested message/rfc822 parts (forwards, digests) are read this deep, then ignored. */
 const MAX_MESSAGE_DEPTH = 4;
 
-function mimeTree(parser: PostalMime): MimeNodeView {
+type PostalMimeModule = typeof import('postal-mime');
+let postalMimeModule: PostalMimeModule | undefined;
+/** postal-mime, loaded at its first use (as charset.ts loads iconv-lite: start-up). */
+const postalMime = (): PostalMimeModule => (postalMimeModule ??= createRequire(import.meta.url)('postal-mime') as PostalMimeModule);
+
+function mimeTree(parser: PostalMimeClass): MimeNodeView {
   const root = (parser as unknown as { root?: MimeNodeView }).root;
   if (!root || !Array.isArray(root.childNodes) || typeof root.contentType?.parsed?.value !== 'string') {
     throw new Error('postal-mime no longer exposes its MIME tree as `root`: harness/corpus/mail.ts needs updating');
@@ -125,13 +131,13 @@ interface Parsed {
 /** A header as postal-mime's result carries it: the first of its name, when not empty, with encoded words decoded. */
 function header(headers: readonly MimeHeader[], key: string): string | undefined {
   const value = headers.find((h) => h.key === key)?.value;
-  return value ? decodeWords(value) : undefined;
+  return value ? postalMime().decodeWords(value) : undefined;
 }
 
 /** The sender as postal-mime's `email.from` gives it: the first address of the first From header. */
 function sender(headers: readonly MimeHeader[]): string | undefined {
   const value = headers.find((h) => h.key === 'from')?.value;
-  const first = value ? addressParser(value)[0] : undefined;
+  const first = value ? postalMime().addressParser(value)[0] : undefined;
   return first?.address || first?.name || undefined;
 }
 
@@ -149,7 +155,7 @@ async function parseMessage(raw: Uint8Array, depth: number, position: string): P
   }
   // Nested messages are left to `collect` rather than parsed by postal-mime, so that they
   // get the same per-part charset checks.
-  const parser = new PostalMime({ forceRfc822Attachments: true });
+  const parser = new (postalMime().default)({ forceRfc822Attachments: true });
   let email;
   try {
     email = await parser.parse(raw);
