@@ -23,3 +23,8 @@ export function findCorpusReader(format: string): CorpusReader | undefined {
 export function corpusFormats(): string[] {
   return corpusReaders.map((r) => r.format);
 }
+
+/** The reader options a config's `corpus` section gives (the mail corpus's `groups`). */
+export function readerOptionsOf(corpus: { readonly format: string; readonly groups?: readonly string[] | undefined }): Record<string, unknown> {
+  return corpus.format === 'spamassassin' && corpus.groups ? { groups: corpus.groups } : {};
+}

@@ -145,10 +145,27 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   yield* readRecords((c) => entries(list, root, shown, wanted, c), parser, ctx, parseThreads(ctx, list.length * MESSAGE_BYTES, parser));
 }
 
+/** file_list.json and the messages of the groups asked for: the metadata (.json) beside each message is never read. */
+async function inputFiles(path: string, options: Record<string, unknown>): Promise<string[] | undefined> {
+  try {
+    const { groups } = parseOptions(options);
+    const { root, shown } = resolveRoot(path);
+    const wanted = groups ? new Set(groups) : undefined;
+    const messages = (await readFileList(root, shown)).filter((entry) => {
+      const m = ENTRY.exec(entry);
+      return m !== null && (!wanted || wanted.has(m[1]!));
+    });
+    return [join('data', 'file_list.json'), ...messages.map((entry) => join('data', entry))];
+  } catch {
+    return undefined; // the read says what is wrong
+  }
+}
+
 export const spamAssassinReader: CorpusReader = {
   format: 'spamassassin',
   meta: ['group', 'subject', 'from', 'tagged', 'message_id', 'in_reply_to'],
   description: `SpamAssassin public mail corpus (npm ${SPAM_ASSASSIN_PACKAGE}, or a folder with its layout); id <group>/<NNNNN>`,
   read,
   location: (path) => resolveRoot(path).root,
+  inputFiles,
 };

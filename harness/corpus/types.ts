@@ -57,4 +57,11 @@ export interface CorpusReader<Options = Record<string, unknown>> {
   read(path: string, options: Options, ctx: ReadContext): AsyncIterable<Document>;
   /** The file or folder `read` reads for `path` (a reader with a built-in corpus resolves it), for the fingerprint of a run's inputs. */
   location?(path: string): string;
+  /**
+   * The files `read` reads for `path` and `options`, relative to `location`, when the reader
+   * knows them before reading (a collection with a file list, beside files it never reads); the
+   * fingerprint of a run's inputs then covers these only. Undefined, or absent: every file under
+   * `location` (the reader reports a list it cannot read when it reads).
+   */
+  inputFiles?(path: string, options: Options): Promise<readonly string[] | undefined>;
 }

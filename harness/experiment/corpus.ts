@@ -9,6 +9,7 @@ import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { FileSetFingerprint } from '../results/inputs.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
+import { readerOptionsOf } from '../corpus/registry.ts';
 import { buildSubset, type Subset } from '../corpus/subset.ts';
 import type { Document, ParsePool, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
@@ -55,7 +56,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
     {
       format: c.format,
       ...(c.path !== undefined ? { path: c.path } : {}),
-      options: c.format === 'spamassassin' && c.groups ? { groups: c.groups } : {},
+      options: readerOptionsOf(c),
       // With a subset, the limit counts selected documents, so it is applied here.
       ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
       strict: c.strict,

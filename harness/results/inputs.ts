@@ -6,8 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 import { walkInputFiles } from '../corpus/files.ts';
-import { findCorpusReader } from '../corpus/registry.ts';
+import { findCorpusReader, readerOptionsOf } from '../corpus/registry.ts';
+import type { CorpusReader } from '../corpus/types.ts';
 // Types only: the readers import this module, and must not load the detectors.
 import type { DetectorCatalog } from '../detectors.ts';
 import type { Experiment } from '../experiment/types.ts';
@@ -103,8 +105,57 @@ export async function fingerprintPath(path: string, method: 'stat' | 'content'):
   return { path, files: files.length, bytes, newest: files.length > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
 }
 
+/**
+ * The files `paths` names under `root` (relative; a missing one fingerprinted as missing), in the
+ * order given, as `fingerprintPath` fingerprints the files of a folder.
+ */
+export async function fingerprintFiles(root: string, paths: readonly string[], method: 'stat' | 'content'): Promise<FileSetFingerprint> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  let newest = 0;
+  let files = 0;
+  const base = root.endsWith(sep) ? root : `${root}${sep}`;
+  for (const rel of paths) {
+    const path = `${base}${rel}`;
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch {
+      h.update(`${rel}\u0000missing\n`);
+      continue;
+    }
+    files++;
+    bytes += st.size;
+    newest = Math.max(newest, st.mtimeMs);
+    const what = method === 'content' ? await contentHash(path) : `${st.size}\u0000${st.mtimeMs}`;
+    h.update(`${rel}\u0000${what}\n`);
+  }
+  return { path: root, files, bytes, newest: files > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
+}
+
+/**
+ * A corpus's fingerprint: of the files its reader reads, when the reader lists them
+ * (`CorpusReader.inputFiles`), else of every file under its location. Both the run's inputs
+ * and the corpus cache's key take it.
+ */
+export async function fingerprintCorpus(
+  reader: CorpusReader | undefined,
+  path: string,
+  options: Record<string, unknown>,
+  method: 'stat' | 'content',
+): Promise<FileSetFingerprint> {
+  const location = reader?.location ? reader.location(path) : path;
+  const listed = await reader?.inputFiles?.(path, options);
+  return listed ? fingerprintFiles(location, listed, method) : fingerprintPath(location, method);
+}
+
 export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat', detectors?: DetectorCatalog): Promise<InputsFingerprint> {
-  const files = await Promise.all(inputPaths(exp, detectors).map((p) => fingerprintPath(p, method)));
+  const reader = findCorpusReader(exp.corpus.format);
+  const corpus = exp.corpus.path ?? '';
+  const location = reader?.location ? reader.location(corpus) : corpus;
+  const files = await Promise.all(
+    inputPaths(exp, detectors).map((p) => (p === location && location !== '' ? fingerprintCorpus(reader, corpus, readerOptionsOf(exp.corpus), method) : fingerprintPath(p, method))),
+  );
   const base = { method, package_version: packageVersion(), config_hash: exp.hash, files };
   return { ...base, digest: createHash('sha256').update(JSON.stringify(base)).digest('hex') };
 }

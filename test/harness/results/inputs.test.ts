@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listInputFiles } from '../../../harness/corpus/files.ts';
-import { fingerprintPath, inputPaths } from '../../../harness/results/inputs.ts';
+import { spamAssassinReader } from '../../../harness/corpus/spamassassin.ts';
+import { fingerprintCorpus, fingerprintPath, inputPaths } from '../../../harness/results/inputs.ts';
 import type { Experiment } from '../../../harness/experiment/types.ts';
 import type { DetectorCatalog } from '../../../harness/detectors.ts';
 
@@ -86,5 +87,60 @@ describe('inputPaths with a detector catalog', () => {
     } as unknown as Experiment;
     expect(inputPaths(exp, catalog)).toEqual(['/data/c.jsonl', '/data/df.tsv']);
     expect(inputPaths(exp)).toEqual(['/data/c.jsonl']);
+  });
+});
+
+describe('fingerprintCorpus', () => {
+  /** A SpamAssassin-layout folder: two groups listed, a metadata file beside each message, one unlisted message. */
+  function mailFolder(): string {
+    const root = join(dir, 'mail');
+    for (const g of ['easy-ham-1', 'spam-1']) mkdirSync(join(root, 'data', g), { recursive: true });
+    file(join(root, 'data', 'file_list.json'), JSON.stringify(['easy-ham-1/00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.txt', 'spam-1/00001.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.txt', 'bad name']));
+    file(join(root, 'data', 'easy-ham-1', '00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.txt'), 'one');
+    file(join(root, 'data', 'spam-1', '00001.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.txt'), 'three');
+    file(join(root, 'data', 'easy-ham-1', '00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json'), '{}');
+    file(join(root, 'data', 'easy-ham-1', '00002.cccccccccccccccccccccccccccccccc.txt'), 'not listed');
+    return root;
+  }
+
+  it('covers the files a listing reader reads (the list and its messages), by their definition', async () => {
+    const root = mailFolder();
+    const fp = await fingerprintCorpus(spamAssassinReader, root, {}, 'stat');
+    const h = createHash('sha256');
+    const rels = [join('data', 'file_list.json'), join('data', 'easy-ham-1', '00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.txt'), join('data', 'spam-1', '00001.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.txt')];
+    for (const rel of rels) h.update(`${rel}\u0000${statSync(join(root, rel)).size}\u0000${statSync(join(root, rel)).mtimeMs}\n`);
+    expect({ path: fp.path, files: fp.files, bytes: fp.bytes, digest: fp.digest }).toEqual({
+      path: root,
+      files: 3,
+      bytes: statSync(join(root, rels[0] as string)).size + 3 + 5,
+      digest: h.digest('hex'),
+    });
+  });
+
+  it('does not change with a file the reader never reads, and changes with one it reads', async () => {
+    const root = mailFolder();
+    const before = await fingerprintCorpus(spamAssassinReader, root, {}, 'stat');
+    file(join(root, 'data', 'easy-ham-1', '00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json'), '{"changed": true}', 1_700_000_100);
+    file(join(root, 'data', 'easy-ham-1', '00002.cccccccccccccccccccccccccccccccc.txt'), 'still not listed', 1_700_000_100);
+    expect((await fingerprintCorpus(spamAssassinReader, root, {}, 'stat')).digest).toBe(before.digest);
+    file(join(root, 'data', 'spam-1', '00001.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.txt'), 'THREE', 1_700_000_100);
+    expect((await fingerprintCorpus(spamAssassinReader, root, {}, 'stat')).digest).not.toBe(before.digest);
+  });
+
+  it('covers only the groups asked for, and says missing for a listed message that is not on disk', async () => {
+    const root = mailFolder();
+    const spamOnly = await fingerprintCorpus(spamAssassinReader, root, { groups: ['spam-1'] }, 'stat');
+    expect(spamOnly.files).toBe(2);
+    const before = await fingerprintCorpus(spamAssassinReader, root, {}, 'stat');
+    rmSync(join(root, 'data', 'easy-ham-1', '00001.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.txt'));
+    const after = await fingerprintCorpus(spamAssassinReader, root, {}, 'stat');
+    expect(after.files).toBe(2);
+    expect(after.digest).not.toBe(before.digest);
+  });
+
+  it('falls back to every file under the folder when the list cannot be read', async () => {
+    const root = mailFolder();
+    rmSync(join(root, 'data', 'file_list.json'));
+    expect(await fingerprintCorpus(spamAssassinReader, root, {}, 'stat')).toEqual(await fingerprintPath(root, 'stat'));
   });
 });
