@@ -210,7 +210,9 @@ function readHeader(fd: number): { header: Header; end: number } {
   const start = Buffer.alloc(MAGIC.length + 4);
   readExactly(fd, start, 0);
   if (!start.subarray(0, MAGIC.length).equals(MAGIC)) throw new CorruptEntry('is not a stored value (or of another version)');
-  const head = Buffer.alloc(start.readUInt32LE(MAGIC.length));
+  const headBytes = start.readUInt32LE(MAGIC.length);
+  if (start.length + headBytes > fstatSync(fd).size) throw new CorruptEntry('ends inside its header');
+  const head = Buffer.alloc(headBytes);
   readExactly(fd, head, start.length);
   try {
     return { header: JSON.parse(head.toString('utf8')) as Header, end: start.length + head.length };
@@ -223,15 +225,20 @@ function readHeader(fd: number): { header: Header; end: number } {
 function readEntry(fd: number, key: string): StoredForm {
   const { header, end } = readHeader(fd);
   if (header.key !== key) throw new CorruptEntry('has a header that is not this entry’s');
+  // The header is not checksummed: its lengths are checked against the file before anything is allocated.
+  const lengths = Array.isArray(header.lengths) ? header.lengths : [];
+  const size = fstatSync(fd).size;
+  if (!lengths.every((n) => Number.isSafeInteger(n) && n >= 0) || end + 4 * lengths.reduce((a, b) => a + b, 0) !== size) {
+    throw new CorruptEntry(`holds ${size - end} bytes of arrays where its header says otherwise`);
+  }
   let at = end;
-  const arrays = header.lengths.map((length, i) => {
+  const arrays = lengths.map((length, i) => {
     const a = new Uint32Array(new SharedArrayBuffer(Math.max(1, length) * 4), 0, length);
     readExactly(fd, arrayBytes(a), at);
     at += a.byteLength;
     if (sha256(a) !== header.sha256[i]) throw new CorruptEntry(`fails the SHA-256 check of its array ${i}`);
     return a;
   });
-  if (fstatSync(fd).size !== at) throw new CorruptEntry(`holds ${fstatSync(fd).size - at} bytes past its last array`);
   return { meta: header.meta, arrays };
 }
 

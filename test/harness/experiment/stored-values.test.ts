@@ -117,7 +117,28 @@ describe('ValueStore', () => {
     const c = counted(value);
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
     expect(c.calls()).toBe(1);
-    expect(o.notices[0]).toMatch(/^stored values: entry .*\.values ends at byte \d+, before its last array: removed; the value is computed$/);
+    expect(o.notices[0]).toMatch(/^stored values: entry .*\.values holds 10 bytes of arrays where its header says otherwise: removed; the value is computed$/);
+  });
+
+  it('computes the value when an entry’s header claims arrays its file does not hold (nothing allocated for them)', async () => {
+    const o = storeOptions();
+    const d = docs(['some text']);
+    const w = new ValueStore(o);
+    await w.get(d, codec(), counted(value).compute);
+    await w.flush();
+    const file = join(o.dir, entries(o.dir)[0] as string);
+    const bytes = readFileSync(file);
+    const headLength = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.subarray(12, 12 + headLength).toString('utf8')) as { lengths: number[] };
+    header.lengths = [2 ** 40, 0];
+    const head = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(head.length);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), length, head, bytes.subarray(12 + headLength)]));
+    const c = counted(value);
+    expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
+    expect(c.calls()).toBe(1);
+    expect(o.notices[0]).toMatch(/^stored values: entry .*\.values holds 16 bytes of arrays where its header says otherwise: removed; the value is computed$/);
   });
 
   it('keeps nothing for documents of fewer characters than minChars', async () => {
