@@ -91,8 +91,8 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;
-  // The pairs file is compressed on libuv's threads while the evaluation runs here.
-  const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score));
+  // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
+  const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.backend.threads);
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
   const sizes = documentSizes(docs, exp.evaluate.size_groups);
   const ev = evaluateVariant({

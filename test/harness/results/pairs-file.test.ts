@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../contract/index.ts';
+import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
 
 function list(rows: [number, number, number][]): PairList {
@@ -58,5 +59,20 @@ describe('pairs file', () => {
     const csv = pairsCsv(list(rows), many, 0.2);
     expect(csv.rows).toBe(expected.length);
     expect(csv.bytes.toString('utf8')).toBe(`doc_a,doc_b,score\n${expected.join('')}`);
+  });
+
+  it('makes the same gzip bytes on a worker thread as here, ids repeated included, and leaves the pairs as they were', async () => {
+    const pool = new WorkerPool(2);
+    afterAll(() => pool.close());
+    const many = Array.from({ length: 200 }, (_, i) => `doc${i % 150}`); // 50 ids twice
+    const rows: [number, number, number][] = [];
+    for (let a = 0; a < 200; a++) for (let b = a + 1; b < 200; b += 7) rows.push([a, b, ((a * 17 + b) % 89) / 89]);
+    const pairs = list(rows);
+    const here = await pairsCsvGz(pairs, many, 0.3);
+    const there = await pairsCsvGz(pairs, many, 0.3, pool);
+    expect(there.rows).toBe(here.rows);
+    expect(Buffer.compare(there.bytes, here.bytes)).toBe(0);
+    expect(gunzipSync(there.bytes).toString('utf8')).toBe(pairsCsv(pairs, many, 0.3).bytes.toString('utf8'));
+    expect([pairs.a.length, pairs.score[5]]).toEqual([rows.length, rows[5]?.[2]]);
   });
 });
