@@ -153,6 +153,11 @@ export interface KernelContext {
    * runtime then leaves the computation out.
    */
   stored<T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T>;
+  /**
+   * What `stored` would give for `codec` without computing it: the value this run computed or
+   * an earlier run stored, else undefined (for work that pays only when it is already done).
+   */
+  storedIfAny<T>(codec: StoreCodec<T>): Promise<T | undefined>;
   count(group: string, name: string, amount?: number): void;
   progress(phase: string, done?: number, total?: number): void;
   readonly memoryBudgetBytes: number;

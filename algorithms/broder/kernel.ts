@@ -53,13 +53,19 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   // An entry order costs a few passes over every entry and saves each later variant its own
-  // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes without.
+  // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes
+  // without, unless an earlier run stored it.
   const orderKind = entryOrderFor(params.sampling);
   const orderKey = `${featuresKey(params.shingle, params.fingerprint)}:order:${orderKind}`;
   const uses = orderKind ? await k.cached(`${orderKey}:uses`, async () => ({ count: 0 })) : undefined;
   if (uses) uses.count++;
+  const orderCodec = orderKind ? entryOrderCodec(featuresCodec(params.shingle, params.fingerprint).key, orderKind) : undefined;
   const order =
-    orderKind && uses && uses.count > 1 ? await k.stored(entryOrderCodec(featuresCodec(params.shingle, params.fingerprint).key, orderKind), async () => buildEntryOrder(features, orderKind)) : undefined;
+    orderKind && orderCodec && uses
+      ? uses.count > 1
+        ? await k.stored(orderCodec, async () => buildEntryOrder(features, orderKind))
+        : await k.storedIfAny(orderCodec)
+      : undefined;
   k.progress('sampling');
   const sampled = sampleFeatures(features, params.sampling, words, order);
   // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.

@@ -105,16 +105,29 @@ export class ValueStore {
 
   /** The value for these documents: replayed from an entry when a whole one is there, else computed and written. */
   async get<T>(docs: DocumentSet, codec: StoreCodec<T>, compute: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
-    let chars = 0;
-    for (const t of docs.texts) chars += t.length;
-    if (chars < (this.opts.minChars ?? MIN_CHARS)) return { value: await compute(), replayed: false };
-    const key = createHash('sha256').update(`${documentsDigest(docs)}\0${codec.key}\0${endianness()}`).digest('hex');
-    const file = join(this.opts.dir, `${key}.values`);
-    const form = this.replay(file, key);
+    const at = this.entryFor(docs, codec);
+    if (!at) return { value: await compute(), replayed: false };
+    const form = this.replay(at.file, at.key);
     if (form) return { value: codec.decode(form), replayed: true };
     const value = await compute();
-    this.track(this.write(file, key, codec, value, docs.texts.length));
+    this.track(this.write(at.file, at.key, codec, value, docs.texts.length));
     return { value, replayed: false };
+  }
+
+  /** The value for these documents when a whole entry is there; undefined otherwise (nothing computed). */
+  peek<T>(docs: DocumentSet, codec: StoreCodec<T>): T | undefined {
+    const at = this.entryFor(docs, codec);
+    const form = at && this.replay(at.file, at.key);
+    return form ? codec.decode(form) : undefined;
+  }
+
+  /** Where the value for these documents goes; undefined for documents too small to keep values of. */
+  private entryFor<T>(docs: DocumentSet, codec: StoreCodec<T>): { key: string; file: string } | undefined {
+    let chars = 0;
+    for (const t of docs.texts) chars += t.length;
+    if (chars < (this.opts.minChars ?? MIN_CHARS)) return undefined;
+    const key = createHash('sha256').update(`${documentsDigest(docs)}\0${codec.key}\0${endianness()}`).digest('hex');
+    return { key, file: join(this.opts.dir, `${key}.values`) };
   }
 
   /** Waits for the entries being written (a run waits before it ends). */

@@ -93,6 +93,8 @@ export interface KernelOptions {
 export interface KernelOutcome {
   readonly result: KernelResult;
   readonly counters: Counters;
+  /** what `ctx.stored` and `ctx.storedIfAny` replayed from `store` */
+  readonly replayed: readonly string[];
 }
 
 export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOptions = {}): Promise<KernelOutcome> {
@@ -104,6 +106,7 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
   const pool = o.pool ?? own;
   const cache = o.cache ?? new Map<string, Promise<unknown>>();
   const counters: Counters = {};
+  const replayed: string[] = [];
   const ctx: KernelContext = {
     docs,
     parallelism: workers,
@@ -125,7 +128,20 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
     },
     stored<T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> {
       const store = o.store;
-      return this.cached(`stored:${codec.key}`, async () => (store ? (await store.get(docs, codec, compute)).value : compute()));
+      return this.cached(`stored:${codec.key}`, async () => {
+        if (!store) return compute();
+        const r = await store.get(docs, codec, compute);
+        if (r.replayed) replayed.push(codec.describe);
+        return r.value;
+      });
+    },
+    async storedIfAny<T>(codec: StoreCodec<T>): Promise<T | undefined> {
+      const inRun = cache.get(`stored:${codec.key}`) as Promise<T> | undefined;
+      if (inRun) return inRun;
+      const value = o.store?.peek(docs, codec);
+      if (value === undefined) return undefined;
+      replayed.push(codec.describe);
+      return this.cached(`stored:${codec.key}`, async () => value);
     },
     count(group, name, amount = 1) {
       if (amount === 0 && o.counting === 'nonzero') return;
@@ -134,7 +150,7 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
     progress() {},
   };
   try {
-    return { result: await local.run(ctx), counters };
+    return { result: await local.run(ctx), counters, replayed };
   } finally {
     await own?.close();
   }

@@ -98,6 +98,14 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
             if (r.replayed) replayed.push(codec.describe);
             return r.value;
           }),
+        storedIfAny: async <T>(codec: StoreCodec<T>): Promise<T | undefined> => {
+          const inRun = caches.get(ctx.docs)?.get(`stored:${codec.key}`) as Promise<T> | undefined;
+          if (inRun) return inRun;
+          const value = opts.store?.peek(ctx.docs, codec);
+          if (value === undefined) return undefined;
+          replayed.push(codec.describe);
+          return kctx.cached(`stored:${codec.key}`, async () => value);
+        },
         count(group, name, amount = 1) {
           // As in the text jobs: a count() call creates the counter, whatever the amount.
           const g = (counters[group] ??= {});

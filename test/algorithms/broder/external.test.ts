@@ -61,6 +61,7 @@ function context(opts: { workDir: string; threads: 1 | 2; budget: number; signal
       if (!cache.has(codec.key)) cache.set(codec.key, compute());
       return cache.get(codec.key) as Promise<T>;
     },
+    storedIfAny: <T,>(codec: StoreCodec<T>): Promise<T | undefined> => (cache.get(codec.key) as Promise<T> | undefined) ?? Promise.resolve(undefined),
     count(group, name, amount = 1) {
       // As the local backend: a count() call creates its counter, whatever the amount.
       const g = (opts.counters[group] ??= {});

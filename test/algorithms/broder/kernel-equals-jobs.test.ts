@@ -3,7 +3,11 @@
  * text MapReduce jobs (DESIGN.md: every backend gives the same pairs for the same input), and
  * both must equal a naive set computation written here from the definitions.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ValueStore } from '../../../harness/experiment/stored-values.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { charShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
@@ -62,6 +66,40 @@ describe('Broder kernel and text jobs', () => {
       expect(kernel.counters).toEqual(jobs.counters);
     }
     expect([...cache.keys()].filter((k) => k.includes(':order:') && !k.endsWith(':uses'))).toHaveLength(2);
+  });
+
+  // A later run over the same documents replays the fingerprints and the orders an earlier run
+  // stored, so that a sampling's first variant reads its prefix of the order as well.
+  it('agree on every variant of a sweep whose run replays the features and orders an earlier run stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'broder-stored-'));
+    try {
+      const store = (): ValueStore => new ValueStore({ dir, maxBytes: 2 ** 30, minChars: 0, notice: (l) => expect.fail(l) });
+      const sweep = [4, 2].map((m) => ({ method: 'mod', m })).concat([5, 2].map((threshold) => ({ method: 'sct', threshold }) as never));
+      const run = async (s: ValueStore): Promise<(readonly string[])[]> => {
+        const cache = new Map<string, Promise<unknown>>();
+        const replayed: (readonly string[])[] = [];
+        for (const sampling of sweep) {
+          const plan = broder.plan(broder.params.parse({ shingle, sampling }), { minScore: Number.MIN_VALUE, seed: 0 });
+          const kernel = await runPlanKernel(plan, docs, { cache, workers: 2, tasks: 'pool', store: s });
+          const jobs = runPlanJobs(plan, docs);
+          expect(pairRows(kernel.result.pairs)).toEqual(pairRows(jobPairs(plan, jobs, docs.texts.length)));
+          expect(kernel.counters).toEqual(jobs.counters);
+          replayed.push(kernel.replayed);
+        }
+        await s.flush();
+        return replayed;
+      };
+      expect(await run(store())).toEqual([[], [], [], []]);
+      const features = 'fingerprint features (char-16 shingles, rabin64)';
+      expect(await run(store())).toEqual([
+        [features, "an entry order by trailing zero bits (Broder's samplings)"],
+        [],
+        ["an entry order by document frequency (Broder's samplings)"],
+        [],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(samplings)('agree on pairs, scores and counters for %j', async (sampling) => {
