@@ -258,8 +258,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       // An empty checkpoint goes first, so that the results folder it was in can go with the run.
       if (!completed && checkpoint?.savedVariants === 0) checkpoint.remove();
       await backend?.close();
-      // An entry being written is finished (or its temporary file removed) before the run ends.
-      await store?.flush();
+      // Values computed by the variants are written now, outside their measured time; an
+      // interrupted run stops without writing them.
+      if (opts.signal.aborted) store?.discard();
+      else await store?.flush();
       if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
       opts.progress.done();
       if (!completed && checkpoint && checkpoint.savedVariants > 0) {

@@ -15,11 +15,12 @@
  * updated, so there is nothing to invalidate.
  *
  * Entry: a magic, the header's length, a JSON header (the key, what the value is, its meta,
- * each array's length and SHA-256), then the arrays' words in this machine's byte order. It is
- * written under a temporary name (`<key>.<pid>.<n>.tmp`, removed by a later write when that
- * process is gone) and renamed into place. Every array is checked against its SHA-256 when read;
- * an entry that fails (truncated, corrupt) is removed and the value computed. A store that
- * cannot be written only costs the speed-up.
+ * each array's length and SHA-256), then the arrays' words in this machine's byte order. Values
+ * a run computes are written when its variants are done (`flush`; an interrupted run writes
+ * none), under a temporary name (`<key>.<pid>.<n>.tmp`, removed by a later write when that
+ * process is gone) renamed into place. Every array is checked against its SHA-256 when read; an
+ * entry that fails (truncated, corrupt, unreadable) is removed and the value computed. A store
+ * that cannot be written only costs the speed-up.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -69,7 +70,20 @@ export interface StoredInfo {
 class CorruptEntry extends Error {}
 
 const arrayBytes = (a: Uint32Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-const sha256 = (a: Uint32Array): string => createHash('sha256').update(arrayBytes(a)).digest('hex');
+
+/** Pieces of at most 1 GiB: hashing and file reads take no more than 2 GiB at once. */
+const CHUNK = 1 << 30;
+function chunks(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK) out.push(bytes.subarray(at, Math.min(bytes.length, at + CHUNK)));
+  return out.length > 0 ? out : [bytes];
+}
+
+function sha256(a: Uint32Array): string {
+  const h = createHash('sha256');
+  for (const c of chunks(arrayBytes(a))) h.update(c);
+  return h.digest('hex');
+}
 
 const digests = new WeakMap<DocumentSet, string>();
 
@@ -98,27 +112,52 @@ export function documentsDigest(docs: DocumentSet): string {
 
 let tmpCounter = 0;
 
+/** A value computed in this process, to be written when the run flushes the store. */
+interface PendingWrite {
+  readonly file: string;
+  readonly key: string;
+  readonly describe: string;
+  readonly documents: number;
+  readonly form: () => StoredForm;
+}
+
 export class ValueStore {
-  private readonly writes = new Set<Promise<void>>();
+  /** values this process computed or replayed, by key, with whether they were replayed */
+  private readonly known = new Map<string, { readonly value: unknown; readonly replayed: boolean }>();
+  private readonly pending = new Map<string, PendingWrite>();
 
   constructor(private readonly opts: StoreOptions) {}
 
-  /** The value for these documents: replayed from an entry when a whole one is there, else computed and written. */
+  /**
+   * The value for these documents: one this process already has (replayed as it was then), else
+   * replayed from a whole entry, else computed. A computed value is written by `flush`, after the
+   * variants: hashing and writing it inside a variant would count in that variant's time.
+   */
   async get<T>(docs: DocumentSet, codec: StoreCodec<T>, compute: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
     const at = this.entryFor(docs, codec);
     if (!at) return { value: await compute(), replayed: false };
+    const seen = this.known.get(at.key);
+    if (seen) return { value: seen.value as T, replayed: seen.replayed };
     const form = this.replay(at.file, at.key);
-    if (form) return { value: codec.decode(form), replayed: true };
+    if (form) return this.remember(at.key, codec.decode(form), true);
     const value = await compute();
-    this.track(this.write(at.file, at.key, codec, value, docs.texts.length));
-    return { value, replayed: false };
+    this.pending.set(at.key, { ...at, describe: codec.describe, documents: docs.texts.length, form: () => codec.encode(value) });
+    return this.remember(at.key, value, false);
   }
 
-  /** The value for these documents when a whole entry is there; undefined otherwise (nothing computed). */
+  /** The value for these documents when this process has it or a whole entry is there; undefined otherwise (nothing computed). */
   peek<T>(docs: DocumentSet, codec: StoreCodec<T>): T | undefined {
     const at = this.entryFor(docs, codec);
-    const form = at && this.replay(at.file, at.key);
-    return form ? codec.decode(form) : undefined;
+    if (!at) return undefined;
+    const seen = this.known.get(at.key);
+    if (seen) return seen.value as T;
+    const form = this.replay(at.file, at.key);
+    return form ? this.remember(at.key, codec.decode(form), true).value : undefined;
+  }
+
+  private remember<T>(key: string, value: T, replayed: boolean): { value: T; replayed: boolean } {
+    this.known.set(key, { value, replayed });
+    return { value, replayed };
   }
 
   /** Where the value for these documents goes; undefined for documents too small to keep values of. */
@@ -130,14 +169,16 @@ export class ValueStore {
     return { key, file: join(this.opts.dir, `${key}.values`) };
   }
 
-  /** Waits for the entries being written (a run waits before it ends). */
+  /** Writes the values computed since the last flush (a run flushes once its variants are done). */
   async flush(): Promise<void> {
-    await Promise.all([...this.writes]);
+    const writes = [...this.pending.values()];
+    this.pending.clear();
+    for (const w of writes) await this.write(w);
   }
 
-  private track(p: Promise<void>): void {
-    this.writes.add(p);
-    void p.finally(() => this.writes.delete(p));
+  /** Forgets the values not yet written (an interrupted run stops without writing them). */
+  discard(): void {
+    this.pending.clear();
   }
 
   private replay(file: string, key: string): StoredForm | undefined {
@@ -157,34 +198,39 @@ export class ValueStore {
       }
       return form;
     } catch (e) {
-      if (!(e instanceof CorruptEntry)) throw e;
-      this.opts.notice(`stored values: entry ${file} ${e.message}: removed; the value is computed`);
-      rmSync(file, { force: true });
+      // Whatever went wrong (a damaged entry, a disk error), the value can still be computed.
+      const why = e instanceof CorruptEntry ? e.message : `cannot be read (${(e as Error).message})`;
+      this.opts.notice(`stored values: entry ${file} ${why}: removed; the value is computed`);
+      try {
+        rmSync(file, { force: true });
+      } catch {
+        // not removable (a folder in its place): the next run will say so again
+      }
       return undefined;
     } finally {
       closeSync(fd);
     }
   }
 
-  private async write<T>(file: string, key: string, codec: StoreCodec<T>, value: T, documents: number): Promise<void> {
-    const tmp = `${file.slice(0, -'.values'.length)}.${process.pid}.${tmpCounter++}.tmp`;
+  private async write(w: PendingWrite): Promise<void> {
+    const tmp = `${w.file.slice(0, -'.values'.length)}.${process.pid}.${tmpCounter++}.tmp`;
     let created = false;
     try {
-      const form = codec.encode(value);
+      const form = w.form();
+      const bytes = form.arrays.reduce((s, a) => s + a.byteLength, 0);
+      if (bytes > this.opts.maxBytes) {
+        this.opts.notice(`stored values: ${w.describe} not kept (${mb(bytes)}, over the limit of ${mb(this.opts.maxBytes)}; NDD_BENCH_CACHE_MAX_MB raises it)`);
+        return;
+      }
       const header: Header = {
-        key,
-        describe: codec.describe,
-        documents,
+        key: w.key,
+        describe: w.describe,
+        documents: w.documents,
         created: new Date().toISOString(),
         meta: form.meta,
         lengths: form.arrays.map((a) => a.length),
         sha256: form.arrays.map(sha256),
       };
-      const bytes = form.arrays.reduce((s, a) => s + a.byteLength, 0);
-      if (bytes > this.opts.maxBytes) {
-        this.opts.notice(`stored values: ${codec.describe} not kept (${mb(bytes)}, over the limit of ${mb(this.opts.maxBytes)}; NDD_BENCH_CACHE_MAX_MB raises it)`);
-        return;
-      }
       await mkdir(this.opts.dir, { recursive: true });
       removeDeadTemporaries(this.opts.dir);
       const head = Buffer.from(JSON.stringify(header));
@@ -193,15 +239,15 @@ export class ValueStore {
       const fh = await open(tmp, 'wx');
       created = true;
       try {
-        await fh.writev([MAGIC, length, head, ...form.arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))]);
+        await fh.writev([MAGIC, length, head, ...form.arrays.flatMap((a) => chunks(arrayBytes(a)).map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)))]);
       } finally {
         await fh.close();
       }
-      await rename(tmp, file);
+      await rename(tmp, w.file);
       created = false;
-      trim(this.opts.dir, this.opts.maxBytes, file);
+      trim(this.opts.dir, this.opts.maxBytes, w.file);
     } catch (e) {
-      this.opts.notice(`stored values: ${codec.describe} not kept (${(e as Error).message}); the next run computes it again`);
+      this.opts.notice(`stored values: ${w.describe} not kept (${(e as Error).message}); the next run computes it again`);
     } finally {
       if (created) await rm(tmp, { force: true }).catch(() => undefined);
     }
@@ -213,7 +259,7 @@ const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 function readExactly(fd: number, into: Uint8Array, position: number): void {
   let got = 0;
   while (got < into.length) {
-    const r = readSync(fd, into, got, into.length - got, position + got);
+    const r = readSync(fd, into, got, Math.min(CHUNK, into.length - got), position + got);
     if (r === 0) throw new CorruptEntry(`ends at byte ${position + got}, before its last array`);
     got += r;
   }
@@ -227,11 +273,32 @@ function readHeader(fd: number): { header: Header; end: number } {
   if (start.length + headBytes > fstatSync(fd).size) throw new CorruptEntry('ends inside its header');
   const head = Buffer.alloc(headBytes);
   readExactly(fd, head, start.length);
+  let header: unknown;
   try {
-    return { header: JSON.parse(head.toString('utf8')) as Header, end: start.length + head.length };
+    header = JSON.parse(head.toString('utf8'));
   } catch {
     throw new CorruptEntry('has a header that is not JSON');
   }
+  if (!isHeader(header)) throw new CorruptEntry('has a header of another shape');
+  return { header, end: start.length + head.length };
+}
+
+function isHeader(h: unknown): h is Header {
+  if (h === null || typeof h !== 'object') return false;
+  const x = h as Record<string, unknown>;
+  const strings = (v: unknown): boolean => Array.isArray(v) && v.every((e) => typeof e === 'string');
+  const counts = (v: unknown): boolean => Array.isArray(v) && v.every((e) => Number.isSafeInteger(e) && (e as number) >= 0);
+  return (
+    typeof x['key'] === 'string' &&
+    typeof x['describe'] === 'string' &&
+    Number.isSafeInteger(x['documents']) &&
+    typeof x['created'] === 'string' &&
+    x['meta'] !== null &&
+    typeof x['meta'] === 'object' &&
+    counts(x['lengths']) &&
+    strings(x['sha256']) &&
+    (x['lengths'] as unknown[]).length === (x['sha256'] as unknown[]).length
+  );
 }
 
 /** The arrays of a whole entry, each on a SharedArrayBuffer and checked. */
@@ -239,9 +306,9 @@ function readEntry(fd: number, key: string): StoredForm {
   const { header, end } = readHeader(fd);
   if (header.key !== key) throw new CorruptEntry('has a header that is not this entry’s');
   // The header is not checksummed: its lengths are checked against the file before anything is allocated.
-  const lengths = Array.isArray(header.lengths) ? header.lengths : [];
+  const lengths = header.lengths;
   const size = fstatSync(fd).size;
-  if (!lengths.every((n) => Number.isSafeInteger(n) && n >= 0) || end + 4 * lengths.reduce((a, b) => a + b, 0) !== size) {
+  if (end + 4 * lengths.reduce((a, b) => a + b, 0) !== size) {
     throw new CorruptEntry(`holds ${size - end} bytes of arrays where its header says otherwise`);
   }
   let at = end;

@@ -9,25 +9,59 @@ import { formatCell } from './csv.ts';
 
 /** The documents' ids in the file's order and as CSV fields, made once per document set. */
 interface IdTable {
-  /** each document's place among the ids sorted as strings (UTF-16 code units), equal ids alike */
+  /** each document's place among the ids sorted as strings (UTF-16 code units), equal ids alike; shared with worker threads */
   readonly rank: Uint32Array;
   readonly field: readonly string[];
+  /** the fields as worker threads get them: once, shared, not copied for every file */
+  readonly shared: SharedFields;
+}
+
+/** CSV fields as UTF-8 on a SharedArrayBuffer: field i is bytes [ends[i-1], ends[i]). */
+interface SharedFields {
+  /** names the table, so that a worker thread decodes it once */
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
 }
 
 const tables = new WeakMap<readonly string[], IdTable>();
+let tablesMade = 0;
 
 function idTable(ids: readonly string[]): IdTable {
   const known = tables.get(ids);
   if (known) return known;
   const order = Array.from(ids.keys()).sort((i, j) => compareStrings(ids[i] as string, ids[j] as string));
-  const rank = new Uint32Array(ids.length);
+  const rank = new Uint32Array(new SharedArrayBuffer(Math.max(1, ids.length) * 4), 0, ids.length);
   order.forEach((doc, k) => {
     const before = order[k - 1];
     rank[doc] = before !== undefined && ids[before] === ids[doc] ? (rank[before] as number) : k;
   });
-  const table = { rank, field: ids.map(csvField) };
+  const field = ids.map(csvField);
+  const utf8 = field.map((f) => Buffer.from(f, 'utf8'));
+  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, utf8.reduce((n, b) => n + b.length, 0))));
+  const ends = new Uint32Array(new SharedArrayBuffer(Math.max(1, ids.length) * 4), 0, ids.length);
+  let at = 0;
+  utf8.forEach((b, i) => {
+    bytes.set(b, at);
+    ends[i] = at += b.length;
+  });
+  const table = { rank, field, shared: { id: tablesMade++, bytes, ends } };
   tables.set(ids, table);
   return table;
+}
+
+/** A worker thread's decoded field tables: the last few it was sent. */
+const decodedFields = new Map<number, readonly string[]>();
+
+function fieldsOf(t: SharedFields): readonly string[] {
+  let fields = decodedFields.get(t.id);
+  if (!fields) {
+    const text = Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
+    fields = Array.from(t.ends, (end, i) => text.toString('utf8', i === 0 ? 0 : (t.ends[i - 1] as number), end));
+    if (decodedFields.size >= 2) decodedFields.clear();
+    decodedFields.set(t.id, fields);
+  }
+  return fields;
 }
 
 function compareStrings(x: string, y: string): number {
@@ -107,12 +141,12 @@ export const PAIRS_FILE_MODULE = new URL('./pairs-file.ts', import.meta.url).hre
 
 interface PairsFileTask extends KeptPairs {
   readonly rank: Uint32Array;
-  readonly field: readonly string[];
+  readonly fields: SharedFields;
 }
 
 /** Runs on a worker thread: the CSV of kept pairs, gzip'd (a copy of its own, to be moved back). */
 export function pairsFileTask(p: PairsFileTask): { bytes: Uint8Array } {
-  return { bytes: new Uint8Array(gzipSync(csvOf(p, p.rank, p.field), { level: GZIP_LEVEL })) };
+  return { bytes: new Uint8Array(gzipSync(csvOf(p, p.rank, fieldsOf(p.fields)), { level: GZIP_LEVEL })) };
 }
 
 /**
@@ -123,12 +157,12 @@ export function pairsFileTask(p: PairsFileTask): { bytes: Uint8Array } {
  * third of the time (39 against 114 ms).
  */
 export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: ParsePool): Promise<{ bytes: Buffer; rows: number }> {
-  const { rank, field } = idTable(ids);
+  const { rank, field, shared } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
   const rows = kept.first.length;
   if (threads && threads.size > 1) {
-    // The rank table is copied, not moved: the next variant's file needs it here too.
-    const r = await threads.run<{ bytes: Uint8Array }>(PAIRS_FILE_MODULE, 'pairsFileTask', { ...kept, rank: rank.slice(), field });
+    // The kept pairs are moved; the rank and field tables are shared.
+    const r = await threads.run<{ bytes: Uint8Array }>(PAIRS_FILE_MODULE, 'pairsFileTask', { ...kept, rank, fields: shared });
     return { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), rows };
   }
   const csv = csvOf(kept, rank, field);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync, truncateSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,39 @@ describe('ValueStore', () => {
     expect({ total: r.value.total, a: [...r.value.a], b: [...r.value.b] }).toEqual({ total: 7, a: [1, 2, 3, 0xffffffff], b: [] });
     expect(r.value.a.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(o.notices).toEqual([]);
+  });
+
+  it('gives a value it computed once per process, as computed, and writes it only when flushed', async () => {
+    const o = storeOptions();
+    const d = docs(['one text']);
+    const s = new ValueStore(o);
+    const c = counted(value);
+    const first = await s.get(d, codec(), c.compute);
+    const second = await s.get(docs(['one text']), codec(), c.compute);
+    expect({ calls: c.calls(), replayed: second.replayed, same: second.value === first.value }).toEqual({ calls: 1, replayed: false, same: true });
+    expect(s.peek(d, codec())).toBe(first.value);
+    expect(() => readdirSync(o.dir)).toThrow(/ENOENT/);
+    await s.flush();
+    expect(entries(o.dir)).toHaveLength(1);
+  });
+
+  it('writes nothing it was told to discard (an interrupted run)', async () => {
+    const o = storeOptions();
+    const s = new ValueStore(o);
+    await s.get(docs(['one text']), codec(), counted(value).compute);
+    s.discard();
+    await s.flush();
+    expect(() => readdirSync(o.dir)).toThrow(/ENOENT/);
+  });
+
+  it('peeks without computing: undefined before a value is stored, the value after', async () => {
+    const o = storeOptions();
+    const d = docs(['one text']);
+    expect(new ValueStore(o).peek(d, codec())).toBeUndefined();
+    const w = new ValueStore(o);
+    await w.get(d, codec(), counted(value).compute);
+    await w.flush();
+    expect([...(new ValueStore(o).peek(d, codec())?.a ?? [])]).toEqual([1, 2, 3, 0xffffffff]);
   });
 
   it('computes again for other texts, other texts in another order, or another codec key', async () => {
@@ -139,6 +172,26 @@ describe('ValueStore', () => {
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
     expect(c.calls()).toBe(1);
     expect(o.notices[0]).toMatch(/^stored values: entry .*\.values holds 16 bytes of arrays where its header says otherwise: removed; the value is computed$/);
+  });
+
+  it('computes the value when an entry’s header is JSON of another shape, or the entry cannot be read at all', async () => {
+    const o = storeOptions();
+    const d = docs(['some text']);
+    const w = new ValueStore(o);
+    await w.get(d, codec(), counted(value).compute);
+    await w.flush();
+    const file = join(o.dir, entries(o.dir)[0] as string);
+    const head = Buffer.from('null');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(head.length);
+    writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, 8), length, head]));
+    const c = counted(value);
+    expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
+    expect(o.notices).toEqual([`stored values: entry ${file} has a header of another shape: removed; the value is computed`]);
+    mkdirSync(file); // a folder where the entry goes: opened, not readable
+    expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
+    expect(c.calls()).toBe(2);
+    expect(o.notices[1]).toMatch(/^stored values: entry .* cannot be read \(EISDIR.*\): removed; the value is computed$/);
   });
 
   it('keeps nothing for documents of fewer characters than minChars', async () => {

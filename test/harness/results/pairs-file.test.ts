@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PairList } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
@@ -63,16 +63,23 @@ describe('pairs file', () => {
 
   it('makes the same gzip bytes on a worker thread as here, ids repeated included, and leaves the pairs as they were', async () => {
     const pool = new WorkerPool(2);
-    afterAll(() => pool.close());
-    const many = Array.from({ length: 200 }, (_, i) => `doc${i % 150}`); // 50 ids twice
-    const rows: [number, number, number][] = [];
-    for (let a = 0; a < 200; a++) for (let b = a + 1; b < 200; b += 7) rows.push([a, b, ((a * 17 + b) % 89) / 89]);
-    const pairs = list(rows);
-    const here = await pairsCsvGz(pairs, many, 0.3);
-    const there = await pairsCsvGz(pairs, many, 0.3, pool);
-    expect(there.rows).toBe(here.rows);
-    expect(Buffer.compare(there.bytes, here.bytes)).toBe(0);
-    expect(gunzipSync(there.bytes).toString('utf8')).toBe(pairsCsv(pairs, many, 0.3).bytes.toString('utf8'));
-    expect([pairs.a.length, pairs.score[5]]).toEqual([rows.length, rows[5]?.[2]]);
+    try {
+      const many = Array.from({ length: 200 }, (_, i) => `doc${i % 150}`); // 50 ids twice
+      const rows: [number, number, number][] = [];
+      for (let a = 0; a < 200; a++) for (let b = a + 1; b < 200; b += 7) rows.push([a, b, ((a * 17 + b) % 89) / 89]);
+      const pairs = list(rows);
+      const here = await pairsCsvGz(pairs, many, 0.3);
+      const there = await pairsCsvGz(pairs, many, 0.3, pool);
+      expect(there.rows).toBe(here.rows);
+      expect(Buffer.compare(there.bytes, here.bytes)).toBe(0);
+      expect(gunzipSync(there.bytes).toString('utf8')).toBe(pairsCsv(pairs, many, 0.3).bytes.toString('utf8'));
+      expect([pairs.a.length, pairs.score[5]]).toEqual([rows.length, rows[5]?.[2]]);
+      // Again, with the worker threads holding the fields already, and with other ids.
+      expect(Buffer.compare((await pairsCsvGz(pairs, many, 0.3, pool)).bytes, here.bytes)).toBe(0);
+      const others = many.map((id) => `${id}"é`);
+      expect(gunzipSync((await pairsCsvGz(pairs, others, 0.3, pool)).bytes).toString('utf8')).toBe(pairsCsv(pairs, others, 0.3).bytes.toString('utf8'));
+    } finally {
+      await pool.close();
+    }
   });
 });
