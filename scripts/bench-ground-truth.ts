@@ -131,7 +131,8 @@ export async function benchGroundTruth(opts: { reps?: number } = {}): Promise<Gr
     );
     const cache = join(dir, 'cache');
     const env = { ...process.env, CI: 'true', NDD_BENCH_CACHE_DIR: cache };
-    const bench = (tag: string) => timed(process.execPath, [join(ROOT, 'bin', 'bench.js'), 'run', config, '--out', join(dir, 'out'), '--run-id', tag, '--force'], env);
+    const bench = (tag: string, extra: string[] = []) =>
+      timed(process.execPath, [join(ROOT, 'bin', 'bench.js'), 'run', config, '--out', join(dir, 'out'), '--run-id', tag, '--force', ...extra], env);
     const scipy = () => timed('python3', [join(ROOT, 'scripts', 'scipy_ground_truth.py'), textsPath, join(dir, 'scipy-pairs.txt'), String(MIN_SCORE)]);
     const cold: (ProcessFigures & { stdout: string })[] = [];
     const corpusWarm: (ProcessFigures & { stdout: string })[] = [];
@@ -141,8 +142,7 @@ export async function benchGroundTruth(opts: { reps?: number } = {}): Promise<Gr
       rmSync(cache, { recursive: true, force: true });
       cold.push(bench('cold'));
       sci.push(scipy());
-      rmSync(join(cache, 'stored'), { recursive: true, force: true });
-      corpusWarm.push(bench('corpus-warm'));
+      corpusWarm.push(bench('corpus-warm', ['--no-stored-values']));
       warm.push(bench('warm'));
     }
     const ours = benchPairs(join(dir, 'out', 'ground-truth', 'warm'));

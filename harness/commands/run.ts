@@ -20,6 +20,7 @@ interface RunArgs {
   resume: boolean;
   'hash-inputs': boolean;
   'corpus-cache': boolean;
+  'stored-values': boolean;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -51,6 +52,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         default: true,
         describe:
           "replay the corpus and its fingerprints from the cache of earlier runs, or fill it (--no-corpus-cache: read the collection and compute everything; 'bench cache' for where and how big)",
+      })
+      .option('stored-values', {
+        type: 'boolean',
+        default: true,
+        describe: "with the corpus cache, replay fingerprints and entry orders earlier runs stored (--no-stored-values: compute them, so that every variant's runtime includes them, as for a cost curve)",
       })
       .option('run-id', { type: 'string', describe: "folder name of the run: letters, digits, '.', '_', '-' (default: a hash of config and --only)" })
       .option('strict', {
@@ -84,6 +90,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         resume: args.resume,
         hashInputs: args['hash-inputs'],
         ...(args['corpus-cache'] ? withCache(corpusCacheFromEnv(process.env)) : {}),
+        storedValues: args['stored-values'],
         ...(args['run-id'] !== undefined ? { runId: args['run-id'] } : {}),
         env: process.env,
         progress: progressFor(),

@@ -74,6 +74,8 @@ export interface RunOptions {
   readonly hashInputs?: boolean;
   /** the corpus cache (corpus/cache.ts; its `method` follows `hashInputs`); none when absent */
   readonly corpusCache?: CorpusCacheOptions;
+  /** `--no-stored-values`: false to compute what kernels would replay from beside the corpus cache (stored-values.ts) */
+  readonly storedValues?: boolean;
   /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
   readonly notice?: (line: string) => void;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
@@ -137,7 +139,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The backend starts first, so its worker threads load while the corpus is read.
     // Planned once: the plans name the worker modules the backend preloads, and then run.
     const planned = all.map((v) => planVariant(exp, detectors, v));
-    store = opts.corpusCache ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
+    store = opts.corpusCache && opts.storedValues !== false ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
     backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     // Every variant's evaluation groups documents by their words: counted once, or replayed.

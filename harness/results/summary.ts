@@ -29,7 +29,7 @@ function replayedNotes(run: RunRecord): string[] {
   return run.variants.flatMap((v) => {
     const replayed = v.backend_extra?.['replayed'];
     if (!Array.isArray(replayed) || replayed.length === 0) return [];
-    return [`note: ${v.name} replayed ${replayed.join(', ')} from the cache of an earlier run; its time leaves their computation out (--no-corpus-cache computes them)`];
+    return [`note: ${v.name} replayed ${replayed.join(', ')} from the cache of an earlier run; its time leaves their computation out (--no-stored-values computes them)`];
   });
 }
 

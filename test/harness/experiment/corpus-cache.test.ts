@@ -71,6 +71,16 @@ describe('bench run with the corpus cache', () => {
     expect(files(second.dir)).toEqual(files(first.dir));
   });
 
+  it('with storedValues false (--no-stored-values) replays the corpus but neither replays nor stores fingerprints', async () => {
+    const cache = { ...corpusCache, dir: join(root, 'cache3', 'corpus') };
+    for (const runId of ['f', 'g']) {
+      const r = await runExperiment(runOptions(config, join(root, 'out'), { runId, corpusCache: cache, storedValues: false }));
+      if (r.kind !== 'completed') throw new Error('the run did not complete');
+      expect(r.record.variants.map((v) => v.backend_extra?.['replayed'] ?? null)).toEqual([null, null]);
+    }
+    expect(readdirSync(join(root, 'cache3'))).toEqual(['corpus']);
+  });
+
   it('bench cache lists the entry and --clear removes it', async () => {
     const run = promisify(execFile);
     const env = { ...process.env, CI: 'true', NDD_BENCH_CACHE_DIR: cacheDir };
