@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { DataError, describeJsonError, quote, UserError } from '../errors.ts';
 import { MimeParseError, mailToText } from './mail.ts';
 import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
@@ -151,11 +151,14 @@ async function inputFiles(path: string, options: Record<string, unknown>): Promi
     const { groups } = parseOptions(options);
     const { root, shown } = resolveRoot(path);
     const wanted = groups ? new Set(groups) : undefined;
-    const messages = (await readFileList(root, shown)).filter((entry) => {
+    // Paths as join() would make them, without its normalizing of each (6,046 of them).
+    const data = `data${sep}`;
+    const files = [`${data}file_list.json`];
+    for (const entry of await readFileList(root, shown)) {
       const m = ENTRY.exec(entry);
-      return m !== null && (!wanted || wanted.has(m[1]!));
-    });
-    return [join('data', 'file_list.json'), ...messages.map((entry) => join('data', entry))];
+      if (m !== null && (!wanted || wanted.has(m[1]!))) files.push(data + (sep === '/' ? entry : entry.replaceAll('/', sep)));
+    }
+    return files;
   } catch {
     return undefined; // the read says what is wrong
   }
