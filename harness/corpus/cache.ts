@@ -385,11 +385,18 @@ export function listEntries(dir: string): EntryInfo[] {
 
 /** Removes least recently used entries until the folder holds at most `maxBytes`, `keep` last of all. */
 function trim(cache: CorpusCacheOptions, keep: string): void {
-  const entries = listEntries(cache.dir);
+  // The entry just written fits the limit (the writer gives up past it): it stays.
+  trimToSize(listEntries(cache.dir), cache.maxBytes, keep);
+}
+
+/**
+ * Removes `entries` (least recently used first) until the rest hold at most `maxBytes`, never
+ * `keep`. Shared with the stored values (experiment/stored-values.ts).
+ */
+export function trimToSize(entries: readonly { readonly file: string; readonly bytes: number }[], maxBytes: number, keep: string): void {
   let total = entries.reduce((s, e) => s + e.bytes, 0);
   for (const e of entries) {
-    if (total <= cache.maxBytes) break;
-    // The entry just written fits the limit (the writer gives up past it): it stays.
+    if (total <= maxBytes) break;
     if (e.file === keep) continue;
     rmSync(e.file, { force: true });
     total -= e.bytes;
@@ -398,6 +405,14 @@ function trim(cache: CorpusCacheOptions, keep: string): void {
 
 /** Removes every entry (and temporary file) of a cache folder; returns how many bytes were freed. */
 export function clearCache(dir: string): { entries: number; bytes: number } {
+  return clearFolder(dir, (name) => /^[0-9a-f]{64}\.corpus$/.test(name));
+}
+
+/**
+ * Removes every file of `dir` that `isEntry` names, and every temporary file of a write
+ * (`<key>.<pid>.<n>.tmp`); returns how many entries and bytes went. Shared with the stored values.
+ */
+export function clearFolder(dir: string, isEntry: (name: string) => boolean): { entries: number; bytes: number } {
   let entries = 0;
   let bytes = 0;
   let names: string[];
@@ -407,12 +422,13 @@ export function clearCache(dir: string): { entries: number; bytes: number } {
     return { entries, bytes };
   }
   for (const name of names) {
-    if (!/^[0-9a-f]{64}(\.corpus|\.\d+\.\d+\.tmp)$/.test(name)) continue;
+    const entry = isEntry(name);
+    if (!entry && !/^[0-9a-f]{64}\.\d+\.\d+\.tmp$/.test(name)) continue;
     const file = join(dir, name);
     try {
       bytes += statSync(file).size;
       rmSync(file, { force: true });
-      if (name.endsWith('.corpus')) entries++;
+      if (entry) entries++;
     } catch {
       // removed meanwhile
     }

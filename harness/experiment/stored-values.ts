@@ -28,7 +28,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
 import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
-import { removeDeadTemporaries, type CorpusCacheOptions } from '../corpus/cache.ts';
+import { clearFolder, removeDeadTemporaries, trimToSize, type CorpusCacheOptions } from '../corpus/cache.ts';
 
 export interface StoreOptions {
   readonly dir: string;
@@ -245,7 +245,7 @@ export class ValueStore {
       }
       await rename(tmp, w.file);
       created = false;
-      trim(this.opts.dir, this.opts.maxBytes, w.file);
+      trimToSize(listStoredValues(this.opts.dir), this.opts.maxBytes, w.file);
     } catch (e) {
       this.opts.notice(`stored values: ${w.describe} not kept (${(e as Error).message}); the next run computes it again`);
     } finally {
@@ -349,38 +349,7 @@ export function listStoredValues(dir: string): StoredInfo[] {
   return out.sort((a, b) => a.used.getTime() - b.used.getTime());
 }
 
-/** Removes least recently used entries until the folder holds at most `maxBytes`, `keep` last of all. */
-function trim(dir: string, maxBytes: number, keep: string): void {
-  const entries = listStoredValues(dir);
-  let total = entries.reduce((s, e) => s + e.bytes, 0);
-  for (const e of entries) {
-    if (total <= maxBytes) break;
-    if (e.file === keep) continue;
-    rmSync(e.file, { force: true });
-    total -= e.bytes;
-  }
-}
-
 /** Removes every entry (and temporary file) of a store folder. */
 export function clearStoredValues(dir: string): { entries: number; bytes: number } {
-  let entries = 0;
-  let bytes = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return { entries, bytes };
-  }
-  for (const name of names) {
-    if (!ENTRY.test(name) && !/^[0-9a-f]{64}\.\d+\.\d+\.tmp$/.test(name)) continue;
-    const file = join(dir, name);
-    try {
-      bytes += statSync(file).size;
-      rmSync(file, { force: true });
-      if (ENTRY.test(name)) entries++;
-    } catch {
-      // removed meanwhile
-    }
-  }
-  return { entries, bytes };
+  return clearFolder(dir, (name) => ENTRY.test(name));
 }

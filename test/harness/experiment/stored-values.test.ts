@@ -40,6 +40,26 @@ function counted(v: () => Value): { compute: () => Promise<Value>; calls: () => 
 
 const entries = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith('.values'));
 
+/** A store folder holding one entry, for 'some text'. */
+async function oneEntry(): Promise<{ o: ReturnType<typeof storeOptions>; d: DocumentSet; file: string }> {
+  const o = storeOptions();
+  const d = docs(['some text']);
+  const w = new ValueStore(o);
+  await w.get(d, codec(), counted(value).compute);
+  await w.flush();
+  return { o, d, file: join(o.dir, entries(o.dir)[0] as string) };
+}
+
+/** An entry's bytes with another header (`head`, JSON text) in place of its own. */
+function withHeader(file: string, head: (old: Record<string, unknown>) => unknown): Buffer {
+  const bytes = readFileSync(file);
+  const headLength = bytes.readUInt32LE(8);
+  const text = Buffer.from(JSON.stringify(head(JSON.parse(bytes.subarray(12, 12 + headLength).toString('utf8')) as Record<string, unknown>)));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(text.length);
+  return Buffer.concat([bytes.subarray(0, 8), length, text, bytes.subarray(12 + headLength)]);
+}
+
 describe('ValueStore', () => {
   it('computes and writes a value once; a later store over the same folder replays it, on SharedArrayBuffers', async () => {
     const o = storeOptions();
@@ -120,12 +140,7 @@ describe('ValueStore', () => {
   });
 
   it('removes an entry whose array fails its SHA-256 check, says so, computes the value and writes it whole again', async () => {
-    const o = storeOptions();
-    const d = docs(['some text']);
-    const w = new ValueStore(o);
-    await w.get(d, codec(), counted(value).compute);
-    await w.flush();
-    const file = join(o.dir, entries(o.dir)[0] as string);
+    const { o, d, file } = await oneEntry();
     const bytes = readFileSync(file);
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0xff; // the last word of array a
     writeFileSync(file, bytes);
@@ -140,12 +155,7 @@ describe('ValueStore', () => {
   });
 
   it('computes the value when an entry was cut short', async () => {
-    const o = storeOptions();
-    const d = docs(['some text']);
-    const w = new ValueStore(o);
-    await w.get(d, codec(), counted(value).compute);
-    await w.flush();
-    const file = join(o.dir, entries(o.dir)[0] as string);
+    const { o, d, file } = await oneEntry();
     truncateSync(file, statSync(file).size - 6);
     const c = counted(value);
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
@@ -154,20 +164,8 @@ describe('ValueStore', () => {
   });
 
   it('computes the value when an entry’s header claims arrays its file does not hold (nothing allocated for them)', async () => {
-    const o = storeOptions();
-    const d = docs(['some text']);
-    const w = new ValueStore(o);
-    await w.get(d, codec(), counted(value).compute);
-    await w.flush();
-    const file = join(o.dir, entries(o.dir)[0] as string);
-    const bytes = readFileSync(file);
-    const headLength = bytes.readUInt32LE(8);
-    const header = JSON.parse(bytes.subarray(12, 12 + headLength).toString('utf8')) as { lengths: number[] };
-    header.lengths = [2 ** 40, 0];
-    const head = Buffer.from(JSON.stringify(header));
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(head.length);
-    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), length, head, bytes.subarray(12 + headLength)]));
+    const { o, d, file } = await oneEntry();
+    writeFileSync(file, withHeader(file, (h) => ({ ...h, lengths: [2 ** 40, 0] })));
     const c = counted(value);
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
     expect(c.calls()).toBe(1);
@@ -175,16 +173,8 @@ describe('ValueStore', () => {
   });
 
   it('computes the value when an entry’s header is JSON of another shape, or the entry cannot be read at all', async () => {
-    const o = storeOptions();
-    const d = docs(['some text']);
-    const w = new ValueStore(o);
-    await w.get(d, codec(), counted(value).compute);
-    await w.flush();
-    const file = join(o.dir, entries(o.dir)[0] as string);
-    const head = Buffer.from('null');
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(head.length);
-    writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, 8), length, head]));
+    const { o, d, file } = await oneEntry();
+    writeFileSync(file, withHeader(file, () => null));
     const c = counted(value);
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
     expect(o.notices).toEqual([`stored values: entry ${file} has a header of another shape: removed; the value is computed`]);
