@@ -154,22 +154,16 @@ describe('ValueStore', () => {
     expect((await new ValueStore(o).get(d, codec(), counted(value).compute)).replayed).toBe(true);
   });
 
-  it('computes the value when an entry was cut short', async () => {
+  it.each([
+    ['was cut short', (file: string) => truncateSync(file, statSync(file).size - 6), 10],
+    ['has a header claiming arrays its file does not hold (nothing is allocated for them)', (file: string) => writeFileSync(file, withHeader(file, (h) => ({ ...h, lengths: [2 ** 40, 0] }))), 16],
+  ] as const)('computes the value when an entry %s', async (_, damage, arrayBytes) => {
     const { o, d, file } = await oneEntry();
-    truncateSync(file, statSync(file).size - 6);
+    damage(file);
     const c = counted(value);
     expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
     expect(c.calls()).toBe(1);
-    expect(o.notices[0]).toMatch(/^stored values: entry .*\.values holds 10 bytes of arrays where its header says otherwise: removed; the value is computed$/);
-  });
-
-  it('computes the value when an entry’s header claims arrays its file does not hold (nothing allocated for them)', async () => {
-    const { o, d, file } = await oneEntry();
-    writeFileSync(file, withHeader(file, (h) => ({ ...h, lengths: [2 ** 40, 0] })));
-    const c = counted(value);
-    expect((await new ValueStore(o).get(d, codec(), c.compute)).replayed).toBe(false);
-    expect(c.calls()).toBe(1);
-    expect(o.notices[0]).toMatch(/^stored values: entry .*\.values holds 16 bytes of arrays where its header says otherwise: removed; the value is computed$/);
+    expect(o.notices).toEqual([`stored values: entry ${file} holds ${arrayBytes} bytes of arrays where its header says otherwise: removed; the value is computed`]);
   });
 
   it('computes the value when an entry’s header is JSON of another shape, or the entry cannot be read at all', async () => {
