@@ -23,7 +23,19 @@ function exitCodeOf(e: unknown): number {
   return 1;
 }
 
+/**
+ * A reader that stops early (`bench list | head`) closes the pipe: that ends the output, it is
+ * no error. Everything a command leaves on disk is in place before it writes to stdout.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 async function main(): Promise<void> {
+  endQuietlyOnClosedPipe();
   try {
     const args = process.argv.slice(2);
     if (asksTopLevelHelp(args)) {

@@ -1,4 +1,5 @@
 /** The `bench` executable as users run it: exit codes and one-line errors. */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { runBench } from '../support/cli.ts';
 
 
 const bench = runBench;
+const BENCH = fileURLToPath(new URL('../../bin/bench.js', import.meta.url));
 
 let dir: string;
 beforeAll(() => {
@@ -24,6 +26,15 @@ describe('bench CLI', () => {
     expect(r.stdout).toMatch(/shingle\{unit: char\}\.size: integer \(default 64\)/);
     expect(r.stdout).toMatch(/sampling\{method: adaptive\}\.groups\[\]\.m: integer — modulus/);
     expect(r.stdout).toMatch(/sampling\{method: sct\}\.threshold: integer — SCT/);
+  });
+
+  it('ends quietly, exit 0, when the reader of its output has gone (bench list | head)', async () => {
+    const child = spawn(process.execPath, [BENCH, 'list'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    child.stdout.destroy(); // the reader is gone before the first line
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it('exits 2 with one line naming file, line and field for a config error', async () => {
