@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { clip, DataError, escapeControls, quote, UserError } from '../errors.ts';
 import { fingerprintCorpus, type FileSetFingerprint } from '../results/inputs.ts';
 import { cachedEvents, cacheKey, MIN_CACHED_BYTES, type CacheOutcome, type CorpusCacheOptions, type ReaderEvent } from './cache.ts';
-import { corpusFormats, findCorpusReader } from './registry.ts';
+import { corpusFormats, findCorpusReader, readerLocation } from './registry.ts';
 import type { CorpusReader, Document, ParsePool, ReadContext, Skip } from './types.ts';
 
 export interface ReadOptions {
@@ -135,7 +135,7 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
       yield* reader!.read(path, options, { ...base, skip: record });
       return;
     }
-    const location = resolve(reader!.location ? reader!.location(path) : path);
+    const location = resolve(readerLocation(reader, path));
     const inputs = opts.inputs && resolve(opts.inputs.path) === location ? opts.inputs : await fingerprintCorpus(reader, path, options, cache.method);
     if (inputs.bytes < (cache.minBytes ?? MIN_CACHED_BYTES)) {
       yield* reader!.read(path, options, { ...base, skip: record });

@@ -28,3 +28,8 @@ export function corpusFormats(): string[] {
 export function readerOptionsOf(corpus: { readonly format: string; readonly groups?: readonly string[] | undefined }): Record<string, unknown> {
   return corpus.format === 'spamassassin' && corpus.groups ? { groups: corpus.groups } : {};
 }
+
+/** The file or folder a reader reads for `path`: its own default corpus's, or the path itself. */
+export function readerLocation(reader: CorpusReader | undefined, path: string): string {
+  return reader?.location ? reader.location(path) : path;
+}

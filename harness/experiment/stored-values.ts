@@ -86,6 +86,18 @@ function sha256(a: Uint32Array): string {
 }
 
 const digests = new WeakMap<DocumentSet, string>();
+const sizes = new WeakMap<DocumentSet, number>();
+
+/** The characters of the documents' texts, counted once per document set (every value asked of the store asks). */
+function documentChars(docs: DocumentSet): number {
+  let chars = sizes.get(docs);
+  if (chars === undefined) {
+    chars = 0;
+    for (const t of docs.texts) chars += t.length;
+    sizes.set(docs, chars);
+  }
+  return chars;
+}
 
 /**
  * SHA-256 of the texts in order, each with its length. A well-formed text goes in as UTF-8 (the
@@ -162,9 +174,7 @@ export class ValueStore {
 
   /** Where the value for these documents goes; undefined for documents too small to keep values of. */
   private entryFor<T>(docs: DocumentSet, codec: StoreCodec<T>): { key: string; file: string } | undefined {
-    let chars = 0;
-    for (const t of docs.texts) chars += t.length;
-    if (chars < (this.opts.minChars ?? MIN_CHARS)) return undefined;
+    if (documentChars(docs) < (this.opts.minChars ?? MIN_CHARS)) return undefined;
     const key = createHash('sha256').update(`${documentsDigest(docs)}\0${codec.key}\0${endianness()}`).digest('hex');
     return { key, file: join(this.opts.dir, `${key}.values`) };
   }

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { walkInputFiles } from '../corpus/files.ts';
-import { findCorpusReader, readerOptionsOf } from '../corpus/registry.ts';
+import { walkInputFiles, type InputFile } from '../corpus/files.ts';
+import { findCorpusReader, readerLocation, readerOptionsOf } from '../corpus/registry.ts';
 import type { CorpusReader } from '../corpus/types.ts';
 // Types only: the readers import this module, and must not load the detectors.
 import type { DetectorCatalog } from '../detectors.ts';
@@ -49,7 +49,7 @@ export function inputPaths(exp: Experiment, detectors?: DetectorCatalog): string
   const paths: string[] = [];
   const reader = findCorpusReader(exp.corpus.format);
   const corpus = exp.corpus.path ?? '';
-  const location = reader?.location ? reader.location(corpus) : corpus;
+  const location = readerLocation(reader, corpus);
   if (location !== '') paths.push(location);
   const subset = exp.corpus.subset;
   if (subset) paths.push(...('qrels' in subset ? [subset.qrels] : subset.runs));
@@ -62,21 +62,6 @@ export function inputPaths(exp: Experiment, detectors?: DetectorCatalog): string
     }
   }
   return [...new Set(paths)];
-}
-
-/**
- * The files under `root` as the readers list them (corpus/files.ts: symbolic links followed,
- * dot files left out, byte order of the relative paths), each with its stat.
- */
-async function walk(root: string, st: Stats): Promise<{ path: string; rel: string; st: Stats }[]> {
-  if (!st.isDirectory()) return [{ path: root, rel: '', st }];
-  let files;
-  try {
-    files = await walkInputFiles(root);
-  } catch {
-    return []; // a folder without files: the reader says so when it reads
-  }
-  return files.map((f) => ({ ...f, st: statSync(f.path) }));
 }
 
 async function contentHash(path: string): Promise<string> {
@@ -92,17 +77,10 @@ export async function fingerprintPath(path: string, method: 'stat' | 'content'):
   } catch {
     return { path, files: 0, bytes: 0, newest: null, digest: 'missing' };
   }
-  const h = createHash('sha256');
-  let bytes = 0;
-  let newest = 0;
-  const files = await walk(path, st);
-  for (const f of files) {
-    bytes += f.st.size;
-    newest = Math.max(newest, f.st.mtimeMs);
-    const what = method === 'content' ? await contentHash(f.path) : `${f.st.size}\u0000${f.st.mtimeMs}`;
-    h.update(`${f.rel}\u0000${what}\n`);
-  }
-  return { path, files: files.length, bytes, newest: files.length > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
+  if (!st.isDirectory()) return fingerprintEntries(path, [{ path, rel: '' }], method);
+  // The files as the readers list them (corpus/files.ts: symbolic links followed, dot files left
+  // out, byte order of the relative paths); a folder without files: the reader says so.
+  return fingerprintEntries(path, await walkInputFiles(path).catch(() => []), method);
 }
 
 /**
@@ -110,32 +88,40 @@ export async function fingerprintPath(path: string, method: 'stat' | 'content'):
  * order given, as `fingerprintPath` fingerprints the files of a folder.
  */
 export async function fingerprintFiles(root: string, paths: readonly string[], method: 'stat' | 'content'): Promise<FileSetFingerprint> {
+  const base = root.endsWith(sep) ? root : `${root}${sep}`;
+  return fingerprintEntries(
+    root,
+    paths.map((rel) => ({ path: `${base}${rel}`, rel })),
+    method,
+  );
+}
+
+/** A line a file, `<rel> NUL <size> NUL <mtimeMs>` (or its content's SHA-256), hashed in order; `missing` for a file gone. */
+async function fingerprintEntries(path: string, entries: readonly InputFile[], method: 'stat' | 'content'): Promise<FileSetFingerprint> {
   const h = createHash('sha256');
   let bytes = 0;
   let newest = 0;
   let files = 0;
-  const base = root.endsWith(sep) ? root : `${root}${sep}`;
   // Hashed a few thousand lines at a time: an update a file cost more than the stat.
   let lines = '';
-  for (const rel of paths) {
-    const path = `${base}${rel}`;
-    const st = statOrUndefined(path);
+  for (const e of entries) {
+    const st = statOrUndefined(e.path);
     if (st === undefined) {
-      lines += `${rel}\u0000missing\n`;
+      lines += `${e.rel}\u0000missing\n`;
       continue;
     }
     files++;
     bytes += st.size;
     newest = Math.max(newest, st.mtimeMs);
-    const what = method === 'content' ? await contentHash(path) : `${st.size}\u0000${st.mtimeMs}`;
-    lines += `${rel}\u0000${what}\n`;
+    const what = method === 'content' ? await contentHash(e.path) : `${st.size}\u0000${st.mtimeMs}`;
+    lines += `${e.rel}\u0000${what}\n`;
     if (lines.length > 1 << 16) {
       h.update(lines);
       lines = '';
     }
   }
   h.update(lines);
-  return { path: root, files, bytes, newest: files > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
+  return { path, files, bytes, newest: files > 0 ? new Date(newest).toISOString() : null, digest: h.digest('hex') };
 }
 
 /** A file's stat; undefined when there is none to read (missing, or not readable: the reader reports it). */
@@ -158,7 +144,7 @@ export async function fingerprintCorpus(
   options: Record<string, unknown>,
   method: 'stat' | 'content',
 ): Promise<FileSetFingerprint> {
-  const location = reader?.location ? reader.location(path) : path;
+  const location = readerLocation(reader, path);
   const listed = await reader?.inputFiles?.(path, options);
   return listed ? fingerprintFiles(location, listed, method) : fingerprintPath(location, method);
 }
@@ -166,7 +152,7 @@ export async function fingerprintCorpus(
 export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat', detectors?: DetectorCatalog): Promise<InputsFingerprint> {
   const reader = findCorpusReader(exp.corpus.format);
   const corpus = exp.corpus.path ?? '';
-  const location = reader?.location ? reader.location(corpus) : corpus;
+  const location = readerLocation(reader, corpus);
   const files = await Promise.all(
     inputPaths(exp, detectors).map((p) => (p === location && location !== '' ? fingerprintCorpus(reader, corpus, readerOptionsOf(exp.corpus), method) : fingerprintPath(p, method))),
   );

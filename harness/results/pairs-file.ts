@@ -12,8 +12,6 @@ interface IdTable {
   /** each document's place among the ids sorted as strings (UTF-16 code units), equal ids alike; shared with worker threads */
   readonly rank: Uint32Array;
   readonly field: readonly string[];
-  /** the fields as worker threads get them: once, shared, not copied for every file */
-  readonly shared: SharedFields;
 }
 
 /** CSV fields as UTF-8 on a SharedArrayBuffer: field i is bytes [ends[i-1], ends[i]). */
@@ -36,7 +34,17 @@ function idTable(ids: readonly string[]): IdTable {
     const before = order[k - 1];
     rank[doc] = before !== undefined && ids[before] === ids[doc] ? (rank[before] as number) : k;
   });
-  const field = ids.map(csvField);
+  const table = { rank, field: ids.map(csvField) };
+  tables.set(ids, table);
+  return table;
+}
+
+const sharedTables = new WeakMap<readonly string[], SharedFields>();
+
+/** The fields as worker threads get them: made once, when a file is first made on one, and shared, not copied for every file. */
+function sharedFields(ids: readonly string[], field: readonly string[]): SharedFields {
+  const known = sharedTables.get(ids);
+  if (known) return known;
   const utf8 = field.map((f) => Buffer.from(f, 'utf8'));
   const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, utf8.reduce((n, b) => n + b.length, 0))));
   const ends = new Uint32Array(new SharedArrayBuffer(Math.max(1, ids.length) * 4), 0, ids.length);
@@ -45,9 +53,9 @@ function idTable(ids: readonly string[]): IdTable {
     bytes.set(b, at);
     ends[i] = at += b.length;
   });
-  const table = { rank, field, shared: { id: tablesMade++, bytes, ends } };
-  tables.set(ids, table);
-  return table;
+  const shared = { id: tablesMade++, bytes, ends };
+  sharedTables.set(ids, shared);
+  return shared;
 }
 
 /** A worker thread's decoded field tables: the last few it was sent. */
@@ -157,12 +165,12 @@ export function pairsFileTask(p: PairsFileTask): { bytes: Uint8Array } {
  * third of the time (39 against 114 ms).
  */
 export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: ParsePool): Promise<{ bytes: Buffer; rows: number }> {
-  const { rank, field, shared } = idTable(ids);
+  const { rank, field } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
   const rows = kept.first.length;
   if (threads && threads.size > 1) {
     // The kept pairs are moved; the rank and field tables are shared.
-    const r = await threads.run<{ bytes: Uint8Array }>(PAIRS_FILE_MODULE, 'pairsFileTask', { ...kept, rank, fields: shared });
+    const r = await threads.run<{ bytes: Uint8Array }>(PAIRS_FILE_MODULE, 'pairsFileTask', { ...kept, rank, fields: sharedFields(ids, field) });
     return { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), rows };
   }
   const csv = csvOf(kept, rank, field);

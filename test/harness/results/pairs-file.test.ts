@@ -1,19 +1,15 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { PairList } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
 import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
-
-function list(rows: [number, number, number][]): PairList {
-  return { a: Uint32Array.from(rows, (r) => r[0]), b: Uint32Array.from(rows, (r) => r[1]), score: Float64Array.from(rows, (r) => r[2]) };
-}
+import { pairList } from '../evaluate/pairs.ts';
 
 describe('pairs file', () => {
   // Document order and string order differ: 'b' < 'a9' < 'a10' by index, 'a10' < 'a9' < 'b' as strings.
   const ids = ['b', 'a9', 'a10', 'x,y'];
 
   it('orders each row and the rows by the ids as strings, not by document number', () => {
-    const pairs = list([
+    const pairs = pairList([
       [0, 1, 0.5], // (b, a9)  -> a9,b
       [0, 2, 0.25], // (b, a10) -> a10,b
       [1, 2, 0.75], // (a9, a10) -> a10,a9
@@ -24,7 +20,7 @@ describe('pairs file', () => {
   });
 
   it('leaves out the pairs below min_score and counts the rows it writes', () => {
-    const pairs = list([
+    const pairs = pairList([
       [0, 1, 0.5],
       [0, 2, 0.09],
       [1, 2, 0.1],
@@ -34,7 +30,7 @@ describe('pairs file', () => {
   });
 
   it('gzips the same text, the same bytes every time', async () => {
-    const pairs = list([
+    const pairs = pairList([
       [0, 1, 0.5],
       [2, 3, 1],
     ]);
@@ -56,7 +52,7 @@ describe('pairs file', () => {
       .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0))
       .map(([x, y, s]) => `${x},${y},${String(s)}\n`);
     expect(expected.length).toBeGreaterThan(4096 * 2);
-    const csv = pairsCsv(list(rows), many, 0.2);
+    const csv = pairsCsv(pairList(rows), many, 0.2);
     expect(csv.rows).toBe(expected.length);
     expect(csv.bytes.toString('utf8')).toBe(`doc_a,doc_b,score\n${expected.join('')}`);
   });
@@ -67,7 +63,7 @@ describe('pairs file', () => {
       const many = Array.from({ length: 200 }, (_, i) => `doc${i % 150}`); // 50 ids twice
       const rows: [number, number, number][] = [];
       for (let a = 0; a < 200; a++) for (let b = a + 1; b < 200; b += 7) rows.push([a, b, ((a * 17 + b) % 89) / 89]);
-      const pairs = list(rows);
+      const pairs = pairList(rows);
       const here = await pairsCsvGz(pairs, many, 0.3);
       const there = await pairsCsvGz(pairs, many, 0.3, pool);
       expect(there.rows).toBe(here.rows);
