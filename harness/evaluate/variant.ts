@@ -41,6 +41,15 @@ export function pairsFileFloor(output: PlanOutput, minScore: number): number {
   return output.score.kind === 'resemblance' && output.decisions.kind === 'score-at-threshold' ? minScore : -Infinity;
 }
 
+/**
+ * The lowest score any measure looks at: every comparison restricts both pair lists to the
+ * pairs scoring at least this in one of them (restrictToScores), so a score below it in both
+ * changes no measure.
+ */
+export function lowestMeasuredScore(evaluate: Omit<EvaluateConfig, 'size_groups'>, extraThresholds: readonly number[] = []): number {
+  return Math.min(evaluate.min_score, evaluate.threshold, ...(evaluate.thresholds ?? []), ...extraThresholds, ...evaluate.distribution);
+}
+
 export function evaluateVariant(args: {
   readonly pairs: PairList;
   readonly output: PlanOutput;
@@ -61,7 +70,7 @@ export function evaluateVariant(args: {
   const allRun = sortPairs(pairs, documents, 'run');
   const allTruth = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : allRun;
   const sliceThresholds = [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])];
-  const lowest = Math.min(evaluate.min_score, ...sliceThresholds, ...evaluate.distribution);
+  const lowest = lowestMeasuredScore(evaluate, args.extraThresholds);
   const everyPair = output.decisions.kind === 'every-reported-pair';
   const { left: reference, right: run } = restrictToScores(allTruth, allRun, lowest, everyPair);
   const cmp = compareWithTruth(reference, run, documents, {

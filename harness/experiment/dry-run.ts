@@ -19,6 +19,8 @@ export interface DryRunOptions {
   readonly variants: readonly Variant[];
   readonly runId: string;
   readonly reportFloor: number;
+  /** the ground truth's (variant-run.ts truthFloor) */
+  readonly truthFloor: number;
   readonly documents?: number;
   readonly documentBytes?: number;
 }
@@ -29,7 +31,7 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   const planned = opts.variants.flatMap((v, i) => {
     const adapter = findDetector(detectors, v.algorithm);
     if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
-    const ctx = { minScore: opts.reportFloor, seed: exp.seed };
+    const ctx = { minScore: v.groundTruth ? opts.truthFloor : opts.reportFloor, seed: exp.seed };
     const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
     const runs = expansion ? expansion.runs.map((r) => partVariant(v, r)) : [v];
     // Places as the runner gives them (runner.ts, expanded-variant.ts): the variant's position, and a part's place among its runs.

@@ -66,7 +66,7 @@ export async function runExpandedVariant(a: ExpandedVariantArgs): Promise<Expand
       continue;
     }
     const plan = adapter.plan(part.params, { minScore: REPORT_FLOOR, seed: ctx.exp.seed });
-    const r = await runVariant({ variant: part, adapter, plan }, { position: a.position, part: i + 1 }, { ...partCtx, progress: (phase, done, total) => ctx.progress(`${role} ${i + 1}/${parts.length} ${phase}`, done, total) }, a.truth, a.sortTruth);
+    const r = await runVariant({ variant: part, adapter, plan, minScore: REPORT_FLOOR }, { position: a.position, part: i + 1 }, { ...partCtx, progress: (phase, done, total) => ctx.progress(`${role} ${i + 1}/${parts.length} ${phase}`, done, total) }, a.truth, a.sortTruth);
     const record: VariantRecord = { ...r.record, part_of: { variant: v.name, role } };
     for (const f of r.files) a.write(f.file, f.bytes);
     checkpoint.save(part.name, identity(part), { record, files: r.files });
@@ -90,7 +90,7 @@ export async function runExpandedVariant(a: ExpandedVariantArgs): Promise<Expand
   ctx.signal.throwIfAborted();
   const chosen: Variant = { ...v, params: choice.params };
   const plan = adapter.plan(choice.params, { minScore: REPORT_FLOOR, seed: ctx.exp.seed });
-  const r = await runVariant({ variant: chosen, adapter, plan }, { position: a.position }, ctx, a.truth, a.sortTruth);
+  const r = await runVariant({ variant: chosen, adapter, plan, minScore: REPORT_FLOOR }, { position: a.position }, ctx, a.truth, a.sortTruth);
   const record: VariantRecord = {
     ...r.record,
     calibration: {

@@ -42,7 +42,7 @@ import { RunFolder } from '../results/run-folder.ts';
 import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
-import { planVariant, REPORT_FLOOR, runVariant, type PlannedVariant, type Truth } from './variant-run.ts';
+import { planVariant, REPORT_FLOOR, runVariant, truthFloor, type PlannedVariant, type Truth } from './variant-run.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -102,6 +102,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       variants: [exp.groundTruth, ...variants],
       runId,
       reportFloor: REPORT_FLOOR,
+      truthFloor: truthFloor(exp, variants),
       ...opts.dryRun,
     });
     return { kind: 'dry-run', plan };
@@ -138,7 +139,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     // The backend starts first, so its worker threads load while the corpus is read.
     // Planned once: the plans name the worker modules the backend preloads, and then run.
-    const planned = all.map((v) => planVariant(exp, detectors, v));
+    const planned = all.map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
     store = opts.corpusCache && opts.storedValues !== false ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
     backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
@@ -165,7 +166,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         opts.progress.log(`${label}: ${out.resumed ? 'resumed from the checkpoint' : `${out.records.length - 1} runs`}`);
         continue;
       }
-      const identity = variantIdentity(p.variant.algorithm, p.variant.params);
+      // A ground truth saved from another floor holds other pairs (truthFloor).
+      const identity = variantIdentity(p.variant.algorithm, p.variant.params) + (p.minScore === REPORT_FLOOR ? '' : ` from ${p.minScore}`);
       const saved = checkpoint.restore(p.variant.name, identity);
       if (saved && (!p.variant.groundTruth || saved.truth)) {
         resumed.push(p.variant.name);

@@ -8,7 +8,7 @@ import type { SpanOracle } from '../evaluate/oracle.ts';
 import { documentSizes } from '../evaluate/size-groups.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
-import { evaluateVariant, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
+import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
@@ -28,6 +28,17 @@ import type { Experiment, Variant } from './types.ts';
 export const REPORT_FLOOR = Number.MIN_VALUE;
 
 /**
+ * The score the ground truth reports from. Each variant needs the truth's score of every pair
+ * it reports, however low, and the TREC studies read the truth's pairs whole: then every pair
+ * (REPORT_FLOOR). A run of the ground truth alone is compared with nothing but itself, and its
+ * own measures look at nothing below their lowest threshold (lowestMeasuredScore): the join
+ * still counts every pair that shares a fingerprint, and hands on only those.
+ */
+export function truthFloor(exp: Experiment, variants: readonly Variant[]): number {
+  return variants.length === 0 && exp.studies === undefined ? lowestMeasuredScore(exp.evaluate) : REPORT_FLOOR;
+}
+
+/**
  * A variant with its adapter and plan. A variant of several runs (`expansion`) is planned as
  * its first run, which says what its output means and which worker modules it needs.
  */
@@ -35,15 +46,17 @@ export interface PlannedVariant {
   readonly variant: Variant;
   readonly adapter: AlgorithmAdapter;
   readonly plan: Plan;
+  /** the score the plan reports from (REPORT_FLOOR, or the ground truth's truthFloor) */
+  readonly minScore: number;
   readonly expansion?: Expansion;
 }
 
-export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant): PlannedVariant {
+export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Variant, minScore = REPORT_FLOOR): PlannedVariant {
   const adapter = findDetector(detectors, v.algorithm);
   if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
   const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
   const params = expansion ? expansion.runs[0]?.params : v.params;
-  return { variant: v, adapter, plan: adapter.plan(params, { minScore: REPORT_FLOOR, seed: exp.seed }), ...(expansion ? { expansion } : {}) };
+  return { variant: v, adapter, plan: adapter.plan(params, { minScore, seed: exp.seed }), minScore, ...(expansion ? { expansion } : {}) };
 }
 
 /** The ground truth as every later variant needs it. */
@@ -83,11 +96,11 @@ export interface RunPlace {
 }
 
 export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
-  const { variant: v, adapter, plan } = p;
+  const { variant: v, adapter, plan, minScore } = p;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
   const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore: REPORT_FLOOR, seed: exp.seed, plan, ...place },
+    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
     { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
   );
   const { pairs } = result.outputs;

@@ -1,0 +1,98 @@
+/**
+ * A run of the ground truth alone reports its pairs from the lowest score its measures read
+ * (variant-run.ts truthFloor); with a variant to compare, from every shared fingerprint. Both
+ * must give the same measures, files and tables, and the counters must say what was reported.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalize } from '../../../algorithms/text/normalize.ts';
+import { charShingles } from '../../../algorithms/text/shingles.ts';
+import { runExperiment } from '../../../harness/experiment/runner.ts';
+import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
+import type { RunRecord } from '../../../harness/results/types.ts';
+import { SMALL_JSONL, smallCorpus } from '../../support/corpus.ts';
+import { runOptions } from '../../support/run-options.ts';
+
+const GT = '{ algorithm: broder, params: { shingle: { unit: char, size: 16 } } }';
+const EVALUATE = 'evaluate: { threshold: 0.7, min_score: 0.6, distribution: [0.9, 0.8, 0.5] }';
+
+let root: string;
+const runs: Record<'alone' | 'compared', { dir: string; record: RunRecord }> = {} as never;
+
+async function run(name: 'alone' | 'compared', variants: string): Promise<void> {
+  const config = join(root, `${name}.yaml`);
+  writeFileSync(
+    config,
+    [`experiment: ${name}`, `corpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }`, `ground_truth: ${GT}`, variants, EVALUATE, 'backend: { kind: local, workers: 1 }', ''].join('\n'),
+  );
+  const outcome = await runExperiment(runOptions(config, join(root, 'results'), { runId: 'r' }));
+  if (outcome.kind !== 'completed') throw new Error(`run ${name}: ${outcome.kind}`);
+  runs[name] = { dir: outcome.dir, record: outcome.record };
+}
+
+/** Each pair's resemblance of 16-character shingles, from the definition (sets of strings). */
+function naiveScores(): number[] {
+  const sets = smallCorpus().texts.map((t) => new Set(charShingles(normalize(t), 16)));
+  const out: number[] = [];
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      const [a, b] = [sets[i] as Set<string>, sets[j] as Set<string>];
+      let c = 0;
+      for (const x of a) if (b.has(x)) c++;
+      if (c > 0) out.push(c / (a.size + b.size - c));
+    }
+  }
+  return out;
+}
+
+const truthRow = (name: 'alone' | 'compared') => runs[name].record.variants.find((v) => v.ground_truth)!;
+
+/** The ground truth's row of a CSV by column, without the measured columns and the experiment's name. */
+function truthRowOf(name: 'alone' | 'compared', file: string, varying: readonly string[] = []): Record<string, string> {
+  const [head, ...rows] = readFileSync(join(runs[name].dir, file), 'utf8').trim().split('\n') as [string, ...string[]];
+  const cols = head.split(',');
+  const cells = rows.find((r) => r.split(',').includes('ground-truth'))!.split(',');
+  return Object.fromEntries(cols.map((c, i) => [c, cells[i] as string]).filter(([c]) => !VARYING_COLUMNS.includes(c as string) && !varying.includes(c as string) && c !== 'experiment'));
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'truth-floor-'));
+  await run('alone', '');
+  await run('compared', 'runs:\n  - algorithm: broder\n    params: { shingle: { unit: char, size: 16 }, sampling: { method: mod, m: 4 } }');
+}, 60_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the ground truth of a run without variants', () => {
+  it('reports from the lowest score its measures read: the distribution threshold 0.5', () => {
+    expect(truthRow('alone').score).toEqual({ kind: 'resemblance', floor: 0.5 });
+    expect(truthRow('compared').score).toEqual({ kind: 'resemblance', floor: Number.MIN_VALUE });
+  });
+
+  it('counts as MR#2 output the pairs from that score up, and as distinct pairs every pair sharing a shingle', () => {
+    const scores = naiveScores();
+    expect(scores.filter((s) => s < 0.5).length).toBeGreaterThan(0); // else the test shows nothing
+    const alone = truthRow('alone').counters['mr2-resemblance']!;
+    const compared = truthRow('compared').counters['mr2-resemblance']!;
+    expect(alone).toEqual({ distinct_pairs: scores.length, output_pairs: scores.filter((s) => s >= 0.5).length });
+    expect(compared).toEqual({ distinct_pairs: scores.length, output_pairs: scores.length });
+  });
+
+  it('gives the same measures, distribution, slices and pairs file as with every pair', () => {
+    // output_pairs differs by design (above); every other column is the same.
+    const metrics = truthRowOf('alone', 'metrics.csv', ['mr2-resemblance.output_pairs']);
+    expect(Object.keys(metrics).length).toBeGreaterThan(10);
+    expect(truthRowOf('compared', 'metrics.csv')).toMatchObject(metrics);
+    // distribution.csv has a column a variant: the ground truth's is the second.
+    const truthColumn = (name: 'alone' | 'compared') => readFileSync(join(runs[name].dir, 'distribution.csv'), 'utf8').trim().split('\n').map((l) => l.split(',').slice(0, 2).join(','));
+    expect(truthColumn('alone')).toEqual(truthColumn('compared'));
+    expect(truthColumn('alone')).toHaveLength(4);
+    const [alone, compared] = [truthRow('alone'), truthRow('compared')];
+    expect(alone.slices).toEqual(compared.slices);
+    expect(alone.distribution).toEqual(compared.distribution);
+    expect(alone.pairs_compared).toBe(compared.pairs_compared);
+    expect(readFileSync(join(runs.alone.dir, 'pairs', 'ground-truth.csv.gz'))).toEqual(readFileSync(join(runs.compared.dir, 'pairs', 'ground-truth.csv.gz')));
+  });
+});
