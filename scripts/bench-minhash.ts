@@ -50,7 +50,7 @@ export interface MinhashBenchFigures {
 
 /** Pairs (a < b) of the ground truth at or above `t`, as "a b" strings. */
 async function groundTruth(texts: readonly string[], t: number): Promise<Set<string>> {
-  const broder = findAdapter('broder');
+  const broder = await findAdapter('broder');
   if (!broder) throw new Error('no broder adapter');
   const params = broder.params.parse({});
   const ctx = { minScore: t, seed: 1 };

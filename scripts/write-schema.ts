@@ -5,9 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adapters } from '../algorithms/registry.ts';
+import { loadAdapters } from '../algorithms/registry.ts';
 import { renderConfigJsonSchema } from '../harness/experiment/schema.ts';
 
 const target = fileURLToPath(new URL('../configs/schema.json', import.meta.url));
-writeFileSync(target, renderConfigJsonSchema(adapters));
+writeFileSync(target, renderConfigJsonSchema(await loadAdapters()));
 process.stdout.write(`wrote ${target}\n`);

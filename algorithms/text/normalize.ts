@@ -24,8 +24,12 @@ const HIGH_SURROGATE = 2;
 const SPACE = 0x20;
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
 
-/** Class of every UTF-16 code unit; built once, ~63k regex tests (under 10 ms at module load). */
-const CLASS = buildClassTable();
+/**
+ * Class of every UTF-16 code unit: ~63k regex tests, 10 to 15 ms, made when first needed, not
+ * at load (a run that replays its fingerprints normalizes nothing, nor do most worker threads).
+ */
+let classTable: Uint8Array | undefined;
+const classes = (): Uint8Array => (classTable ??= buildClassTable());
 
 function buildClassTable(): Uint8Array {
   const table = new Uint8Array(0x10000);
@@ -66,6 +70,7 @@ export function normalize(text: string): string {
   const s = text.toLowerCase();
   const len = s.length;
   const out = narrowFor(len);
+  const CLASS = classes();
   let o = 0;
   let pendingSpace = false;
   for (let i = 0; i < len; i++) {
@@ -90,6 +95,7 @@ export function normalize(text: string): string {
 function normalizeWide(s: string, i: number, narrow: Buffer, narrowLength: number, pendingSpace: boolean): string {
   const len = s.length;
   const out = wideFor(len);
+  const CLASS = classes();
   let o = narrowLength;
   for (let k = 0; k < narrowLength; k++) out[k] = narrow[k]!;
   for (; i < len; i++) {
@@ -125,6 +131,7 @@ function isWordPair(s: string, i: number): boolean {
 export function normalizedWordCount(text: string): number {
   const s = text.toLowerCase();
   const len = s.length;
+  const CLASS = classes();
   let words = 0;
   let inWord = false;
   for (let i = 0; i < len; i++) {

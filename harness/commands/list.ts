@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { BUILTIN_DETECTORS } from '../detectors.ts';
+import { builtinDetectors } from '../detectors.ts';
+import type { AlgorithmAdapter } from '../../contract/index.ts';
 
 interface Param {
   path: string;
@@ -59,9 +60,9 @@ function resolveRef(s: Record<string, unknown>, defs: Record<string, unknown>): 
   return s;
 }
 
-export function describeAlgorithms(): string {
+export function describeAlgorithms(adapters: readonly AlgorithmAdapter[]): string {
   const lines: string[] = [];
-  for (const a of BUILTIN_DETECTORS.adapters) {
+  for (const a of adapters) {
     lines.push(`${a.name} — ${a.description}`);
     lines.push(`  cites: ${a.citation}`);
     const json = z.toJSONSchema(a.params, { io: 'input' }) as Record<string, unknown>;
@@ -79,7 +80,7 @@ export function describeAlgorithms(): string {
 export const listCommand: CommandModule = {
   command: 'list',
   describe: 'every algorithm with its parameters, defaults and descriptions',
-  handler: () => {
-    process.stdout.write(describeAlgorithms());
+  handler: async () => {
+    process.stdout.write(describeAlgorithms((await builtinDetectors()).adapters));
   },
 };

@@ -12,7 +12,7 @@ import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { findCorpusReader } from '../corpus/registry.ts';
 import { sizeGroupGaps } from '../evaluate/size-groups.ts';
-import { BUILTIN_DETECTORS, findDetector, type DetectorCatalog } from '../detectors.ts';
+import { builtinDetectors, findDetector, knownDetectors, type DetectorCatalog } from '../detectors.ts';
 import { clip, ConfigError, quote, QUOTE_MAX, UserError } from '../errors.ts';
 import { expandVariables, type Env } from './env.ts';
 import { expansionOf } from './expansion.ts';
@@ -280,7 +280,7 @@ function expandEntry(
   if (!isRecord(entry) || typeof entry.algorithm !== 'string') return undefined; // the config schema reports it
   const adapter = findDetector(detectors, entry.algorithm);
   if (adapter === undefined) {
-    const known = detectors.adapters.map((a) => a.name).join(', ');
+    const known = knownDetectors(detectors).join(', ');
     issues.add(locate.value([...path, 'algorithm']), [...path, 'algorithm'], `unknown algorithm ${quote(entry.algorithm)} (known: ${known})`);
     return undefined;
   }
@@ -434,7 +434,20 @@ export interface LoadOptions {
   readonly withoutCollection?: boolean;
 }
 
-export async function loadExperiment(file: string, env: Env = process.env, detectors: DetectorCatalog = BUILTIN_DETECTORS, options: LoadOptions = {}): Promise<Experiment> {
+/** The config's ground truth entry, or the default one (the schema's prefault). */
+function groundTruthEntry(raw: unknown): unknown {
+  return isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
+}
+
+/** The algorithms a config names, read before it is validated: the built-in detectors loaded for it. */
+export function configAlgorithms(raw: unknown): string[] {
+  const algorithm = (entry: unknown): string | undefined => (isRecord(entry) && typeof entry.algorithm === 'string' ? entry.algorithm : undefined);
+  const runs = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs.map(algorithm) : [];
+  return [...new Set([algorithm(groundTruthEntry(raw)), ...runs].filter((a): a is string => a !== undefined))];
+}
+
+/** Reads, expands and validates a config; `detectors` by default the built-in ones it names. */
+export async function loadExperiment(file: string, env: Env = process.env, given?: DetectorCatalog, options: LoadOptions = {}): Promise<Experiment> {
   const text = await readConfig(file);
   const lineCounter = new LineCounter();
   let doc: Document;
@@ -467,7 +480,8 @@ export async function loadExperiment(file: string, env: Env = process.env, detec
   const refs = fileRefs(raw).filter((r) => !unexpanded.has(formatPath(r.path)));
   await checkFiles(refs, dir, locate, issues);
 
-  const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };
+  const detectors = given ?? (await builtinDetectors(configAlgorithms(raw)));
+  const gtEntry = groundTruthEntry(raw);
   const gt = expandEntry(detectors, gtEntry, ['ground_truth'], true, doc, locate, issues, dir);
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];
   const runs = rawRuns.map((r, i) => expandEntry(detectors, r, ['runs', i], false, doc, locate, issues, dir));

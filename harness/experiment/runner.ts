@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AlgorithmAdapter, DocumentSet, PairList } from '../../contract/index.ts';
-import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
+import { builtinDetectors, type DetectorCatalog } from '../detectors.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
 import { loadReplyOracle } from '../evaluate/replies.ts';
@@ -90,8 +90,9 @@ export type RunOutcome =
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
-  const loaded = await loadExperiment(opts.configFile, opts.env, detectors, { withoutCollection: opts.dryRun !== undefined });
+  const loaded = await loadExperiment(opts.configFile, opts.env, opts.detectors, { withoutCollection: opts.dryRun !== undefined });
+  // The ones the config names, as loadExperiment loaded them (a module is loaded once).
+  const detectors = opts.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
   const exp = opts.strict ? strictly(loaded) : loaded;
   const variants = opts.only.length > 0 ? filterVariants(exp, [...opts.only]) : exp.variants;
   const backendConfig = chooseBackend(exp, opts.backendKind);

@@ -7,7 +7,7 @@ import type { ValueStore } from '../experiment/stored-values.ts';
 import { createLocalBackend } from './local/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
-import { BUILTIN_DETECTORS, type DetectorCatalog } from '../detectors.ts';
+import { BUILTIN_JOB_SCRIPT_ENTRY, BUILTIN_PLAN_MODULE, type DetectorCatalog } from '../detectors.ts';
 
 export interface BackendOptions {
   /** modules the local backend's worker threads load as soon as they start */
@@ -23,12 +23,13 @@ export interface BackendOptions {
 }
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
-  const detectors = opts.detectors ?? BUILTIN_DETECTORS;
-  const own = detectors.jobScriptEntry !== BUILTIN_DETECTORS.jobScriptEntry;
+  const planModule = opts.detectors?.planModule ?? BUILTIN_PLAN_MODULE;
+  const entry = opts.detectors?.jobScriptEntry ?? BUILTIN_JOB_SCRIPT_ENTRY;
+  const own = entry !== BUILTIN_JOB_SCRIPT_ENTRY;
   // The job script's bundler (esbuild) and the streaming and EMR backends are loaded when a run uses them.
   const jobScript = async (): Promise<string> => {
     const { bundleJobScript } = await import('./streaming/bundle.ts');
-    return bundleJobScript(undefined, own ? { entry: detectors.jobScriptEntry } : {});
+    return bundleJobScript(undefined, own ? { entry } : {});
   };
   switch (config.kind) {
     case 'local':
@@ -38,7 +39,7 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
         pricePerVcpuHour: config.price_per_vcpu_hour ?? PRICE_PER_VCPU_HOUR_USD,
         engine: config.engine ?? 'auto',
         preload: opts.preload ?? [],
-        planModule: detectors.planModule,
+        planModule,
         ...(opts.store ? { store: opts.store } : {}),
       });
     case 'streaming': {

@@ -2,7 +2,9 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DETECTORS } from '../../algorithms/detectors.ts';
 import { findPlan } from '../../algorithms/plans.ts';
-import { adapters } from '../../algorithms/registry.ts';
+import { loadAdapters } from '../../algorithms/registry.ts';
+
+const adapters = await loadAdapters();
 
 const ALGORITHMS = new URL('../../algorithms/', import.meta.url);
 

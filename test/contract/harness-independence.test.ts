@@ -18,7 +18,7 @@ const FORBIDDEN = [...DETECTORS, 'mr1', 'mr2', 'shingle', 'fingerprint', 'sct', 
 /** `file: the line's code, trimmed` — the default ground truth and help texts. */
 const ALLOWED = new Set([
   "harness/experiment/schema.ts: .prefault({ algorithm: 'broder' })",
-  "harness/experiment/load.ts: const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
+  "harness/experiment/load.ts: return isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
   `harness/cli-help.ts: ['$0 run configs/quickstart.yaml --only "broder/sct=*"', 'the ground truth and the SCT sweep only'],`,
   "harness/cli-help.ts: ['$0 validate configs/gov2-sct.yaml', 'check a config without running it'],",
   `describe: 'run only these variants (names or globs, e.g. "broder/sct=*"); the ground truth always runs',`,
@@ -62,12 +62,12 @@ describe('harness/ and the detectors', () => {
       '/* sct and mr1 in a block comment */',
       "const pdc = counters['pdc-mr'];",
       "const fingerprints = 'fingerprints';", // a word that merely starts with a forbidden one
-      "const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
+      "return isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
     ].join('\n');
     expect(offendingLines('harness/planted.ts', planted)).toEqual([
       "harness/planted.ts:2: if (v.algorithm === 'simhash') count++;",
       "harness/planted.ts:4: const pdc = counters['pdc-mr'];",
-      "harness/planted.ts:6: const gtEntry = isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
+      "harness/planted.ts:6: return isRecord(raw) && raw.ground_truth !== undefined ? raw.ground_truth : { algorithm: 'broder' };",
     ]);
     // an allowed line is allowed only in its own file
     expect(offendingLines('harness/experiment/load.ts', planted.split('\n')[5] as string)).toEqual([]);

@@ -22,7 +22,7 @@ export async function runPlan(
   docs: DocumentSet,
   opts: { engine: 'auto' | 'jobs'; workers?: number; memoryMb?: number; minScore?: number; seed?: number },
 ): Promise<PlanRun> {
-  const adapter = findAdapter(algorithm);
+  const adapter = await findAdapter(algorithm);
   if (!adapter) throw new Error(`no adapter ${algorithm}`);
   const params = adapter.params.parse(rawParams);
   const minScore = opts.minScore ?? Number.MIN_VALUE;

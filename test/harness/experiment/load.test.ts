@@ -5,7 +5,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapters } from '../../../algorithms/registry.ts';
+import { loadAdapters } from '../../../algorithms/registry.ts';
+
+const adapters = await loadAdapters();
 import { ConfigError, UserError } from '../../../harness/errors.ts';
 import { filterVariants, loadExperiment } from '../../../harness/experiment/load.ts';
 import { corpusFormats } from '../../../harness/experiment/schema.ts';

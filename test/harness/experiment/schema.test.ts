@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../../../algorithms/registry.ts';
+import { loadAdapters } from '../../../algorithms/registry.ts';
+
+const adapters = await loadAdapters();
 import {
   backendUnion,
   configJsonSchema,

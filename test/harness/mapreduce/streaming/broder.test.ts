@@ -35,7 +35,7 @@ function plantedCorpus(): DocumentSet {
 }
 
 const DOCS = plantedCorpus();
-const broder = findAdapter('broder');
+const broder = await findAdapter('broder');
 if (!broder) throw new Error('broder is not registered');
 
 afterAll(removeTempDirs);
