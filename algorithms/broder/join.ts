@@ -122,6 +122,12 @@ function singleModulusFeatures(f: DocumentFeatures, sampling: Sampling, levels: 
         dropped++;
         continue;
       }
+      // An id in one document pairs it with none: out of the join, whose every entry costs two
+      // reads at random in postStart (most ids of a collection are such; the sizes count them).
+      if (end - start < 2) {
+        dropped++;
+        continue;
+      }
       keep[id] = 1;
       outputPairs += pairsOf(end - start);
       for (let q = start; q < end; q++) {
