@@ -54,8 +54,12 @@ async function main(): Promise<void> {
       process.stdout.write(topLevelHelp(helpWidth(process.stdout.columns)));
       return;
     }
-    const { default: yargs } = await import('yargs');
     const named = namedCommand(args);
+    // The named command's modules load while yargs does (their files are read meanwhile).
+    const command = COMMANDS.find((c) => c.command.split(' ')[0] === named);
+    const loading = command?.load();
+    loading?.catch(() => undefined); // awaited below, after yargs
+    const { default: yargs } = await import('yargs');
     const y = yargs(args)
       // `bench run`: a results root that cannot be written fails now, before the corpus is read.
       .middleware(async (argv) => {
@@ -65,7 +69,7 @@ async function main(): Promise<void> {
       .usage(USAGE);
     for (const c of COMMANDS) {
       // The named command is loaded whole (its options, its handler); the others are listed only.
-      if (c.command.split(' ')[0] === named) y.command(await c.load());
+      if (c === command && loading) y.command(await loading);
       else y.command(c.command, c.describe, {}, () => undefined);
     }
     skipHelpCaching(y);

@@ -87,6 +87,40 @@ const moduleTable = {
   },
 };
 
+/**
+ * zod's `locales` namespace, every language's error messages (half of zod's bundled size), is
+ * imported by its entry module whether used or not; the harness uses only English, zod's default.
+ */
+const englishOnlyZod = {
+  name: 'ndd-zod-english',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * string-width (yargs' help layout) makes an Intl.Segmenter as it loads: ICU's break-iterator
+ * data, 20 to 25 ms at every start of every command, for a help text most commands never lay
+ * out. Here it is made when a width is first measured. Where the line is not found (another
+ * release), the module is bundled as it is.
+ */
+const lazySegmenter = {
+  name: 'ndd-lazy-segmenter',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = 'const segmenter = new Intl.Segmenter();';
+      if (!source.includes(eager)) return undefined;
+      const lazy = 'let madeSegmenter; const segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };';
+      return { contents: source.replace(eager, lazy), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 const started = Date.now();
 const tmp = `${OUT}.${process.pid}.tmp`;
 rmSync(tmp, { recursive: true, force: true });
@@ -106,7 +140,7 @@ const result = await build({
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
   define: { __NDD_BUILT__: 'true' },
-  plugins: [moduleTable, sourceUrls],
+  plugins: [moduleTable, sourceUrls, englishOnlyZod, lazySegmenter],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
