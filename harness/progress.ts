@@ -2,6 +2,8 @@
  * Progress on long work: one redrawn status line on stderr when stderr is a TTY and not in CI;
  * nothing at all otherwise, so logs and pipes stay clean.
  */
+import { grouped } from './results/format.ts';
+
 export interface Progress {
   /** A phase with optional done/total; redrawn at most ten times a second. */
   update(label: string, done?: number, total?: number): void;
@@ -35,9 +37,9 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr, env = p
       let text = `${label}`;
       if (done !== undefined && total !== undefined && total > 0) {
         const pct = ((100 * done) / total).toFixed(0);
-        text += ` ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} (${pct}%)${rateAndEta(done, total, now - phaseStarted)}`;
+        text += ` ${grouped(done)}/${grouped(total)} (${pct}%)${rateAndEta(done, total, now - phaseStarted)}`;
       } else if (done !== undefined) {
-        text += ` ${done.toLocaleString('en-US')}${rateAndEta(done, undefined, now - phaseStarted)}`;
+        text += ` ${grouped(done)}${rateAndEta(done, undefined, now - phaseStarted)}`;
       }
       const width = (stream.columns ?? 100) - 1;
       const line = `[${elapsed}s] ${text}`.slice(0, width);
@@ -58,7 +60,7 @@ export function progressFor(stream: NodeJS.WriteStream = process.stderr, env = p
 export function rateAndEta(done: number, total: number | undefined, phaseMs: number): string {
   if (phaseMs < 500 || done <= 0) return '';
   const rate = (1000 * done) / phaseMs;
-  const shownRate = rate >= 100 ? Math.round(rate).toLocaleString('en-US') : rate.toPrecision(2);
+  const shownRate = rate >= 100 ? grouped(Math.round(rate)) : rate.toPrecision(2);
   if (total === undefined || done >= total) return `, ${shownRate}/s`;
   const eta = (total - done) / rate;
   const shownEta = eta >= 90 ? `${Math.round(eta / 60)} min` : `${Math.ceil(eta)} s`;

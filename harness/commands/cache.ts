@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { clearCache, corpusCacheFromEnv, listEntries } from '../corpus/cache.ts';
 import { clearStoredValues, listStoredValues, storeBesideCorpusCache } from '../experiment/stored-values.ts';
+import { grouped } from '../results/format.ts';
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
@@ -34,7 +35,7 @@ export const cacheCommand: CommandModule<object, { clear: boolean }> = {
     const valueBytes = values.reduce((s, e) => s + e.bytes, 0);
     out.write(`stored values ${store.dir}: ${values.length} entr${values.length === 1 ? 'y' : 'ies'}, ${mb(valueBytes)} of at most ${mb(store.maxBytes)} (NDD_BENCH_CACHE_MAX_MB)\n`);
     for (const e of [...values].reverse()) {
-      out.write(`  ${e.describe} of ${e.documents.toLocaleString('en-US')} documents  ${mb(e.bytes)}  written ${e.created.slice(0, 19)}Z, last used ${e.used.toISOString().slice(0, 19)}Z\n`);
+      out.write(`  ${e.describe} of ${grouped(e.documents)} documents  ${mb(e.bytes)}  written ${e.created.slice(0, 19)}Z, last used ${e.used.toISOString().slice(0, 19)}Z\n`);
     }
   },
 };

@@ -16,6 +16,7 @@ import { oracleCsv } from '../synth/oracle-file.ts';
 import { DEFAULT_SYNTH, synthPartial } from '../synth/partial.ts';
 import { DEFAULT_SCALE, oraclePairs, planScale, scaleDocuments, type ScaleSynthOptions } from '../synth/scale.ts';
 import { buildTextModel } from '../synth/text-model.ts';
+import { grouped } from '../results/format.ts';
 
 interface SynthArgs {
   kind: string;
@@ -193,7 +194,7 @@ async function synthScale(args: SynthArgs): Promise<void> {
   writeFileSync(join(args.out, SCALE_FILES.manifest), JSON.stringify(manifest, null, 2) + '\n');
   progress.done();
   process.stdout.write(
-    `${options.documents.toLocaleString('en-US')} documents (${plan.base.toLocaleString('en-US')} base, ${manifest.copies.toLocaleString('en-US')} copies in ${plan.clusters.toLocaleString('en-US')} clusters), ` +
-      `${(chars / 1e6).toFixed(1)} M characters of text, ${oracle.length.toLocaleString('en-US')} oracle pairs, in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${args.out}\n`,
+    `${grouped(options.documents)} documents (${grouped(plan.base)} base, ${grouped(manifest.copies)} copies in ${grouped(plan.clusters)} clusters), ` +
+      `${(chars / 1e6).toFixed(1)} M characters of text, ${grouped(oracle.length)} oracle pairs, in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${args.out}\n`,
   );
 }

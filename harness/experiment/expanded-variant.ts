@@ -15,6 +15,7 @@ import type { VariantRecord } from '../results/types.ts';
 import { partVariant, type Expansion } from './expansion.ts';
 import type { Variant } from './types.ts';
 import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
+import { grouped } from '../results/format.ts';
 
 export interface ExpandedVariantArgs {
   readonly planned: PlannedVariant & { readonly expansion: Expansion };
@@ -71,7 +72,7 @@ export async function runExpandedVariant(a: ExpandedVariantArgs): Promise<Expand
     for (const f of r.files) a.write(f.file, f.bytes);
     checkpoint.save(part.name, identity(part), { record, files: r.files });
     partRecords.push(record);
-    a.log(`  ${part.name}: ${(record.measures.pairs ?? 0).toLocaleString('en-US')} pairs, ${(record.measures.runtime_s ?? 0).toFixed(2)} s`);
+    a.log(`  ${part.name}: ${grouped(record.measures.pairs ?? 0)} pairs, ${(record.measures.runtime_s ?? 0).toFixed(2)} s`);
   }
 
   if (expansion.kind === 'trials') {

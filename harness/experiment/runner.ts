@@ -49,6 +49,7 @@ import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
+import { grouped } from '../results/format.ts';
 
 export interface RunOptions {
   readonly configFile: string;
@@ -201,7 +202,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       for (const f of r.files) folder.write(f.file, f.bytes);
       checkpoint.save(p.variant.name, identity, { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) });
       records.push(r.record);
-      opts.progress.log(`${label}: ${(r.record.measures.pairs ?? 0).toLocaleString('en-US')} pairs, ${(r.record.measures.runtime_s ?? 0).toFixed(2)} s`);
+      opts.progress.log(`${label}: ${grouped(r.record.measures.pairs ?? 0)} pairs, ${(r.record.measures.runtime_s ?? 0).toFixed(2)} s`);
     }
     const tVariants = performance.now();
     const cpuVariants = process.cpuUsage();

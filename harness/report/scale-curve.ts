@@ -10,6 +10,7 @@ import type { RunRecord } from '../results/types.ts';
 import type { ChartSpec, Series, XYPoint } from './charts.ts';
 import { escapeHtml } from './escape.ts';
 import { renderChartFigure } from './page.ts';
+import { grouped } from '../results/format.ts';
 
 export interface CurveEntry {
   readonly run: RunRecord;
@@ -152,7 +153,7 @@ function renderTable(curve: ScaleCurve): string {
     const ps = (c?.points ?? []).filter((p) => p.x === n);
     return ps.length === 0 ? undefined : Math.min(...ps.map((p) => p.y));
   };
-  const head = ['Variant', ...sizes.map((n) => `Runtime at ${n.toLocaleString('en-US')}, s`), `CPU at ${largest.toLocaleString('en-US')}, s`, `Peak at ${largest.toLocaleString('en-US')}, MB`, `Temporary files at ${largest.toLocaleString('en-US')}, MB`, 'Runtime slope', 'Memory slope', `Runtime at ${(10 * largest).toLocaleString('en-US')} (extrapolated), s`];
+  const head = ['Variant', ...sizes.map((n) => `Runtime at ${grouped(n)}, s`), `CPU at ${grouped(largest)}, s`, `Peak at ${grouped(largest)}, MB`, `Temporary files at ${grouped(largest)}, MB`, 'Runtime slope', 'Memory slope', `Runtime at ${grouped(10 * largest)} (extrapolated), s`];
   const rows = runtime.map((c) => {
     const fit = powerFit(c.points);
     const mfit = powerFit(memory.get(c.variant)?.points ?? []);
@@ -177,7 +178,7 @@ export function renderScaleSections(curves: readonly ScaleCurve[], idPrefix: str
   const html = curves.map((curve, i) => {
     const specs = MEASURES.map((m, j) => scaleChart(`${idPrefix}-${i + 1}-${j + 1}`, curve, m));
     charts.push(...specs);
-    const sizes = curve.documents.map((n) => n.toLocaleString('en-US')).join(', ');
+    const sizes = curve.documents.map((n) => grouped(n)).join(', ');
     return `<section id="${escapeHtml(`${idPrefix}-${i + 1}`)}"><h2>${escapeHtml(`Cost curve: ${curve.experiment} (${curve.backend})`)}</h2>
 <p class="note">${escapeHtml(`${curve.entries.length} runs over ${sizes} documents. Each line is a variant; on log-log axes a straight line is a power law, and its slope (shown in the legend) is the exponent: 1 is linear in the number of documents. The last column extends that line to ten times the largest corpus; compare it with \`bench run <config> --backend emr --dry-run --docs N\`.`)}${curve.budgetMb !== null ? escapeHtml(` The dashed line is the memory budget, memory_mb ${curve.budgetMb}.`) : ''}</p>
 <div class="grid">${specs.map(renderChartFigure).join('\n')}</div>

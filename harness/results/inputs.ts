@@ -13,6 +13,7 @@ import type { CorpusReader } from '../corpus/types.ts';
 // Types only: the readers import this module, and must not load the detectors.
 import type { DetectorCatalog } from '../detectors.ts';
 import type { Experiment } from '../experiment/types.ts';
+import { grouped } from './format.ts';
 
 export interface FileSetFingerprint {
   /** the file or folder, absolute */
@@ -161,7 +162,7 @@ export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'conte
 }
 
 const mb = (b: number): string => `${(b / 2 ** 20).toFixed(1)} MB`;
-const describe = (f: FileSetFingerprint): string => `${f.files.toLocaleString('en-US')} files, ${mb(f.bytes)}, newest ${f.newest ?? 'none'}`;
+const describe = (f: FileSetFingerprint): string => `${grouped(f.files)} files, ${mb(f.bytes)}, newest ${f.newest ?? 'none'}`;
 
 /** What differs between the inputs a run read and these, one clause each; empty when they are the same. */
 export function inputChanges(before: InputsFingerprint, now: InputsFingerprint): string[] {

@@ -1,10 +1,10 @@
 /** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
-import { seconds, usd } from './format.ts';
+import { grouped, seconds, usd } from './format.ts';
 import { summaryMeasures } from './measures.ts';
 import type { RunRecord } from './types.ts';
 
 const fmt = (v: number | null, digits: number): string =>
-  v === null ? '-' : digits === 0 ? v.toLocaleString('en-US') : v.toFixed(digits);
+  v === null ? '-' : digits === 0 ? grouped(v) : v.toFixed(digits);
 
 export function summaryTable(run: RunRecord): string {
   const columns = summaryMeasures(run.measures);
@@ -14,7 +14,7 @@ export function summaryTable(run: RunRecord): string {
   const line = (cells: string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
   const out = [
-    `${run.experiment}: ${run.corpus.documents.toLocaleString('en-US')} documents, threshold ${run.evaluate.threshold}, min_score ${run.evaluate.min_score}`,
+    `${run.experiment}: ${grouped(run.corpus.documents)} documents, threshold ${run.evaluate.threshold}, min_score ${run.evaluate.min_score}`,
     line(header),
     line(header.map((_, i) => '-'.repeat(widths[i] as number))),
     ...rows.map(line),
