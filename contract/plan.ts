@@ -144,6 +144,11 @@ export interface KernelContext {
   runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
   /** Number of worker threads the backend may use (the cores it was given). */
   readonly parallelism: number;
+  /**
+   * Whether worker threads are up. The first task handed to `runInWorker` starts them, which
+   * costs more CPU than some work is worth: such work is cheaper on the calling thread.
+   */
+  threadsRunning(): boolean;
   /** Memoizes work that several variants of one run share (e.g. fingerprints of the same shingling). */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**

@@ -37,6 +37,8 @@ export interface ReadContext {
 /** Threads that run a module's export on a payload (harness/mapreduce/local/pool.ts's WorkerPool). */
 export interface ParsePool {
   readonly size: number;
+  /** whether a thread is up, so that a task costs no thread's start */
+  readonly running: boolean;
   run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
 }
 

@@ -143,7 +143,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // Planned once: the plans name the worker modules the backend preloads, and then run.
     const planned = all.map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
     store = opts.corpusCache && opts.storedValues !== false ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
-    backend = await createBackend(backendConfig, { preload: workerModules(planned), detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
+    // A run of one variant starts threads when its work needs them; several need them together.
+    const startThreads = planned.length > 1;
+    backend = await createBackend(backendConfig, { preload: workerModules(planned), startThreads, detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     // Every variant's evaluation groups documents by their words: counted once, or replayed.
     if (store) useWordCounts(docs, (await store.get(docs, wordCountsCodec(), () => Promise.resolve(documentWordCounts(docs)))).value);

@@ -20,6 +20,8 @@ export interface BackendOptions {
   readonly resume?: boolean;
   /** where the local backend's kernels keep values across runs (experiment/stored-values.ts) */
   readonly store?: ValueStore;
+  /** the local backend starts its worker threads at once (LocalBackendOptions.startThreads) */
+  readonly startThreads?: boolean;
 }
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
@@ -39,6 +41,7 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
         pricePerVcpuHour: config.price_per_vcpu_hour ?? PRICE_PER_VCPU_HOUR_USD,
         engine: config.engine ?? 'auto',
         preload: opts.preload ?? [],
+        ...(opts.startThreads !== undefined ? { startThreads: opts.startThreads } : {}),
         planModule,
         ...(opts.store ? { store: opts.store } : {}),
       });

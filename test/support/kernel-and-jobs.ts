@@ -121,6 +121,8 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
       const result = fn(structuredClone(payload, { transfer: transferables(payload) }));
       return structuredClone(result, { transfer: transferables(result) });
     },
+    // Threads real or simulated (payloads cloned) are up, so kernels hand them their work.
+    threadsRunning: () => tasks !== 'inline',
     cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
       let p = cache.get(key) as Promise<T> | undefined;
       if (!p) cache.set(key, (p = compute()));

@@ -23,6 +23,12 @@ export interface LocalBackendOptions {
   readonly engine: 'auto' | 'jobs';
   /** modules the worker threads load as soon as they start (the kernels' worker modules) */
   readonly preload?: readonly string[];
+  /**
+   * Start the worker threads now, so that their start overlaps the corpus's reading (a run of
+   * several variants, whose joins together need them); else with the first task handed to
+   * them, which a small run's kernels may never hand them (kernel context `threadsRunning`).
+   */
+  readonly startThreads?: boolean;
   /** where worker threads rebuild a plan: a module exporting `findPlan(name)` (default algorithms/plans.ts) */
   readonly planModule?: string;
   /** where kernels' `stored` values are kept across runs; none: computed in every run */
@@ -38,7 +44,8 @@ export function corpusShape(docs: DocumentSet): CorpusShape {
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const pool = new WorkerPool(opts.workers);
-  pool.warm(opts.preload ?? []);
+  if (opts.startThreads === true) pool.warm(opts.preload ?? []);
+  else pool.preloadOnStart(opts.preload ?? []);
   // Kernel results shared across variants, per document set: a backend may see several.
   const caches = new WeakMap<DocumentSet, Map<string, Promise<unknown>>>();
   const budget = opts.memoryMb * 1024 * 1024;
@@ -80,6 +87,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
         memoryBudgetBytes: budget,
         workDir: kernelDir,
         runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+        threadsRunning: () => pool.running,
         cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
           let cache = caches.get(ctx.docs);
           if (!cache) caches.set(ctx.docs, (cache = new Map()));

@@ -36,6 +36,8 @@ export class WorkerPool {
   private readonly busy = new Map<Worker, Set<number>>();
   private nextId = 0;
   private closed = false;
+  /** modules every thread loads as it starts, before its first task */
+  private preloads: readonly string[] = [];
   /** why the pool stopped: a task asked of it after that rejects with the same reason */
   private stopped: Error = new Error('worker pool is closed');
 
@@ -54,12 +56,23 @@ export class WorkerPool {
    * module loading overlap other work (reading the corpus) instead of the first task.
    */
   warm(moduleUrls: readonly string[] = []): void {
+    this.preloadOnStart(moduleUrls);
     if (this.size <= 1 || this.closed) return;
-    while (this.workers.length < this.size) {
-      const w = this.spawn();
-      this.idle.push(w);
-      for (const url of moduleUrls) w.postMessage({ id: -1, moduleUrl: url, exportName: '', payload: null, preload: true });
-    }
+    while (this.workers.length < this.size) this.idle.push(this.spawn());
+  }
+
+  /**
+   * Has every thread load `moduleUrls` as it starts; the threads start with the first task.
+   * A run whose work is all small (its corpus replayed, its joins done on the calling thread)
+   * starts none: on two cores a thread's start costs more CPU than such a join.
+   */
+  preloadOnStart(moduleUrls: readonly string[]): void {
+    this.preloads = [...new Set([...this.preloads, ...moduleUrls])];
+  }
+
+  /** Whether a worker thread is up: work handed to the pool now costs no thread's start. */
+  get running(): boolean {
+    return this.workers.length > 0;
   }
 
   async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
@@ -118,6 +131,7 @@ export class WorkerPool {
 
   private spawn(): Worker {
     const w = new Worker(WORKER_ENTRY);
+    for (const url of this.preloads) w.postMessage({ id: -1, moduleUrl: url, exportName: '', payload: null, preload: true });
     w.on('message', (msg: { id: number; ok: boolean; result?: unknown; name?: string; message?: string; stack?: string }) => {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);

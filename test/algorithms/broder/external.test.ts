@@ -53,6 +53,7 @@ function context(opts: { workDir: string; threads: 1 | 2; budget: number; signal
       const mod = (await import(moduleUrl)) as Record<string, (p: unknown) => T>;
       return (mod[exportName] as (p: unknown) => T)(payload);
     },
+    threadsRunning: () => opts.threads === 2,
     cached: <T,>(key: string, compute: () => Promise<T>): Promise<T> => {
       if (!cache.has(key)) cache.set(key, compute());
       return cache.get(key) as Promise<T>;

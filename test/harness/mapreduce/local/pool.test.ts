@@ -20,6 +20,18 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('starts no thread for the modules it is to preload, only with the first task, which then finds them loaded', async () => {
+    const pool = new WorkerPool(2);
+    try {
+      pool.preloadOnStart([ECHO]);
+      expect(pool.running).toBe(false);
+      expect(await pool.run<number>(ECHO, 'length', { data: new Uint32Array(3) })).toBe(3);
+      expect(pool.running).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects a task that stops at a bad input file with the same InputFileError (a one-line user error), from a worker thread', async () => {
     const pool = new WorkerPool(2);
     try {
