@@ -143,8 +143,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // Planned once: the plans name the worker modules the backend preloads, and then run.
     const planned = all.map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
     store = opts.corpusCache && opts.storedValues !== false ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
-    // A run of one variant starts threads when its work needs them; several need them together.
-    const startThreads = planned.length > 1;
+    // Threads start with the backend when the work will need them: several variants' joins,
+    // or values to compute that no store may hold. A run of one variant with stored values
+    // starts them when its work turns out to need them (a small join replayed needs none).
+    const startThreads = planned.length > 1 || store === undefined;
     backend = await createBackend(backendConfig, { preload: workerModules(planned), startThreads, detectors, runId, resume: opts.resume === true, ...(store ? { store } : {}) });
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     // Every variant's evaluation groups documents by their words: counted once, or replayed.
