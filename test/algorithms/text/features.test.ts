@@ -28,12 +28,24 @@ describe('sortEntries', () => {
     [2, 5000, 65536], // a few entries a bucket: insertion
     [4, 5000, 20], // hundreds a bucket: the merge sort
     [2, 3000, 1],
+    [2, 5000, 20], // two-word keys, hundreds a bucket out of order: the merge sort
   ])('sorts width-%i keys stably, as a comparison sort does (%i entries, %i top values)', (width, n, tops) => {
     const [keys, owners] = randomEntries(n, width, n + tops, tops);
     const [k, o] = sortEntries(keys.slice(), owners.slice(), width);
     const [bk, bo] = bruteForce(keys, owners, width);
     expect(Array.from(k)).toEqual(bk);
     expect(Array.from(o)).toEqual(bo);
+  });
+
+  it('leaves a big bucket already in order as it is, equal keys in the order they came', () => {
+    const [keys, owners] = randomEntries(3000, 2, 7, 1);
+    const [sk] = bruteForce(keys, owners, 2);
+    const sorted = Uint32Array.from(sk);
+    // owners in reverse: equal keys must keep this order, not the owners' (stability)
+    const reversed = Uint32Array.from({ length: 3000 }, (_, i) => 3000 - i);
+    const [k, o] = sortEntries(sorted.slice(), reversed.slice(), 2);
+    expect(Array.from(k)).toEqual(Array.from(sorted));
+    expect(Array.from(o)).toEqual(Array.from(reversed));
   });
 
   it('sorts a slice too large for buckets with the LSD radix sort, alike', () => {
