@@ -139,8 +139,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         studyWarnings.push(`studies: ${describeSkip(s)}`);
       },
     };
-    // The backend starts first, so its worker threads load while the corpus is read.
-    // Planned once: the plans name the worker modules the backend preloads, and then run.
+    // The backend starts first, so that its worker threads, when it starts them now (below),
+    // load while the corpus is read. Planned once: the plans name the worker modules the
+    // backend preloads, and then run.
     const planned = all.map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
     store = opts.corpusCache && opts.storedValues !== false ? new ValueStore(storeBesideCorpusCache(opts.corpusCache)) : undefined;
     // Threads start with the backend when the work will need them: several variants' joins,
