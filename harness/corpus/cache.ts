@@ -29,7 +29,7 @@
  * costs the speed-up: the run goes on reading the collection.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -356,28 +356,37 @@ export function removeDeadTemporaries(dir: string): void {
 
 /** The complete entries of a cache folder, least recently used first. */
 export function listEntries(dir: string): EntryInfo[] {
+  return listFolder(dir, (name) => /^[0-9a-f]{64}\.corpus$/.test(name), (file, st) => {
+    const r = new EntryReader(file);
+    try {
+      r.magic();
+      const head = JSON.parse(r.next().payload.toString('utf8')) as EntryHeader;
+      return { ...head, file, bytes: st.size, used: st.mtime };
+    } finally {
+      r.close();
+    }
+  });
+}
+
+/**
+ * The entries of a folder (the files `isEntry` names) as `describe` reads them, least recently
+ * used first. An entry being removed, or not whole (`describe` throws), is not listed: a read
+ * finds out and removes it.
+ */
+export function listFolder<T extends { readonly used: Date }>(dir: string, isEntry: (name: string) => boolean, describe: (file: string, st: Stats) => T): T[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const out: EntryInfo[] = [];
-  for (const name of names) {
-    if (!/^[0-9a-f]{64}\.corpus$/.test(name)) continue;
+  const out: T[] = [];
+  for (const name of names.filter(isEntry)) {
     const file = join(dir, name);
     try {
-      const st = statSync(file);
-      const r = new EntryReader(file);
-      try {
-        r.magic();
-        const head = JSON.parse(r.next().payload.toString('utf8')) as EntryHeader;
-        out.push({ ...head, file, bytes: st.size, used: st.mtime });
-      } finally {
-        r.close();
-      }
+      out.push(describe(file, statSync(file)));
     } catch {
-      // An entry being removed, or not whole: not listed (a read finds out and removes it).
+      // not listed (above)
     }
   }
   return out.sort((a, b) => a.used.getTime() - b.used.getTime());

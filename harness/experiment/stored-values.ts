@@ -23,12 +23,12 @@
  * that cannot be written only costs the speed-up.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, utimesSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
 import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
-import { clearFolder, removeDeadTemporaries, trimToSize, type CorpusCacheOptions } from '../corpus/cache.ts';
+import { clearFolder, listFolder, removeDeadTemporaries, trimToSize, type CorpusCacheOptions } from '../corpus/cache.ts';
 
 export interface StoreOptions {
   readonly dir: string;
@@ -334,29 +334,15 @@ function readEntry(fd: number, key: string): StoredForm {
 
 /** The whole entries of a store folder, least recently used first. */
 export function listStoredValues(dir: string): StoredInfo[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const out: StoredInfo[] = [];
-  for (const name of names.filter((n) => ENTRY.test(n))) {
-    const file = join(dir, name);
+  return listFolder(dir, (name) => ENTRY.test(name), (file, st) => {
+    const fd = openSync(file, 'r');
     try {
-      const st = statSync(file);
-      const fd = openSync(file, 'r');
-      try {
-        const { header } = readHeader(fd);
-        out.push({ file, describe: header.describe, documents: header.documents, created: header.created, bytes: st.size, used: st.mtime });
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // An entry being removed, or not whole: not listed (a read finds out and removes it).
+      const { header } = readHeader(fd);
+      return { file, describe: header.describe, documents: header.documents, created: header.created, bytes: st.size, used: st.mtime };
+    } finally {
+      closeSync(fd);
     }
-  }
-  return out.sort((a, b) => a.used.getTime() - b.used.getTime());
+  });
 }
 
 /** Removes every entry (and temporary file) of a store folder. */
