@@ -7,7 +7,7 @@
 import type { KernelContext, StoreCodec } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
 import { codeDigest } from './code-digest.ts';
-import { mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
+import { mergeOnThreads, mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
@@ -41,6 +41,8 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
   const texts = k.docs.texts;
   // One slice a thread: the merge costs a comparison per slice per entry.
   const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  // Sliced for several threads, the slices are shared: the threads merge them too.
+  const shared = slices.length > 1;
   let done = 0;
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(
@@ -50,6 +52,7 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
         firstDoc: from,
         shingle,
         kind,
+        shared,
       });
       done += to - from;
       k.progress('fingerprinting', done, texts.length);
@@ -57,5 +60,15 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
     }),
   );
   k.progress('merging fingerprints');
-  return mergeSlices(results);
+  const entries = results.reduce((n, r) => n + r.owners.length, 0);
+  if (!shared || entries < THREADED_MERGE_ENTRIES) return mergeSlices(results);
+  return mergeOnThreads(results, k.parallelism, (name, payload) => k.runInWorker(FEATURES_MODULE, name, payload));
 }
+
+/**
+ * Fewer entries than this merge on the calling thread, where they take under about 45 ms on this
+ * project's 2-core machine (the bundled corpus's 1.3 M: 165 to 230 ms): not worth two rounds of
+ * tasks to the threads. The bundled corpus's ground truth with its fingerprints computed went
+ * from 1.78 to 1.68 s (medians of 8); 100,000 synthetic documents from 19.5 to 17.1 s.
+ */
+export const THREADED_MERGE_ENTRIES = 1 << 18;
