@@ -86,56 +86,12 @@ export interface DocumentSizes {
 
 const cache = new WeakMap<DocumentSet, Map<string, DocumentSizes>>();
 const wordCounts = new WeakMap<DocumentSet, Uint32Array>();
-/** Counts begun by `countWordsMeanwhile`: the documents before `next` are counted. */
-const partial = new WeakMap<DocumentSet, { readonly words: Uint32Array; next: number }>();
 
 /** Every document's words (`documentWords`), counted once per document set unless given (`useWordCounts`). */
 export function documentWordCounts(docs: DocumentSet): Uint32Array {
   let words = wordCounts.get(docs);
-  if (words) return words;
-  const begun = partial.get(docs);
-  if (begun) {
-    // What the idle turns have not counted yet is counted now.
-    for (let d = begun.next; d < docs.texts.length; d++) begun.words[d] = documentWords(docs.texts[d] as string);
-    begun.next = docs.texts.length;
-    partial.delete(docs);
-    words = begun.words;
-  } else {
-    words = Uint32Array.from(docs.texts, documentWords);
-  }
-  wordCounts.set(docs, words);
+  if (!words) wordCounts.set(docs, (words = Uint32Array.from(docs.texts, documentWords)));
   return words;
-}
-
-/** Characters counted in one idle turn: a millisecond or two, so a worker's message waits no longer. */
-const IDLE_TURN_CHARS = 1 << 16;
-
-/**
- * Counts the documents' words a few at a time whenever this thread has nothing else to do (its
- * turns of the event loop while worker threads fingerprint and join), instead of all at once at
- * the first evaluation, when the main thread is the only one working. `documentWordCounts`
- * counts what is left when it is called first; the counts are the same either way. Stops when
- * `signal` aborts.
- */
-export function countWordsMeanwhile(docs: DocumentSet, signal?: AbortSignal): void {
-  if (wordCounts.has(docs) || partial.has(docs)) return;
-  const begun = { words: new Uint32Array(docs.texts.length), next: 0 };
-  partial.set(docs, begun);
-  const turn = (): void => {
-    if (partial.get(docs) !== begun || signal?.aborted) return;
-    let chars = 0;
-    while (begun.next < docs.texts.length && chars < IDLE_TURN_CHARS) {
-      const text = docs.texts[begun.next] as string;
-      begun.words[begun.next++] = documentWords(text);
-      chars += text.length;
-    }
-    if (begun.next < docs.texts.length) setImmediate(turn);
-    else {
-      partial.delete(docs);
-      wordCounts.set(docs, begun.words);
-    }
-  };
-  setImmediate(turn);
 }
 
 /** The documents' words as an earlier run counted them (experiment/stored-values.ts), instead of counting. */

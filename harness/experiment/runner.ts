@@ -20,7 +20,7 @@ import { loadSpanOracle } from '../evaluate/oracle.ts';
 import { loadReplyOracle } from '../evaluate/replies.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import { storeBesideCorpusCache, ValueStore } from './stored-values.ts';
-import { countWordsMeanwhile, documentWordCounts, useWordCounts } from '../evaluate/size-groups.ts';
+import { documentWordCounts, useWordCounts } from '../evaluate/size-groups.ts';
 import { wordCountsCodec } from '../../algorithms/text/word-count.ts';
 import type { ParsePool, ReadContext } from '../corpus/types.ts';
 import { runStudies } from '../evaluate/studies/index.ts';
@@ -152,7 +152,6 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const { docs, corpus, exactDuplicates } = await readDocuments(exp, opts, backend.threads, inputs);
     // Every variant's evaluation groups documents by their words: counted once, or replayed.
     if (store) useWordCounts(docs, (await store.get(docs, wordCountsCodec(), () => Promise.resolve(documentWordCounts(docs)))).value);
-    else countWordsMeanwhile(docs, opts.signal);
     const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
     const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
     const tRead = performance.now();
