@@ -475,18 +475,16 @@ export function combineRanges(
   for (let d = 0; d < docs; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
   const ids = sharedU32(entries);
   const entryPos = sharedU32(entries);
-  const scatters: ScatterRangePayload[] = [];
-  let fill = docStart.slice(0, docs);
+  // Where each document's next id goes: past its ids of the ranges before.
+  const next = docStart.slice(0, docs);
   id = 0;
-  ranges.forEach((r, k) => {
-    const own = sharedU32(docs);
-    own.set(fill.subarray(0, docs));
-    scatters.push({ postStart, postDocs, idFrom: id, idTo: id + r.fingerprints, fill: own, ids, entryPos });
+  const scatters = ranges.map((r): ScatterRangePayload => {
+    const fill = sharedU32(docs);
+    fill.set(next);
+    for (let d = 0; d < docs; d++) next[d] = (next[d] as number) + (r.perDoc[d] as number);
+    const idFrom = id;
     id += r.fingerprints;
-    if (k + 1 < ranges.length) {
-      fill = fill.slice();
-      for (let d = 0; d < docs; d++) fill[d] = (fill[d] as number) + (r.perDoc[d] as number);
-    }
+    return { postStart, postDocs, idFrom, idTo: id, fill, ids, entryPos };
   });
   return { features: { width, docs, fingerprints, words, postStart, postDocs, docStart, ids, entryPos }, scatters };
 }

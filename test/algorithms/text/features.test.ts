@@ -116,6 +116,24 @@ describe('mergeOnThreads', () => {
     for (const a of ARRAYS.filter((x) => x !== 'words')) expect(threaded[a].buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
+  it('gives each distinct fingerprint, in order, the documents holding it (grouped by a Map)', async () => {
+    const slices = slicesOf(texts, [25], 'rabin64');
+    const f = await mergeOnThreads(slices, 3, onThread);
+    const holders = new Map<string, number[]>();
+    for (const x of slices) {
+      x.owners.forEach((d, i) => {
+        const key = `${x.keys[2 * i]!.toString(16).padStart(8, '0')}${x.keys[2 * i + 1]!.toString(16).padStart(8, '0')}`;
+        holders.set(key, [...(holders.get(key) ?? []), d]);
+      });
+    }
+    const expected = [...holders.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, docs]) => [key, [...new Set(docs)].sort((a, b) => a - b)]);
+    const got = Array.from({ length: f.fingerprints }, (_, id) => [
+      `${f.words[2 * id]!.toString(16).padStart(8, '0')}${f.words[2 * id + 1]!.toString(16).padStart(8, '0')}`,
+      Array.from(f.postDocs.subarray(f.postStart[id], f.postStart[id + 1])),
+    ]);
+    expect(got).toEqual(expected);
+  });
+
   it("lists each document's fingerprints once, ascending, with its place in their postings (a brute-force transpose)", async () => {
     const f = await mergeOnThreads(slicesOf(texts, [25], 'rabin64'), 3, onThread);
     for (let d = 0; d < f.docs; d++) {
