@@ -1,5 +1,5 @@
 /**
- * The algorithm adapter (DESIGN.md "Algorithm adapter"): a detector as the harness knows it.
+ * The algorithm adapter (docs/design.md §5.1): a detector as the harness knows it.
  * Each folder of `algorithms/` exports one from its `index.ts` and its plan function, without
  * the parameter schema, from `plan.ts` (the job script Hadoop starts for every task loads only
  * that). `algorithms/detectors.ts` lists the folders: adding a detector is its folder and one

@@ -5,7 +5,7 @@
  * kernel, as arrays).
  */
 
-/** One document as a reader yields it (DESIGN.md "Document"). */
+/** One document as a reader yields it (docs/design.md §3.1). */
 export interface Document {
   /** The collection's own id: DOCNO, WARC-TREC-ID, Message-ID or `<group>/<NNNNN>`. */
   readonly id: string;

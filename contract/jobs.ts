@@ -1,5 +1,5 @@
 /**
- * The MapReduce job model every backend runs (DESIGN.md "MapReduce job").
+ * The MapReduce job model every backend runs (docs/design.md §5.3).
  *
  * A job is map(key, value) → (key, value)*, an optional combine, and reduce(key, values) →
  * records. Keys and values are strings with a line encoding (`harness/mapreduce/records.ts`):

@@ -1,5 +1,5 @@
 /**
- * Text normalization (Nikkhoo 2010, 3.1.1; DESIGN.md "Definitions"), for plain text whose HTML
+ * Text normalization (Nikkhoo 2010, 3.1.1; docs/design.md §4.1), for plain text whose HTML
  * the readers have already removed: lower-case, then every maximal run of characters that are
  * not letters (\p{L}), combining marks (\p{M}) or digits (\p{N}) becomes one space, then trim.
  * The result is words separated by single spaces, or "" when the text has no word.

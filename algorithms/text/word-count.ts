@@ -1,6 +1,6 @@
 /**
  * How many words a document has, as Ye et al. count them to put documents into size groups
- * (their Table 3): the words of the normalized text (DESIGN.md "Normalization": HTML gone,
+ * (their Table 3): the words of the normalized text (docs/design.md §4.1: HTML gone,
  * lower-cased, every run of non-word characters one space). The evaluation's size groups
  * (harness/evaluate/size-groups.ts) and Broder's size-adaptive sampling by words count alike,
  * so that a document is in the same group for both.

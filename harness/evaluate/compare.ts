@@ -1,5 +1,5 @@
 /**
- * Comparison of a run with the ground truth (DESIGN.md "Definitions"; Nikkhoo equations 3.6
+ * Comparison of a run with the ground truth (docs/design.md §8.3; Nikkhoo equations 3.6
  * to 3.9): average error and correlation over P, precision and recall over pairs (Ye et al.)
  * and over documents (the thesis' reading).
  *

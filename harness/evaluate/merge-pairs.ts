@@ -1,6 +1,6 @@
 /**
  * Walks the union of two pair lists sorted by (a, b), giving each pair both its scores; a pair
- * missing from one list scores 0 there (DESIGN.md: a pair a run does not report scores 0).
+ * missing from one list scores 0 there (docs/design.md §8.2: a pair a run does not report scores 0).
  */
 import type { PairList } from '../../contract/index.ts';
 

@@ -3,7 +3,7 @@
  * group by its word count, so that precision and recall can be read per group and the effect
  * of sampling on small documents becomes visible.
  *
- * Words are counted on the normalized text (DESIGN.md "Normalization"; algorithms/text/
+ * Words are counted on the normalized text (docs/design.md §4.1; algorithms/text/
  * word-count.ts), as Ye et al. count them after stripping the HTML and collapsing white space;
  * the detectors that group by words count alike.
  *

@@ -34,7 +34,7 @@ export interface VariantEvaluation {
 
 /**
  * The lowest score of a pair in the pairs file: min_score for RR estimates decided at the
- * threshold (DESIGN.md), none otherwise: when every reported pair is a decision, a pair below
+ * threshold (docs/design.md §8.4), none otherwise: when every reported pair is a decision, a pair below
  * min_score is still one of the detector's near-duplicates and must be in the file.
  */
 export function pairsFileFloor(output: PlanOutput, minScore: number): number {

@@ -1,5 +1,5 @@
 /**
- * The experiment config schema (DESIGN.md "Experiment config (YAML)"), in zod for the loader
+ * The experiment config schema (docs/design.md §7), in zod for the loader
  * and as JSON Schema (draft 2020-12) for editors: `configs/schema.json`, written by
  * `npm run schema`. Algorithm parameters are not part of the zod schema here: each adapter
  * validates its own (`algorithms/registry.ts`), after sweeps are expanded.

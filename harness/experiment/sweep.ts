@@ -1,5 +1,5 @@
 /**
- * Sweeps (DESIGN.md "Experiment config"): in a run's params, a YAML list where the
+ * Sweeps (docs/design.md §7.3): in a run's params, a YAML list where the
  * adapter's schema wants a single value lists the values to try. A run expands into the
  * cross product of its sweeps, in the document order of the swept fields, each variant
  * named `run/k=v[,k2=v2]` so that names stay stable across edits of other runs.

@@ -23,7 +23,7 @@ import type { Experiment, Variant } from './types.ts';
 /**
  * Pairs a plan reports: every pair it finds (score > 0). The measures need the exact score of
  * every pair above `min_score` in either the run or the ground truth, and a score cut at the
- * floor would turn a true 0.08 into 0 (DESIGN.md: an unreported pair scores 0).
+ * floor would turn a true 0.08 into 0 (docs/design.md §8.2: an unreported pair scores 0).
  */
 export const REPORT_FLOOR = Number.MIN_VALUE;
 

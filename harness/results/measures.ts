@@ -33,7 +33,7 @@ export interface MeasureInfo {
 
 const unit = { min: 0, max: 1 } as const;
 
-/** The general measures, in metrics.csv order (DESIGN.md "Results"). */
+/** The general measures, in metrics.csv order (docs/design.md §10.2). */
 export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'docs', label: 'Documents', kind: 'info', worse: null },
   { key: 'pairs', label: 'Pairs reported', kind: 'count', worse: null, summary: { header: 'pairs', digits: 0 } },

@@ -1,5 +1,5 @@
 /**
- * The results contract (DESIGN.md "Results"): what `bench run` writes into
+ * The results contract (docs/design.md §10): what `bench run` writes into
  * `results/<experiment>/<run-id>/` and what reports, `bench check` and `bench compare` read.
  *
  *   run.json                 RunRecord below

@@ -1,6 +1,6 @@
 /**
  * The local backend's typed-array kernel must give exactly the pairs, scores and counters of the
- * text MapReduce jobs (DESIGN.md: every backend gives the same pairs for the same input), and
+ * text MapReduce jobs (docs/design.md §6.4: every backend gives the same pairs for the same input), and
  * both must equal a naive set computation written here from the definitions.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

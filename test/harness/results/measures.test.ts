@@ -14,7 +14,7 @@ const has = (keys: string[]) => (k: string) => keys.includes(k);
 const GENERAL = ['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd'];
 
 describe('runMeasures', () => {
-  it('has the general columns in DESIGN.md order, then the adapters’ own', () => {
+  it('has the general columns in docs/design.md §10.2 order, then the adapters’ own', () => {
     const keys = runMeasures([{ adapter: aliasing, has: has(['candidate_pairs', 'candidate_reduction_pct']) }]).map((m) => m.key);
     expect(keys).toEqual([...GENERAL, 'a_candidates', 'a_reduction']);
   });
