@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import { clip, DataError, quote, UserError } from '../errors.ts';
 import { estimatedBytes } from './files.ts';
 import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { DEFAULT_RECORD_FIELDS, documentParts, parseFieldPath, type FieldPath, type RecordFields } from './record-fields.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
@@ -103,7 +104,7 @@ function isBlank(bytes: Buffer): boolean {
 /** A parsed line: a document, or why it is not one. */
 type Parsed = { readonly ok: true; readonly doc: Document } | { readonly ok: false; readonly reason: string; readonly problem: string; readonly id?: string };
 
-function parseRecord(text: string): Parsed {
+function parseRecord(text: string, fields: RecordFields): Parsed {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -114,25 +115,21 @@ function parseRecord(text: string): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'bad-record', problem: 'not a JSON object' };
   }
-  const { id, text: body, meta } = value as Record<string, unknown>;
-  if (typeof id !== 'string' || id === '') return { ok: false, reason: 'bad-record', problem: 'id missing or not a non-empty string' };
-  if (typeof body !== 'string') return { ok: false, reason: 'bad-record', problem: 'text missing or not a string', id };
-  if (meta === undefined) return { ok: true, doc: { id, text: body } };
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !Object.values(meta).every((v) => typeof v === 'string')) {
-    return { ok: false, reason: 'bad-record', problem: 'meta is not an object of strings', id };
-  }
-  return { ok: true, doc: { id, text: body, meta: meta as Record<string, string> } };
+  const parts = documentParts(value as Record<string, unknown>, fields, OPTION_NAMES);
+  if (!parts.ok) return { ok: false, reason: 'bad-record', problem: parts.problem, ...(parts.id === undefined ? {} : { id: parts.id }) };
+  return { ok: true, doc: { id: parts.id, text: parts.text, ...(parts.meta ? { meta: parts.meta } : {}) } };
 }
 
 /** A non-blank line of a file, to parse on any thread. */
 interface Record_ {
   readonly file: string;
+  readonly fields: RecordFields;
   readonly number: number;
   readonly offset: number;
   readonly bytes: Buffer;
 }
 
-async function* fileLines(file: string, ctx: ReadContext, maxLineBytes: number): AsyncGenerator<Record_> {
+async function* fileLines(file: string, fields: RecordFields, ctx: ReadContext, maxLineBytes: number): AsyncGenerator<Record_> {
   let lastOffset = 0;
   try {
     for await (const line of splitLines(open(file), maxLineBytes)) {
@@ -143,7 +140,7 @@ async function* fileLines(file: string, ctx: ReadContext, maxLineBytes: number):
         continue;
       }
       if (isBlank(line.bytes)) continue;
-      yield { file, number: line.number, offset: line.offset, bytes: line.bytes };
+      yield { file, fields, number: line.number, offset: line.offset, bytes: line.bytes };
     }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
@@ -166,7 +163,7 @@ function parseLine(line: Record_, ctx: ReadContext): Document | undefined {
     text = bytes.toString('utf8');
     invalidUtf8 = true;
   }
-  const parsed = parseRecord(text);
+  const parsed = parseRecord(text, line.fields);
   const where = { file: line.file, offset: line.offset };
   if (!parsed.ok) {
     ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}`, kind: 'skipped' });
@@ -183,26 +180,49 @@ export const parseLines = batchParser(parseLine);
 // JSON.parse is native and fast: moving a line to a thread and its document back costs more.
 const parser: RecordParser<Record_> = { parse: parseLine, moduleUrl: new URL('./jsonl.ts', import.meta.url).href, batch: 'parseLines', worthThreads: false };
 
-async function* lines(files: readonly string[], ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Record_> {
-  for (const file of files) yield* fileLines(file, ctx, maxLineBytes);
+async function* lines(files: readonly string[], fields: RecordFields, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Record_> {
+  for (const file of files) yield* fileLines(file, fields, ctx, maxLineBytes);
 }
 
 /** One file's documents, read on this thread (`maxLineBytes` lowered by the tests). */
-export function readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Document> {
-  return readRecords((c) => lines([file], c, maxLineBytes), parser, ctx, 1);
+export function readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES, fields: RecordFields = DEFAULT_RECORD_FIELDS): AsyncGenerator<Document> {
+  return readRecords((c) => lines([file], fields, c, maxLineBytes), parser, ctx, 1);
+}
+
+/** The config keys that choose the fields, as messages name them. */
+const OPTION_NAMES = { id: 'id_field', text: 'text_field' } as const;
+
+/** The reader's options (`corpus.id_field`, `text_field`, `meta_fields`), checked; a config error names the key. */
+export function jsonlFields(options: Record<string, unknown>): RecordFields {
+  const known = new Set<string>([OPTION_NAMES.id, OPTION_NAMES.text, 'meta_fields']);
+  for (const key of Object.keys(options)) {
+    if (!known.has(key)) throw new UserError(`jsonl: unknown option ${quote(key)} (known: ${[...known].join(', ')})`);
+  }
+  const path = (key: string, given: unknown, fallback: FieldPath): FieldPath => {
+    if (given === undefined) return fallback;
+    const parsed = typeof given === 'string' ? parseFieldPath(given) : undefined;
+    if (!parsed) throw new UserError(`jsonl: corpus.${key} must be a field name or a dotted path (a.b), got ${quote(String(given))}`);
+    return parsed;
+  };
+  const meta = options['meta_fields'];
+  if (meta !== undefined && !Array.isArray(meta)) throw new UserError('jsonl: corpus.meta_fields must be a list of field names or dotted paths');
+  return {
+    id: path(OPTION_NAMES.id, options[OPTION_NAMES.id], DEFAULT_RECORD_FIELDS.id),
+    text: path(OPTION_NAMES.text, options[OPTION_NAMES.text], DEFAULT_RECORD_FIELDS.text),
+    ...(meta === undefined ? {} : { meta: (meta as unknown[]).map((m) => path('meta_fields', m, [])) }),
+  };
 }
 
 async function* read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
-  const keys = Object.keys(options);
-  if (keys.length > 0) throw new UserError(`jsonl: unknown option ${quote(keys[0] ?? '')} (this format has none)`);
+  const fields = jsonlFields(options);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
   const files = await corpusFiles(path);
-  yield* readRecords((c) => lines(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+  yield* readRecords((c) => lines(files, fields, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
 }
 
 export const jsonlReader: CorpusReader = {
   format: 'jsonl',
   meta: 'any',
-  description: 'One JSON object a line: {"id": string, "text": string, "meta"?: {string: string}}; .gz gunzipped; a file or a folder',
+  description: 'One JSON object a line: {"id": string or integer, "text": string, "meta"?: {string: string}} (id_field, text_field, meta_fields choose other fields); .gz gunzipped; a file or a folder',
   read,
 };

@@ -63,6 +63,20 @@ function countList(counts: Record<string, number>): string {
     .join(', ');
 }
 
+/**
+ * The first skip of the commonest reason, which is what a user needs to see when nothing was
+ * read (records keyed by other fields, say), without `--strict`: `; e.g. line 1: text field …`.
+ */
+function commonestSkip(stats: CorpusStats, shown: string): string {
+  let reason: string | undefined;
+  for (const [r, n] of Object.entries(stats.skipped)) if (reason === undefined || n > (stats.skipped[reason] ?? 0)) reason = r;
+  const first = stats.skips.find((s) => s.kind === 'skipped' && s.reason === reason);
+  if (!first) return '';
+  const where = first.file === shown ? '' : ` in ${escapeControls(first.file)}`;
+  // The detail quotes the record (raw input): clipped and escaped.
+  return `; the first ${first.reason}${where}: ${clip(first.detail, 300)}`;
+}
+
 function positiveInteger(value: number | undefined, name: string): void {
   if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
     throw new UserError(`corpus: ${name} must be a positive integer, got ${value}`);
@@ -179,6 +193,6 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
   if (stats.kept === 0) {
     const skipped = Object.values(stats.skipped).reduce((a, b) => a + b, 0);
     const why = skipped === 0 ? 'no records found' : `${skipped} records skipped: ${countList(stats.skipped)}`;
-    throw new DataError(`${shown}: no documents read (${why})`);
+    throw new DataError(`${shown}: no documents read (${why})${commonestSkip(stats, shown)}`);
   }
 }

@@ -28,7 +28,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { clip, DataError, quote } from '../errors.ts';
+import { clip, DataError, quote, UserError } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { estimatedBytes, listInputFiles, readFileChunks, type Chunk } from './files.ts';
 import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
@@ -97,8 +97,9 @@ function parseHeaderLines(text: string): Map<string, string> {
   return headers;
 }
 
-function recordName(headers: ReadonlyMap<string, string>): string | undefined {
-  const id = headers.get('warc-trec-id') || headers.get('warc-record-id');
+/** The record's id: the header `idHeader` names (lower case), or by default WARC-TREC-ID, else WARC-Record-ID. */
+function recordName(headers: ReadonlyMap<string, string>, idHeader?: string): string | undefined {
+  const id = idHeader === undefined ? headers.get('warc-trec-id') || headers.get('warc-record-id') : headers.get(idHeader);
   return id ? id.replace(/^<(.*)>$/, '$1') : undefined;
 }
 
@@ -362,12 +363,12 @@ function decodeBody(body: Uint8Array, charset: string | undefined): Decoded {
 const TEXT_TYPE = /^(text\/|application\/(xhtml\+xml|xml|rss\+xml|atom\+xml)|[^;]*\+xml)/;
 
 /** Turns a framed response record into a document; undefined (with a counted skip) when it cannot. */
-export function responseToDocument(record: WarcRecord, ctx: ReadContext): Document | undefined {
-  const id = recordName(record.headers);
+export function responseToDocument(record: WarcRecord, ctx: ReadContext, idHeader?: string): Document | undefined {
+  const id = recordName(record.headers, idHeader);
   const skip = (reason: string, detail: string, kind: 'skipped' | 'recovered' = 'skipped') =>
     ctx.skip({ file: record.file, offset: record.offset, ...(id === undefined ? {} : { id }), reason, kind, detail });
   if (id === undefined) {
-    skip('missing-id', 'response record without WARC-TREC-ID or WARC-Record-ID');
+    skip('missing-id', idHeader === undefined ? 'response record without WARC-TREC-ID or WARC-Record-ID' : `response record without a ${quote(idHeader)} header (corpus.id_field)`);
     return undefined;
   }
   const result = parseHttpResponse(record.block);
@@ -398,13 +399,15 @@ interface Response {
   readonly crlf: boolean;
   readonly headers: string[];
   readonly bytes: Buffer;
+  /** `corpus.id_field`, lower case: the header that holds the id */
+  readonly idHeader?: string;
 }
 
-async function* responses(files: readonly string[], ctx: ReadContext): AsyncGenerator<Response> {
+async function* responses(files: readonly string[], idHeader: string | undefined, ctx: ReadContext): AsyncGenerator<Response> {
   for (const file of files) {
     for await (const r of splitWarcRecords(readFileChunks(file, ctx), file, ctx)) {
       if (r.headers.get('warc-type') !== 'response') continue;
-      yield { file: r.file, offset: r.offset, version: r.version, crlf: r.crlf, headers: [...r.headers].flat(), bytes: r.block };
+      yield { file: r.file, offset: r.offset, version: r.version, crlf: r.crlf, headers: [...r.headers].flat(), bytes: r.block, ...(idHeader === undefined ? {} : { idHeader }) };
     }
   }
 }
@@ -412,7 +415,20 @@ async function* responses(files: readonly string[], ctx: ReadContext): AsyncGene
 function parseResponse(r: Response, ctx: ReadContext): Document | undefined {
   const headers = new Map<string, string>();
   for (let i = 0; i < r.headers.length; i += 2) headers.set(r.headers[i]!, r.headers[i + 1]!);
-  return responseToDocument({ file: r.file, offset: r.offset, version: r.version, crlf: r.crlf, headers, block: r.bytes }, ctx);
+  return responseToDocument({ file: r.file, offset: r.offset, version: r.version, crlf: r.crlf, headers, block: r.bytes }, ctx, r.idHeader);
+}
+
+/** `corpus.id_field` (a WARC header name such as WARC-Record-ID), lower case; undefined: the default headers. */
+function warcIdHeader(options: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(options)) {
+    if (key !== 'id_field') throw new UserError(`warc: unknown option ${quote(key)} (known: id_field)`);
+  }
+  const header = options['id_field'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) {
+    throw new UserError(`warc: corpus.id_field must be a WARC header name such as WARC-Record-ID, got ${quote(String(header))}`);
+  }
+  return header.toLowerCase();
 }
 
 /** The worker side of the reader (corpus/parallel.ts). */
@@ -422,9 +438,10 @@ const parser: RecordParser<Response> = { parse: parseResponse, moduleUrl: new UR
 export const warcReader: CorpusReader = {
   format: 'warc',
   meta: ['url', 'title', 'tagged'],
-  description: 'WARC/0.18 (ClueWeb09) and WARC/1.0 (ClueWeb12, Common Crawl): response records (plain, gzip or a directory of them)',
-  async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
+  description: 'WARC/0.18 (ClueWeb09) and WARC/1.0 (ClueWeb12, Common Crawl): response records (plain, gzip or a directory of them); id from WARC-TREC-ID, else WARC-Record-ID, or the header id_field names',
+  async *read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
+    const idHeader = warcIdHeader(options);
     const files = await listInputFiles(path);
-    yield* readRecords((c) => responses(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+    yield* readRecords((c) => responses(files, idHeader, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
   },
 };

@@ -65,19 +65,50 @@ const spamassassinCorpus = z
   })
   .strict();
 
-type PathFormat = Exclude<CorpusFormat, 'spamassassin'>;
-const pathFormats = corpusFormats.filter((f): f is PathFormat => f !== 'spamassassin') as [PathFormat, ...PathFormat[]];
+type PathFormat = Exclude<CorpusFormat, 'spamassassin' | 'jsonl' | 'warc'>;
 
-const pathCorpus = z
+const corpusPath = z.string().min(1).describe('file or folder of the collection; relative to the config file');
+/** A dotted path into a JSON record: `content`, `doc.id`. */
+const fieldPath = z.string().regex(/^[^.]+(\.[^.]+)*$/, { error: 'a field name or a dotted path such as doc.id' });
+
+const jsonlCorpus = z
   .object({
-    format: z.enum(pathFormats).describe('the collection format'),
-    path: z.string().min(1).describe('file or folder of the collection; relative to the config file'),
+    format: z.literal('jsonl').describe('one JSON object a line'),
+    path: corpusPath,
+    id_field: fieldPath.optional().describe('the field holding the document id (a string, or an integer read as its digits); dotted for nested objects; default id'),
+    text_field: fieldPath.optional().describe('the field holding the text; dotted for nested objects; default text (Hugging Face and datasketch data often use content)'),
+    meta_fields: z.array(fieldPath).min(1).optional().describe('fields copied into the document\'s meta under their dotted names (strings, numbers, booleans); default: the record\'s meta object'),
     ...corpusCommon,
   })
   .strict();
 
+const warcCorpus = z
+  .object({
+    format: z.literal('warc').describe('WARC response records'),
+    path: corpusPath,
+    id_field: z
+      .string()
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'a WARC header name such as WARC-Record-ID' })
+      .optional()
+      .describe('the WARC header holding the document id; default WARC-TREC-ID, else WARC-Record-ID'),
+    ...corpusCommon,
+  })
+  .strict();
+
+/** The formats with no option of their own. */
+function pathCorpus(formats: [PathFormat, ...PathFormat[]]) {
+  return z
+    .object({
+      format: z.enum(formats).describe('the collection format'),
+      path: corpusPath,
+      ...corpusCommon,
+    })
+    .strict();
+}
+
+// In the order of `corpusFormats`, which is the order a message lists them in.
 export const corpusSchema = z
-  .discriminatedUnion('format', [spamassassinCorpus, pathCorpus])
+  .discriminatedUnion('format', [spamassassinCorpus, jsonlCorpus, pathCorpus(['trecweb', 'trec']), warcCorpus, pathCorpus(['html'])])
   .describe('the collection the algorithms run over');
 
 const unit = z.number().min(0).max(1);

@@ -7,10 +7,10 @@ const repo = new URL('../../', import.meta.url);
 /** A file of ../shared/fixtures (the real-format fixtures beside the repository). */
 export const sharedFixture = (name: string): string => fileURLToPath(new URL(`../shared/fixtures/${name}`, repo));
 
-export async function readAll(reader: CorpusReader, path: string): Promise<{ docs: Document[]; skips: Skip[] }> {
+export async function readAll(reader: CorpusReader, path: string, options: Record<string, unknown> = {}): Promise<{ docs: Document[]; skips: Skip[] }> {
   const docs: Document[] = [];
   const skips: Skip[] = [];
-  for await (const d of reader.read(path, {}, { skip: (s) => skips.push(s) })) docs.push(d);
+  for await (const d of reader.read(path, options, { skip: (s) => skips.push(s) })) docs.push(d);
   return { docs, skips };
 }
 

@@ -144,3 +144,36 @@ describe('jsonl reader', () => {
     expect(seen).toEqual(['d1']);
   });
 });
+
+describe('jsonl reader: the fields a config chooses (fields.jsonl)', () => {
+  it('reads integer ids as their decimal digits and skips a fractional one', async () => {
+    const { docs, skips } = await readAll(at('fields.jsonl'), { text_field: 'content' });
+    expect(docs.map((d) => [d.id, d.text])).toEqual([
+      ['7', 'seven'],
+      ['8', 'eight'],
+    ]);
+    // Line 3's id is 9.5; line 4's content is an array.
+    expect(skips.map((s) => [s.reason, s.id, s.detail.split(' (')[0]])).toEqual([
+      ['bad-record', undefined, "line 3: id field 'id' not a non-empty string or an integer"],
+      ['bad-record', 'ten', "line 4: text field 'content' not a string"],
+    ]);
+  });
+
+  it('takes the id and meta from dotted paths, and copies only the scalar fields that are there', async () => {
+    const { docs } = await readAll(at('fields.jsonl'), { id_field: 'doc.id', text_field: 'content', meta_fields: ['doc.lang', 'score', 'flag'] });
+    expect(docs).toEqual([
+      { id: 'n7', text: 'seven', meta: { 'doc.lang': 'en', score: '0.5' } },
+      { id: 'n8', text: 'eight', meta: { flag: 'true' } },
+    ]);
+  });
+
+  it('says which fields a record has and which key chooses the field, when the text is elsewhere', async () => {
+    const { skips } = await readAll(at('fields.jsonl'));
+    expect(skips[0]?.detail).toBe("line 1: text field 'text' missing (the record's fields: id, content, doc, score; corpus.text_field chooses the field)");
+  });
+
+  it('refuses an unknown option and a path with an empty key', async () => {
+    await expect(readAll(at('fields.jsonl'), { txt_field: 'x' })).rejects.toThrow("jsonl: unknown option 'txt_field' (known: id_field, text_field, meta_fields)");
+    await expect(readAll(at('fields.jsonl'), { id_field: 'doc..id' })).rejects.toThrow(UserError);
+  });
+});

@@ -78,7 +78,18 @@ describe('readCorpus', () => {
   it('fails when every record is skipped, saying why', async () => {
     const file = join(JSONL, 'all-bad.jsonl');
     await expect(collect({ format: 'jsonl', path: file })).rejects.toThrow(
-      new DataError(`${file}: no documents read (2 records skipped: invalid-json 1, bad-record 1)`),
+      // The rest of the line is V8's own message about the JSON.
+      `${file}: no documents read (2 records skipped: invalid-json 1, bad-record 1); the first invalid-json: line 1: Unterminated string`,
+    );
+  });
+
+  it('names the commonest reason of a corpus whose every record is skipped, with its first line', async () => {
+    // fields.jsonl: every line is a bad record (its text is under `content`; line 3's id is 9.5).
+    const file = join(JSONL, 'fields.jsonl');
+    await expect(collect({ format: 'jsonl', path: file })).rejects.toThrow(
+      new DataError(
+        `${file}: no documents read (4 records skipped: bad-record 4); the first bad-record: line 1: text field 'text' missing (the record's fields: id, content, doc, score; corpus.text_field chooses the field)`,
+      ),
     );
   });
 

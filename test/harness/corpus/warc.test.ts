@@ -39,6 +39,24 @@ describe('warc reader on the anserini WARC fixtures (LF-only header lines, which
     expect(docs.map((d) => d.id)).toEqual(['urn:uuid:b92fd779-f40f-4edc-8332-ffddbdbce74b']);
     expect(docs[0]?.meta?.url).toBe('https://www.suncommunitynews.com/sports/eagles-claim-bowling-crown/');
   });
+
+  it('takes the id from the header corpus.id_field names, in any case', async () => {
+    // zcat clueweb09-segment1.warc.gz | grep -i 'WARC-Target-URI' → the response's is http://clueweb09.test.com/
+    const { docs } = await readAll(warcReader, shared('anserini/clueweb09-segment1.warc.gz'), { id_field: 'warc-target-uri' });
+    expect(docs.map((d) => d.id)).toEqual(['http://clueweb09.test.com/']);
+  });
+
+  it('skips a response without the header corpus.id_field names, naming the header', async () => {
+    const { docs, skips } = await readAll(warcReader, shared('anserini/clueweb09-segment1.warc.gz'), { id_field: 'X-Doc-Id' });
+    expect(docs).toEqual([]);
+    expect(skips.map((s) => [s.reason, s.detail])).toEqual([['missing-id', "response record without a 'x-doc-id' header (corpus.id_field)"]]);
+  });
+
+  it('refuses an unknown option and an id_field that is no header name', async () => {
+    const file = shared('anserini/clueweb09-segment1.warc.gz');
+    await expect(readAll(warcReader, file, { text_field: 'x' })).rejects.toThrow("warc: unknown option 'text_field' (known: id_field)");
+    await expect(readAll(warcReader, file, { id_field: 'two words' })).rejects.toThrow('warc: corpus.id_field must be a WARC header name');
+  });
 });
 
 describe('warc reader on the warcio-js fixtures (WARC/1.0, CRLF)', () => {
