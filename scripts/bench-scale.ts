@@ -11,7 +11,7 @@
  *      only; SCT's depend on the whole corpus)
  *   4. --streaming N: the same config on the streaming backend over the N-document corpus
  *
- * The runs are written under --out (`npx --no-install bench report <out>` draws the curve).
+ * The runs are written under --out (`./bench report <out>` draws the curve).
  * Figures go to results/baselines/bench-scale.json with --update, else are compared with it.
  * Exit 1 when a check of pairs fails or a peak exceeds memory_mb.
  */

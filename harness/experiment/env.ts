@@ -21,7 +21,7 @@ export const envHints: Readonly<Record<string, string>> = {
   CACM_DIR:
     "set it to a folder holding cacm.tar.gz and run.cacm-bm25.txt (Anserini's test resources, Apache-2.0: github.com/castorini/anserini, src/main/resources/cacm and the CACM regression's BM25 run)",
   SCALE_CORPUS:
-    'set it to a corpus made by `npx --no-install bench synth scale --documents N --out DIR` (the file DIR/corpus.jsonl.gz; 10000, 100000 and 1000000 documents make the cost curve)',
+    'set it to a corpus made by `./bench synth scale --documents N --out DIR` (the file DIR/corpus.jsonl.gz; 10000, 100000 and 1000000 documents make the cost curve)',
   WEB09_RUNS:
     'set it to the folder of the TREC 2009 Web track ad hoc runs (NIST: trec.nist.gov, past results)',
 };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 /** Every shipped config loads, given its data (licensed data stood in for by the fixtures). */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,11 +79,28 @@ describe('a licensed-collection config without its collection', () => {
   });
 });
 
-describe('the README', () => {
-  it('calls the CLI in a way that cannot fetch and run a stranger’s package', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const calls = readme.match(/npx(?: --?[a-z-]+)* bench\b/g) ?? [];
-    expect(calls.length).toBeGreaterThan(10);
-    expect(calls.filter((c) => !c.startsWith('npx --no-install bench'))).toEqual([]);
+describe('the documented command', () => {
+  const repo = new URL('../../', import.meta.url);
+  const documents = (): string[] => {
+    const docs = readdirSync(new URL('docs/', repo)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const detectors = readdirSync(new URL('algorithms/', repo), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `algorithms/${e.name}/README.md`);
+    const configs = readdirSync(new URL('configs/', repo)).filter((f) => f.endsWith('.yaml')).map((f) => `configs/${f}`);
+    return ['README.md', ...docs, ...detectors, ...configs];
+  };
+
+  it('is ./bench everywhere: never an npx call, which starts npm first and can fetch a stranger’s package', () => {
+    const calls: string[] = [];
+    for (const file of documents()) {
+      const text = readFileSync(fileURLToPath(new URL(file, repo)), 'utf8');
+      for (const m of text.matchAll(/npx(?: --?[a-z-]+)* bench\b/g)) calls.push(`${file}: ${m[0]}`);
+    }
+    expect(calls).toEqual([]);
+    const readme = readFileSync(fileURLToPath(new URL('README.md', repo)), 'utf8');
+    expect(readme.match(/\.\/bench \w/g)?.length ?? 0).toBeGreaterThan(5);
+  });
+
+  it('starts this checkout\'s CLI', () => {
+    const out = execFileSync(fileURLToPath(new URL('bench', repo)), ['--version'], { encoding: 'utf8' });
+    expect(out.trim()).toBe((JSON.parse(readFileSync(fileURLToPath(new URL('package.json', repo)), 'utf8')) as { version: string }).version);
   });
 });
