@@ -4,7 +4,7 @@
  * runs 300 s, one after the other. Expected costs are computed by hand from the price table
  * (m5.xlarge $0.192 + $0.048 = $0.24 per hour).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-emr';
 import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
@@ -159,6 +159,7 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
     instance: { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 4 } }, ...cfg,
   });
   const dir = mkdtempSync(join(tmpdir(), 'emr-test-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const script = join(dir, 'ndd-job.js');
   writeFileSync(script, '// stand-in for the bundled job script\n');
   const warnings: string[] = [];

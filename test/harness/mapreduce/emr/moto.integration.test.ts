@@ -5,14 +5,14 @@
  * staged objects, the cluster and its steps, and that the cluster ended TERMINATED.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DescribeClusterCommand, EMRClient, ListStepsCommand } from '@aws-sdk/client-emr';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
 import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/backend.ts';
@@ -83,9 +83,14 @@ describe.skipIf(skipsWithout(hasMoto, 'the EMR tests against moto_server', NO_MO
     }
   });
 
+  const workDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'emr-moto-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
   const context = (ctl: AbortController, progress: (p: string) => void): BackendContext => ({
     docs: { ids: ['d0', 'd1', 'd2'], texts },
-    workDir: mkdtempSync(join(tmpdir(), 'emr-moto-')),
+    workDir: workDir(),
     signal: ctl.signal,
     progress,
   });

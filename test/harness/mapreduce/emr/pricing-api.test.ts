@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runPricesRefresh } from '../../../../harness/commands/prices.ts';
 import { DataError } from '../../../../harness/errors.ts';
 import { fetchInstancePrice, parseEc2, parseEmr } from '../../../../harness/mapreduce/emr/pricing-api.ts';
@@ -61,7 +61,9 @@ describe('fetching through the SDK', () => {
   it('`bench prices refresh` rewrites the table, dated, with the API as its source', async () => {
     pricing.on(GetProductsCommand, { ServiceCode: 'AmazonEC2' }).resolves({ PriceList: EC2 });
     pricing.on(GetProductsCommand, { ServiceCode: 'ElasticMapReduce' }).resolves({ PriceList: EMR });
-    const file = join(mkdtempSync(join(tmpdir(), 'prices-')), 'emr-prices.json');
+    const dir = mkdtempSync(join(tmpdir(), 'prices-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'emr-prices.json');
     copyFileSync(PRICE_TABLE_PATH, file);
     const client = new PricingClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
     await runPricesRefresh({ file, instanceTypes: ['m5.xlarge'], client, today: '2026-12-01' });
