@@ -1,6 +1,6 @@
 /**
  * Reading an experiment's corpus: the reader (corpus/read.ts), then the subset of the config
- * (TREC qrels or runs, corpus/subset.ts), in one pass over the collection. Shared by `bench run`
+ * (TREC qrels or runs, trec/subset.ts), in one pass over the collection. Shared by `bench run`
  * and `bench corpus`, so both count and skip the same way.
  */
 import { setImmediate } from 'node:timers/promises';
@@ -10,7 +10,7 @@ import type { FileSetFingerprint } from '../results/inputs.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { readerOptionsOf } from '../corpus/registry.ts';
-import { buildSubset, type Subset } from '../corpus/subset.ts';
+import { buildSubset, type Subset } from '../trec/subset.ts';
 import type { Document, ParsePool, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
 import type { Experiment } from './types.ts';

@@ -49,7 +49,7 @@ import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
 import { filterVariants, loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 export interface RunOptions {
   readonly configFile: string;

@@ -13,7 +13,7 @@ import type { CorpusReader } from '../corpus/types.ts';
 // Types only: the readers import this module, and must not load the detectors.
 import type { DetectorCatalog } from '../detectors.ts';
 import type { Experiment } from '../experiment/types.ts';
-import { grouped } from './format.ts';
+import { grouped } from '../format.ts';
 
 export interface FileSetFingerprint {
   /** the file or folder, absolute */

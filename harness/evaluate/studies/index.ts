@@ -27,7 +27,7 @@ export interface StudyInput {
   readonly truth: PairList;
   readonly studies: StudiesConfig;
   readonly evaluate: { threshold: number; distribution: readonly number[] };
-  /** Where skipped run lines are counted; without it a bad run line is an error (as in corpus/subset.ts). */
+  /** Where skipped run lines are counted; without it a bad run line is an error (as in trec/subset.ts). */
   readonly ctx?: ReadContext;
 }
 
