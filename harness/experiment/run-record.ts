@@ -1,6 +1,6 @@
 /** run.json of a completed run (results/types.ts `RunRecord`), from what the runner gathered. */
 import { relative, resolve } from 'node:path';
-import { PRICE_PER_VCPU_HOUR_USD } from './schema.ts';
+import { PRICE_PER_VCPU_HOUR_USD } from '../mapreduce/local/config.ts';
 import { gitState, machine } from '../results/environment.ts';
 import type { InputsFingerprint } from '../results/inputs.ts';
 import type { FileEntry } from '../results/manifest.ts';
