@@ -3,7 +3,7 @@
  * config and each algorithm's params, check that named files exist, expand sweeps. Every
  * problem found is collected and thrown as one `ConfigError`, in document order.
  */
-import { resolveStudyPaths, studyFileRefs } from '../evaluate/studies/config.ts';
+import { resolveStudyPaths, studyFileRefs } from './config/studies.ts';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';

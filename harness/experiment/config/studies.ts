@@ -4,8 +4,8 @@
  * they become absolute. A runs entry may be a folder of run files, so it need not be a file.
  */
 import { resolve } from 'node:path';
-import type { StudiesConfig } from '../../experiment/types.ts';
-import type { Path } from '../../experiment/zod-walk.ts';
+import type { StudiesConfig } from '../types.ts';
+import type { Path } from '../zod-walk.ts';
 
 export interface StudyFileRef {
   readonly path: Path;
