@@ -35,7 +35,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { codeDigest } from '../../algorithms/text/code-digest.ts';
-import type { FileSetFingerprint } from '../results/inputs.ts';
+import type { FileSetFingerprint } from './fingerprints.ts';
 import type { Document, Skip } from './types.ts';
 
 /** One thing a reader reported, in order: a document or a skip. */

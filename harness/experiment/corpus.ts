@@ -6,7 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
-import type { FileSetFingerprint } from '../results/inputs.ts';
+import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { readerOptionsOf } from '../corpus/registry.ts';

@@ -2,7 +2,7 @@
 import { relative, resolve } from 'node:path';
 import { PRICE_PER_VCPU_HOUR_USD } from '../mapreduce/local/config.ts';
 import { gitState, machine } from '../results/environment.ts';
-import type { InputsFingerprint } from '../results/inputs.ts';
+import type { InputsFingerprint } from '../corpus/fingerprints.ts';
 import type { FileEntry } from '../results/manifest.ts';
 import type { MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type FigureRecord, type RunRecord, type VariantRecord } from '../results/types.ts';

@@ -31,7 +31,7 @@ import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
 import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
 import { gitStateAsync } from '../results/environment.ts';
-import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
+import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../corpus/fingerprints.ts';
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';

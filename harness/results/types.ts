@@ -21,7 +21,7 @@
  */
 import type { AdapterFigure, CalibrationTable, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
-import type { InputsFingerprint } from './inputs.ts';
+import type { InputsFingerprint } from '../corpus/fingerprints.ts';
 import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
 import type { SizeGroup } from '../evaluate/size-groups.ts';

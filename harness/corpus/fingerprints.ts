@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { walkInputFiles, type InputFile } from '../corpus/files.ts';
-import { findCorpusReader, readerLocation, readerOptionsOf } from '../corpus/registry.ts';
-import type { CorpusReader } from '../corpus/types.ts';
+import { walkInputFiles, type InputFile } from './files.ts';
+import { findCorpusReader, readerLocation, readerOptionsOf } from './registry.ts';
+import type { CorpusReader } from './types.ts';
 // Types only: the readers import this module, and must not load the detectors.
 import type { DetectorCatalog } from '../detectors.ts';
 import type { Experiment } from '../experiment/types.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listInputFiles } from '../../../harness/corpus/files.ts';
 import { spamAssassinReader } from '../../../harness/corpus/spamassassin.ts';
-import { fingerprintCorpus, fingerprintPath, inputPaths } from '../../../harness/results/inputs.ts';
+import { fingerprintCorpus, fingerprintPath, inputPaths } from '../../../harness/corpus/fingerprints.ts';
 import type { Experiment } from '../../../harness/experiment/types.ts';
 import type { DetectorCatalog } from '../../../harness/detectors.ts';
 
