@@ -1,19 +1,15 @@
 /**
- * What a run read, fingerprinted, so that a run is tied to its inputs: `already complete` holds
- * only when the config, the package version and every input file are what the complete run
- * read. A file is fingerprinted by its path, size and modification time (a stat, cheap on a
- * 426 GB collection) or, when asked, by a SHA-256 of its content; a folder by all the files under it.
+ * Files fingerprinted, so that what was computed from them is tied to them (a run to its inputs,
+ * experiment/inputs.ts; a cached corpus to its files, cache.ts). A file is fingerprinted by its
+ * path, size and modification time (a stat, cheap on a 426 GB collection) or, when asked, by a
+ * SHA-256 of its content; a folder by all the files under it.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
+import { createReadStream, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { walkInputFiles, type InputFile } from './files.ts';
-import { findCorpusReader, readerLocation, readerOptionsOf } from './registry.ts';
+import { readerLocation } from './registry.ts';
 import type { CorpusReader } from './types.ts';
-// Types only: the readers import this module, and must not load the detectors.
-import type { DetectorCatalog } from '../detectors.ts';
-import type { Experiment } from '../experiment/types.ts';
-import { grouped } from '../format.ts';
 
 export interface FileSetFingerprint {
   /** the file or folder, absolute */
@@ -24,45 +20,6 @@ export interface FileSetFingerprint {
   readonly newest: string | null;
   /** SHA-256 over each file's relative path, size and mtime (or content hash) */
   readonly digest: string;
-}
-
-export interface InputsFingerprint {
-  readonly method: 'stat' | 'content';
-  readonly package_version: string;
-  readonly config_hash: string;
-  readonly files: readonly FileSetFingerprint[];
-  /** SHA-256 of all of the above: equal digests, same inputs */
-  readonly digest: string;
-}
-
-const PACKAGE = new URL('../../package.json', import.meta.url);
-
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(PACKAGE, 'utf8')) as { version: string }).version;
-}
-
-/**
- * The files and folders an experiment reads: the corpus (as its reader resolves it), qrels, run
- * files, the span oracle, and the files the variants' parameters name (an adapter's `fileParams`,
- * such as simhash's document frequencies; absolute once the config is loaded).
- */
-export function inputPaths(exp: Experiment, detectors?: DetectorCatalog): string[] {
-  const paths: string[] = [];
-  const reader = findCorpusReader(exp.corpus.format);
-  const corpus = exp.corpus.path ?? '';
-  const location = readerLocation(reader, corpus);
-  if (location !== '') paths.push(location);
-  const subset = exp.corpus.subset;
-  if (subset) paths.push(...('qrels' in subset ? [subset.qrels] : subset.runs));
-  for (const s of [exp.studies?.topic_collections, exp.studies?.run_topics]) if (s) paths.push(...s.runs);
-  if (exp.evaluate.oracle !== undefined) paths.push(exp.evaluate.oracle);
-  for (const v of detectors ? [exp.groundTruth, ...exp.variants] : []) {
-    for (const at of detectors?.adapters.find((a) => a.name === v.algorithm)?.fileParams ?? []) {
-      const value = at.reduce<unknown>((x, seg) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[seg] : undefined), v.params);
-      if (typeof value === 'string' && value !== '') paths.push(value);
-    }
-  }
-  return [...new Set(paths)];
 }
 
 async function contentHash(path: string): Promise<string> {
@@ -148,34 +105,4 @@ export async function fingerprintCorpus(
   const location = readerLocation(reader, path);
   const listed = await reader?.inputFiles?.(path, options);
   return listed ? fingerprintFiles(location, listed, method) : fingerprintPath(location, method);
-}
-
-export async function fingerprintInputs(exp: Experiment, method: 'stat' | 'content' = 'stat', detectors?: DetectorCatalog): Promise<InputsFingerprint> {
-  const reader = findCorpusReader(exp.corpus.format);
-  const corpus = exp.corpus.path ?? '';
-  const location = readerLocation(reader, corpus);
-  const files = await Promise.all(
-    inputPaths(exp, detectors).map((p) => (p === location && location !== '' ? fingerprintCorpus(reader, corpus, readerOptionsOf(exp.corpus), method) : fingerprintPath(p, method))),
-  );
-  const base = { method, package_version: packageVersion(), config_hash: exp.hash, files };
-  return { ...base, digest: createHash('sha256').update(JSON.stringify(base)).digest('hex') };
-}
-
-const mb = (b: number): string => `${(b / 2 ** 20).toFixed(1)} MB`;
-const describe = (f: FileSetFingerprint): string => `${grouped(f.files)} files, ${mb(f.bytes)}, newest ${f.newest ?? 'none'}`;
-
-/** What differs between the inputs a run read and these, one clause each; empty when they are the same. */
-export function inputChanges(before: InputsFingerprint, now: InputsFingerprint): string[] {
-  if (before.digest === now.digest) return [];
-  const out: string[] = [];
-  if (before.package_version !== now.package_version) out.push(`ndd-bench ${before.package_version} → ${now.package_version}`);
-  if (before.config_hash !== now.config_hash) out.push('the config changed');
-  if (before.method !== now.method) out.push(`inputs fingerprinted by ${before.method}, now by ${now.method}`);
-  for (const f of now.files) {
-    const old = before.files.find((b) => b.path === f.path);
-    if (!old) out.push(`${f.path} is new`);
-    else if (old.digest !== f.digest) out.push(`${f.path} changed (${describe(old)} → ${describe(f)})`);
-  }
-  for (const b of before.files) if (!now.files.some((f) => f.path === b.path)) out.push(`${b.path} is no longer read`);
-  return out.length > 0 ? out : ['the inputs differ'];
 }

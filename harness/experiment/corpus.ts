@@ -37,7 +37,7 @@ export interface CorpusReadOptions {
   readonly pool?: ParsePool;
   /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
   readonly cache?: CorpusCacheOptions;
-  /** The run's fingerprints of its inputs (results/inputs.ts), so that the cache need not take the corpus's again. */
+  /** The run's fingerprints of its inputs (inputs.ts), so that the cache need not take the corpus's again. */
   readonly inputs?: readonly FileSetFingerprint[];
   onDocument?(count: number): void;
 }
