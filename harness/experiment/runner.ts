@@ -47,7 +47,8 @@ import { runExpandedVariant } from './expanded-variant.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
-import { filterVariants, loadExperiment, strictly } from './load.ts';
+import { filterVariants } from './config/only.ts';
+import { loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
 import { grouped } from '../format.ts';
 
