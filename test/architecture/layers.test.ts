@@ -24,7 +24,7 @@ const LAYERS: readonly Layer[] = [
   // The middle layer, in the one order its folders may import each other: reading a corpus needs
   // nothing above it; TREC's files name corpus documents; the backends run over read documents;
   // the evaluation reads qrels and run files; results hold evaluations; the report reads results;
-  // synthetic corpora write results' files.
+  // synthetic corpora write the oracle file the evaluation reads.
   { name: 'corpus', paths: ['harness/corpus/'] },
   { name: 'trec', paths: ['harness/trec/'] },
   { name: 'mapreduce', paths: ['harness/mapreduce/'] },
