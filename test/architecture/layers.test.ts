@@ -18,7 +18,7 @@ const LAYERS: readonly Layer[] = [
   { name: 'algorithms', paths: ['algorithms/'] },
   // what every harness folder may use: errors, the built CLI's module loading, the built-in
   // detector catalog, progress lines, figures for people, CSV cells
-  { name: 'harness base', paths: ['harness/errors.ts', 'harness/build/', 'harness/detectors.ts', 'harness/progress.ts', 'harness/format.ts', 'harness/csv.ts'] },
+  { name: 'harness base', paths: ['harness/errors.ts', 'harness/build/', 'harness/detectors.ts', 'harness/progress.ts', 'harness/format.ts', 'harness/csv.ts', 'harness/did-you-mean.ts'] },
   // threads, pools, stored values, the kernel context
   { name: 'runtime', paths: ['harness/runtime/'] },
   // The middle layer, in the one order its folders may import each other: reading a corpus needs
