@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { DataError, UserError } from '../errors.ts';
-import { WorkerPool } from '../mapreduce/local/pool.ts';
+import { WorkerPool } from '../runtime/pool.ts';
 import type { Document, ParsePool, ReadContext, Skip } from './types.ts';
 
 /** A record framed on the calling thread: any structured-cloneable object; its `bytes`, if any, travel packed with the batch's. */

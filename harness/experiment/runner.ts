@@ -19,7 +19,7 @@ import { describeSkip } from '../corpus/read.ts';
 import { loadSpanOracle } from '../evaluate/oracle.ts';
 import { loadReplyOracle } from '../evaluate/replies.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
-import { storeBesideCorpusCache, ValueStore } from './stored-values.ts';
+import { storeBesideCorpusCache, ValueStore } from '../runtime/stored-values.ts';
 import { documentWordCounts, useWordCounts } from '../evaluate/size-groups.ts';
 import { wordCountsCodec } from '../../algorithms/text/word-count.ts';
 import type { ParsePool, ReadContext } from '../corpus/types.ts';

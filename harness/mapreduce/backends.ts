@@ -3,7 +3,7 @@
  * streaming (Hadoop Streaming emulation with real processes and `sort`), emr (Amazon EMR).
  */
 import type { Backend } from './backend.ts';
-import type { ValueStore } from '../experiment/stored-values.ts';
+import type { ValueStore } from '../runtime/stored-values.ts';
 import { createLocalBackend } from './local/backend.ts';
 import type { BackendConfig } from '../experiment/types.ts';
 import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';

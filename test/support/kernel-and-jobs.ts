@@ -9,9 +9,9 @@ import {
   addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, PairCollector, type Counters, type DocumentSet, type KernelContext,
   type KernelResult, type PairList, type Plan, type SideRecord, type StoreCodec,
 } from '../../contract/index.ts';
-import type { ValueStore } from '../../harness/experiment/stored-values.ts';
-import { WorkerPool } from '../../harness/mapreduce/local/pool.ts';
-import { transferables } from '../../harness/mapreduce/local/transfer.ts';
+import type { ValueStore } from '../../harness/runtime/stored-values.ts';
+import { WorkerPool } from '../../harness/runtime/pool.ts';
+import { transferables } from '../../harness/runtime/transfer.ts';
 import { mulberry32 } from '../algorithms/text/random-text.ts';
 import { runJobInMemory } from './run-job.ts';
 

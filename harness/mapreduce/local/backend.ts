@@ -5,12 +5,12 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CorpusShape, Counters, DocumentSet, KernelContext, StoreCodec } from '../../../contract/index.ts';
-import type { ValueStore } from '../../experiment/stored-values.ts';
+import type { ValueStore } from '../../runtime/stored-values.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { readOutputFiles, runPlanJobs } from './engine.ts';
 import { runPlanJobsParallel } from './parallel-engine.ts';
-import { WorkerPool } from './pool.ts';
+import { WorkerPool } from '../../runtime/pool.ts';
 
 export interface LocalBackendOptions {
   readonly workers: number;

@@ -12,7 +12,7 @@ import { runExternal, type ExternalStats } from '../../../algorithms/broder/exte
 import type { BroderParams } from '../../../algorithms/broder/params.ts';
 import type { Counters, DocumentSet, KernelContext, PairList, StoreCodec } from '../../../contract/index.ts';
 import { createLocalBackend } from '../../../harness/mapreduce/local/backend.ts';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { smallCorpus } from '../../support/corpus.ts';
 import { rowsOf } from '../../support/run-plan.ts';
 import { generator as random } from '../../../harness/synth/random.ts';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLines } from '../../../../harness/mapreduce/lines.ts';
 import { runPlanJobs } from '../../../../harness/mapreduce/local/engine.ts';
 import { runPlanJobsParallel } from '../../../../harness/mapreduce/local/parallel-engine.ts';
-import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
+import { WorkerPool } from '../../../../harness/runtime/pool.ts';
 import { decodeRecord } from '../../../../harness/mapreduce/records.ts';
 import { plan } from './toy-plan.ts';
 

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InputFileError } from '../../../../contract/errors.ts';
-import { isUserError } from '../../../../harness/errors.ts';
-import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
+import { InputFileError } from '../../../contract/errors.ts';
+import { isUserError } from '../../../harness/errors.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
 
-const ECHO = new URL('../../../fixtures/pool/echo.ts', import.meta.url).href;
+const ECHO = new URL('../../fixtures/pool/echo.ts', import.meta.url).href;
 
 describe('WorkerPool', () => {
   it('runs a task on a worker thread, moving its typed arrays', async () => {
@@ -72,7 +72,7 @@ describe('WorkerPool', () => {
   });
 
   it('keeps the process alive until an abort finishes when a task answers just as it starts (not exit 13, an unsettled await)', () => {
-    const script = fileURLToPath(new URL('../../../fixtures/pool/abort-as-answer-arrives.mts', import.meta.url));
+    const script = fileURLToPath(new URL('../../fixtures/pool/abort-as-answer-arrives.mts', import.meta.url));
     const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: 'settled 1\n' });
   });

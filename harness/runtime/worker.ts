@@ -3,7 +3,7 @@
  * back the result, transferring (not copying) the typed arrays it returns.
  */
 import { parentPort } from 'node:worker_threads';
-import { importModule } from '../../build/import-module.ts';
+import { importModule } from '../build/import-module.ts';
 import { transferables } from './transfer.ts';
 
 interface Task {

@@ -4,8 +4,8 @@
  * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
  */
 import { Worker } from 'node:worker_threads';
-import { InputFileError } from '../../../contract/errors.ts';
-import { importModule } from '../../build/import-module.ts';
+import { InputFileError } from '../../contract/errors.ts';
+import { importModule } from '../build/import-module.ts';
 import { transferables } from './transfer.ts';
 
 /**
@@ -13,7 +13,7 @@ import { transferables } from './transfer.ts';
  * entry that runs the TypeScript sources through tsx.
  */
 const WORKER_ENTRY =
-  typeof __NDD_BUILT__ !== 'undefined' && __NDD_BUILT__ ? new URL('../../../dist/cli/worker.mjs', import.meta.url) : new URL('./worker-entry.js', import.meta.url);
+  typeof __NDD_BUILT__ !== 'undefined' && __NDD_BUILT__ ? new URL('../../dist/cli/worker.mjs', import.meta.url) : new URL('./worker-entry.js', import.meta.url);
 
 interface Pending {
   resolve(v: unknown): void;
