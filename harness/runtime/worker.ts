@@ -1,5 +1,5 @@
 /**
- * A worker thread of the local backend: runs `exportName` of `moduleUrl` on a payload and posts
+ * A worker thread of the runtime's pool (pool.ts): runs `exportName` of `moduleUrl` on a payload and posts
  * back the result, transferring (not copying) the typed arrays it returns.
  */
 import { parentPort } from 'node:worker_threads';

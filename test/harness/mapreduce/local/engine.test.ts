@@ -75,7 +75,7 @@ describe('in-process MapReduce engine on two worker threads', () => {
         memoryBudgetBytes: budget,
         parallelism: 2,
         planModule,
-        runInWorker: (m, e, p) => pool.run(m, e, p),
+        tasks: pool,
       });
     } finally {
       await pool.close();
