@@ -89,7 +89,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         earlier: { complete: args.force ? 'replace' : 'keep', checkpoint: args.resume ? 'resume' : 'discard' },
         inputs: {
           skips: args.strict ? 'fail' : 'config',
-          fingerprint: args['hash-inputs'] ? 'content' : 'stat',
+          identifyFilesBy: args['hash-inputs'] ? 'content' : 'stat',
           ...(args['corpus-cache'] ? withCache(corpusCacheFromEnv(process.env)) : {}),
           storedValues: args['stored-values'] ? 'replay' : 'compute',
         },

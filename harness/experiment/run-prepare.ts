@@ -28,7 +28,7 @@ export interface PrepareOptions {
   readonly detectors?: DetectorCatalog;
   readonly backendKind?: string;
   readonly skips: 'config' | 'fail';
-  readonly fingerprint: 'stat' | 'content';
+  readonly identifyFilesBy: 'stat' | 'content';
   readonly complete: 'keep' | 'replace';
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -71,7 +71,7 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
     return { kind: 'dry-run', plan };
   }
   const finalDir = RunFolder.finalPath(o.outRoot, exp.name, runId);
-  const inputs = await fingerprintInputs(exp, o.fingerprint, detectors);
+  const inputs = await fingerprintInputs(exp, o.identifyFilesBy, detectors);
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, o.complete)) return { kind: 'already-complete', dir: finalDir };
   // Planned once: the plans name the worker modules the runtime preloads, and then run.
   const planned = [exp.groundTruth, ...variants].map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));

@@ -21,7 +21,7 @@ import type { Experiment } from './types.ts';
 export interface ReadOptions {
   readonly runtime: Runtime;
   readonly inputs: InputsFingerprint;
-  readonly fingerprint: 'stat' | 'content';
+  readonly identifyFilesBy: 'stat' | 'content';
   readonly corpusCache?: CorpusCacheOptions;
   readonly signal: AbortSignal;
   readonly progress: Progress;
@@ -44,7 +44,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
     inputs: o.inputs.files,
     signal: o.signal,
     threads: o.runtime.reads,
-    ...(o.corpusCache ? { cache: { ...o.corpusCache, method: o.fingerprint } } : {}),
+    ...(o.corpusCache ? { cache: { ...o.corpusCache, method: o.identifyFilesBy } } : {}),
     onDocument: (n) => {
       if (n % 500 === 0) o.progress.update('reading documents', n);
     },

@@ -67,8 +67,8 @@ export interface InputOptions {
   /** `--strict` (`fail`): every skipped or recovered record is an error, as `corpus.strict: true`; `config` (default): as the config says */
   readonly skips?: 'config' | 'fail';
   /** `--hash-inputs` (`content`): input files are fingerprinted by their SHA-256, not by size and time (`stat`, default) */
-  readonly fingerprint?: 'stat' | 'content';
-  /** the corpus cache (corpus/cache.ts; its `method` follows `fingerprint`); none when absent */
+  readonly identifyFilesBy?: 'stat' | 'content';
+  /** the corpus cache (corpus/cache.ts; its `method` follows `identifyFilesBy`); none when absent */
   readonly corpusCache?: CorpusCacheOptions;
   /** `--no-stored-values` (`compute`): what kernels would replay from beside the corpus cache is computed; `replay` (default) */
   readonly storedValues?: 'replay' | 'compute';
@@ -82,11 +82,11 @@ export type RunOutcome =
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const clock = startRunClock();
   const inputs = opts.inputs ?? {};
-  const fingerprint = inputs.fingerprint ?? 'stat';
+  const identifyFilesBy = inputs.identifyFilesBy ?? 'stat';
   const prepared = await prepareRun({
     ...opts,
     skips: inputs.skips ?? 'config',
-    fingerprint,
+    identifyFilesBy,
     complete: opts.earlier?.complete ?? 'keep',
   });
   if (prepared.kind !== 'run') return prepared;
@@ -99,7 +99,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let completed = false;
   try {
     const open = await openRun(held, run, opts);
-    const input = await readRunInput(run.exp, { runtime: open.runtime, inputs: run.inputs, fingerprint, ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}), signal: opts.signal, progress: opts.progress });
+    const input = await readRunInput(run.exp, { runtime: open.runtime, inputs: run.inputs, identifyFilesBy, ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}), signal: opts.signal, progress: opts.progress });
     clock.mark('read');
     const variants = await runVariants(
       run.planned,
