@@ -50,7 +50,7 @@ export function listFolder<T extends { readonly used: Date }>(dir: string, isEnt
 
 /**
  * Removes `entries` (least recently used first) until the rest hold at most `maxBytes`, never
- * `keep`. Shared with the stored values (experiment/stored-values.ts).
+ * `keep`. Shared by the corpus cache and the stored values (stored-values.ts).
  */
 export function trimToSize(entries: readonly { readonly file: string; readonly bytes: number }[], maxBytes: number, keep: string): void {
   let total = entries.reduce((s, e) => s + e.bytes, 0);
