@@ -11,6 +11,7 @@
  *   adapter.ts    AlgorithmAdapter: name, parameters, plan, own measures and figures
  *   derived.ts    variants that are several runs: trials averaged, calibration runs
  *   errors.ts     InputFileError: a detector's bad input file, a one-line exit-2 error
+ *   tasks.ts      WorkerTask: code a worker thread runs, as a typed handle
  */
 export * from './adapter.ts';
 export * from './counters.ts';
@@ -21,3 +22,4 @@ export * from './jobs.ts';
 export * from './pairs.ts';
 export * from './plan.ts';
 export * from './spans.ts';
+export * from './tasks.ts';

@@ -10,6 +10,7 @@ import type { DocumentSet } from './documents.ts';
 import type { JobSpec, SideRecord } from './jobs.ts';
 import type { PairList } from './pairs.ts';
 import type { Span } from './spans.ts';
+import type { WorkerTask } from './tasks.ts';
 
 export interface PlanContext {
   /**
@@ -138,17 +139,18 @@ export interface StoreCodec<T> {
 export interface KernelContext {
   readonly docs: DocumentSet;
   /**
-   * Runs `exportName` of `moduleUrl` in a worker thread with `payload`; the function may be async.
-   * Typed arrays on SharedArrayBuffers are shared, others are copied in and transferred back.
+   * Runs `task` (tasks.ts) in a worker thread with `payload`; the function may be async. Typed
+   * arrays on SharedArrayBuffers are shared, others are copied in and transferred back.
    */
-  runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
+  runInWorker<P, R>(task: WorkerTask<P, R>, payload: P): Promise<R>;
   /** Number of worker threads the backend may use (the cores it was given). */
   readonly parallelism: number;
   /**
-   * Whether worker threads are up. The first task handed to `runInWorker` starts them, which
-   * costs more CPU than some work is worth: such work is cheaper on the calling thread.
+   * Whether work of about `steps` small steps (a few nanoseconds each, such as a join's posting
+   * steps) is worth handing to worker threads. The harness decides, weighing it against what
+   * starting the threads would cost now; false: the work is cheaper on the calling thread.
    */
-  threadsRunning(): boolean;
+  worthThreads(steps: number): boolean;
   /** Memoizes work that several variants of one run share (e.g. fingerprints of the same shingling). */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**

@@ -43,7 +43,7 @@ export interface GroundTruthBenchFigures {
   readonly benchCold: ProcessFigures;
   /** `bench run` with the corpus cache filled (the documents replayed), the fingerprints computed */
   readonly benchCorpusWarm: ProcessFigures;
-  /** `bench run` with the corpus and the fingerprint features replayed (experiment/stored-values.ts) */
+  /** `bench run` with the corpus and the fingerprint features replayed (runtime/stored-values.ts) */
   readonly benchWarm: ProcessFigures;
   readonly scipy: ProcessFigures;
   /** whether `bench run` ran the build (dist/cli) or the sources through tsx */

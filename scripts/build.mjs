@@ -10,7 +10,7 @@
  *                         package is ~100 files to resolve and read at every start: 70 ms of
  *                         `bench validate`'s 350), except the AWS SDK (EMR only), esbuild and
  *                         tsx (tools), and the packages read as files (chart.js, the corpus)
- *   dist/cli/worker.mjs   the worker threads' entry (harness/mapreduce/local/worker.ts)
+ *   dist/cli/worker.mjs   the worker threads' entry (harness/runtime/worker.ts)
  *   dist/cli/build.json   the sources it was built from, for bin/bench.js's freshness check
  *
  * Modules find files relative to themselves (`new URL('./join.ts', import.meta.url)`, the
@@ -126,7 +126,7 @@ const tmp = `${OUT}.${process.pid}.tmp`;
 rmSync(tmp, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: { bench: 'harness/cli.ts', worker: 'harness/mapreduce/local/worker.ts' },
+  entryPoints: { bench: 'harness/cli.ts', worker: 'harness/runtime/worker.ts' },
   outdir: tmp,
   bundle: true,
   splitting: true,

@@ -24,12 +24,15 @@ import { concatPairs, countIfAny, type KernelContext, type KernelResult } from '
 import { writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { pairCapacityFor, pairRanges, rangeParts } from '../text/pair-count-runs.ts';
 import { stopFlag } from '../text/sorted-runs.ts';
-import type { JoinPartitionPayload, JoinPartitionResult, ScoreRangePayload, ScoreRangeResult } from './external-join.ts';
+import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { usesSampledSize } from './sampling.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as ExternalJoin from './external-join.ts';
 
 export const EXTERNAL_JOIN_MODULE = new URL('./external-join.ts', import.meta.url).href;
+const externalJoin = workerModule<typeof ExternalJoin>(EXTERNAL_JOIN_MODULE);
 
 /**
  * Worker-thread bytes per character of a fingerprinted batch: measured 6.8 for the fingerprints
@@ -146,7 +149,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     k.progress('join (out of core)', 0, partitions);
     const joins = await settleAll(
       fp.partitions.map(async (part, p) => {
-        const r = await k.runInWorker<JoinPartitionResult>(EXTERNAL_JOIN_MODULE, 'joinPartition', {
+        const r = await k.runInWorker(externalJoin.task('joinPartition'), {
           shared: part.shared,
           single: sampled ? part.single : null,
           width: fp.width,
@@ -198,7 +201,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     const pairRuns = joins.flatMap((j) => j.runs);
     const scored = await settleAll(
       Array.from({ length: sizes.ranges }, async (_, q) => {
-        const r = await k.runInWorker<ScoreRangeResult>(EXTERNAL_JOIN_MODULE, 'scoreRange', {
+        const r = await k.runInWorker(externalJoin.task('scoreRange'), {
           parts: rangeParts(pairRuns, q),
           sizes: scoreSizes,
           floor,

@@ -15,25 +15,13 @@ import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
 import { documentWords, wordCountsCodec } from '../text/word-count.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Join from './join.ts';
 
 const ALWAYS_COUNTED = new Set(['documents', 'fingerprints']);
 
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
-
-/**
- * A join of fewer posting steps (pairs counted, with repeats) than this runs on the calling
- * thread when no worker thread is up: starting one costs about as much CPU as ten million
- * steps (40 ms on a fast machine, 200 on a loaded 2-core VM, where a step takes 4 and 20 ns).
- * The bundled corpus's ground truth, 6.5 M steps, with its corpus and fingerprints replayed
- * (no thread started before the join) went from 1.28 to 1.20 s of wall time and from 1.81 to
- * 1.47 CPU-s. Threads already up (they fingerprinted the corpus) join it in parallel.
- */
-export const INLINE_JOIN_STEPS = 10_000_000;
-
-/** Whether a join of `steps` posting steps runs on the calling thread (INLINE_JOIN_STEPS). */
-export function joinsInline(steps: number, threadsUp: boolean): boolean {
-  return steps < INLINE_JOIN_STEPS && !threadsUp;
-}
+const join = workerModule<typeof Join>(JOIN_MODULE);
 
 /**
  * The in-memory kernel's cost model, the peak memory of the whole process: measured 2,430 MB on
@@ -89,9 +77,11 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
 
   let steps = 0;
   for (const w of sampled.work) steps += w;
-  const inline = joinsInline(steps, k.threadsRunning());
+  // A small join (its corpus and fingerprints replayed, no thread started yet) costs less on
+  // this thread than starting threads for it; the harness weighs that (KernelContext.worthThreads).
+  const inline = !k.worthThreads(steps);
   const ranges = inline ? [[0, sampled.docs] as const] : balancedRanges(sampled.docs, (d) => sampled.work[d] as number, Math.max(1, k.parallelism * 4));
-  const scan = (p: ScanPayload): Promise<ScanResult> => (inline ? Promise.resolve(scanCount(p)) : k.runInWorker<ScanResult>(JOIN_MODULE, 'scanCount', p));
+  const scan = (p: ScanPayload): Promise<ScanResult> => (inline ? Promise.resolve(scanCount(p)) : k.runInWorker(join.task('scanCount'), p));
   let done = 0;
   k.progress('join', 0, ranges.length);
   const parts = await Promise.all(

@@ -11,13 +11,18 @@
  */
 import type { CorpusShape, KernelContext, KernelResult, LocalKernel, PlanContext, SideRecord } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { mergeWordSlices, type WordSets, type WordSlice } from '../text/word-sets.ts';
+import { mergeWordSlices, type WordSets } from '../text/word-sets.ts';
 import { COLLISIONS, DF, PAIRS, sharedScore, SIGNATURES } from './jobs.ts';
 import type { ImatchParams } from './params.ts';
 import { NO_SIGNATURE, type SignPayload } from './sign.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as WordSetsModule from '../text/word-sets.ts';
+import type * as Sign from './sign.ts';
 
 export const WORD_SETS_MODULE = new URL('../text/word-sets.ts', import.meta.url).href;
 export const SIGN_MODULE = new URL('./sign.ts', import.meta.url).href;
+const wordSets = workerModule<typeof WordSetsModule>(WORD_SETS_MODULE);
+const sign = workerModule<typeof Sign>(SIGN_MODULE);
 
 export function imatchKernel(params: ImatchParams, ctx: PlanContext): LocalKernel {
   return {
@@ -112,7 +117,7 @@ async function signDocuments(k: KernelContext, sets: WordSets, params: ImatchPar
         from,
         to,
       };
-      const r = await k.runInWorker<string>(SIGN_MODULE, 'signSlice', payload);
+      const r = await k.runInWorker(sign.task('signSlice'), payload);
       done += to - from;
       k.progress('signatures', done, sets.docs);
       return to > from ? r.split('\n') : [];
@@ -176,7 +181,7 @@ async function computeWordSets(k: KernelContext): Promise<WordSets> {
   k.progress('reading words', 0, texts.length);
   const parts = await Promise.all(
     slices.map(async ([from, to]) => {
-      const r = await k.runInWorker<WordSlice>(WORD_SETS_MODULE, 'wordSetSlice', { texts: texts.slice(from, to) });
+      const r = await k.runInWorker(wordSets.task('wordSetSlice'), { texts: texts.slice(from, to) });
       done += to - from;
       k.progress('reading words', done, texts.length);
       return r;

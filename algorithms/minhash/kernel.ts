@@ -19,8 +19,11 @@ import { BANDS_JOB, CANDIDATES_JOB, CLUSTERS, CLUSTERS_JOB, SIGNATURES_JOB, VERI
 import type { BandSlice, SignatureSlice } from './kernel-worker.ts';
 import { signatureKey, type MinhashSettings } from './settings.ts';
 import { clustersOf } from './union-find.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Worker from './kernel-worker.ts';
 
 export const WORKER_MODULE = new URL('./kernel-worker.ts', import.meta.url).href;
+const worker = workerModule<typeof Worker>(WORKER_MODULE);
 
 /**
  * The kernel's cost model: the signatures (8 bytes a slot, twice while the slices are gathered,
@@ -113,7 +116,7 @@ async function computeSignatures(k: KernelContext, s: MinhashSettings, keepSets:
   k.progress('signatures', 0, n);
   const parts = await Promise.all(
     ranges.map(async ([from, to]) => {
-      const r = await k.runInWorker<SignatureSlice>(WORKER_MODULE, 'signatureSlice', {
+      const r = await k.runInWorker(worker.task('signatureSlice'), {
         texts: texts.slice(from, to),
         shingle: s.shingle,
         fingerprint: s.fingerprint,
@@ -155,7 +158,7 @@ async function bucketPairs(k: KernelContext, sig: KernelSignatures, kk: number, 
   k.progress('LSH buckets', 0, ranges.length);
   return Promise.all(
     ranges.map(async ([fromBand, toBand]) => {
-      const r = await k.runInWorker<BandSlice>(WORKER_MODULE, 'bandSlice', {
+      const r = await k.runInWorker(worker.task('bandSlice'), {
         values: sig.values,
         signed: sig.signed,
         k: kk,

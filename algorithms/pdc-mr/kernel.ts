@@ -8,9 +8,8 @@ import { countIfAny, type KernelContext, type LocalKernel, type PairList, type S
 import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { pairOrder } from '../text/stable-order.ts';
-import { corpusDocumentFrequencies, buildIndex, joinUnits, TASKS_MODULE } from '../text/sentence-index.ts';
+import { corpusDocumentFrequencies, buildIndex, joinUnits, sentenceTasks, TASKS_MODULE } from '../text/sentence-index.ts';
 import { corpusTables, needsDocumentFrequencies } from '../text/sentence-signatures.ts';
-import type { SignedSlice } from '../text/sentence-tasks.ts';
 import { coverageScore, diagonalRunsOf } from './matching.ts';
 import { DF, MR1, MR2, MR3 } from './jobs.ts';
 import type { PdcMrParams } from './params.ts';
@@ -43,7 +42,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   const signed = await k.cached(`pdc-mr:signed:${JSON.stringify(params.signature)}`, () =>
     Promise.all(
       slices.map(async ([from, to]) => {
-        const r = await k.runInWorker<SignedSlice>(TASKS_MODULE, 'signSlice', { texts: texts.slice(from, to), signature: params.signature, tables });
+        const r = await k.runInWorker(sentenceTasks.task('signSlice'), { texts: texts.slice(from, to), signature: params.signature, tables });
         signedDocs += to - from;
         k.progress('signing sentences', signedDocs, docs);
         return r;

@@ -14,15 +14,17 @@ import type { JoinResult } from './join.ts';
 import { buildIndex, processingOrder } from './order.ts';
 import { C, GROUP, type JoinSettings } from './settings.ts';
 import { rankTokens, signatures } from './tokens.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Join from './join.ts';
 
 export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
+const join = workerModule<typeof Join>(JOIN_MODULE);
 
 export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
   return {
     workerModules: [FEATURES_MODULE, JOIN_MODULE],
     memoryBytes: kernelBytes,
     async run(k: KernelContext) {
-      const run = <T>(url: string, name: string, payload: unknown): Promise<T> => k.runInWorker<T>(url, name, payload);
       const features = await corpusFeatures(k, spec.shingle, spec.fingerprint);
       const key = `ppjoin:${JSON.stringify(spec.shingle)}:${spec.fingerprint}`;
       const sets = await k.cached(`${key}:ranks`, async () => {
@@ -43,7 +45,7 @@ export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
       k.progress('join', 0, ranges.length);
       const parts = await Promise.all(
         ranges.map(async ([from, to]) => {
-          const r = await run<JoinResult>(JOIN_MODULE, 'joinRange', { ...index, settings: s, from, to });
+          const r = await k.runInWorker(join.task('joinRange'), { ...index, settings: s, from, to });
           k.progress('join', ++done, ranges.length);
           return r;
         }),

@@ -22,14 +22,18 @@ import { HashCounts, type HashCountArrays } from './hash-counts.ts';
 import { clusterSizes } from './clusters.ts';
 import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, SIGNATURES } from './jobs.ts';
 import { readDfFile } from './df-file.ts';
-import type { SliceFingerprints } from './kernel-tasks.ts';
 import { groupFingerprints, identicalPairs, type SearchResult } from './search.ts';
 import { pairOrder } from '../text/stable-order.ts';
 import type { TableLayout } from './tables.ts';
 import { metaFieldsUsed, type WeightingOptions } from './weights.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Tasks from './kernel-tasks.ts';
+import type * as Search from './search.ts';
 
 export const TASKS_MODULE = new URL('./kernel-tasks.ts', import.meta.url).href;
 export const SEARCH_MODULE = new URL('./search.ts', import.meta.url).href;
+const tasks = workerModule<typeof Tasks>(TASKS_MODULE);
+const searchTasks = workerModule<typeof Search>(SEARCH_MODULE);
 
 interface FrozenDf {
   readonly arrays: HashCountArrays;
@@ -82,7 +86,7 @@ async function frozenDf(ctx: KernelContext, o: WeightingOptions, dfFile: string 
   let done = 0;
   const parts = await Promise.all(
     ranges.map(async ([from, to]) => {
-      const r = await ctx.runInWorker<Uint32Array>(TASKS_MODULE, 'sliceDocumentFrequencies', { texts: texts.slice(from, to), options: o });
+      const r = await ctx.runInWorker(tasks.task('sliceDocumentFrequencies'), { texts: texts.slice(from, to), options: o });
       done += to - from;
       ctx.progress('document frequencies', done, texts.length);
       return r;
@@ -101,7 +105,7 @@ async function fingerprints(ctx: KernelContext, o: WeightingOptions, df: FrozenD
   let done = 0;
   const parts = await Promise.all(
     ranges.map(async ([from, to]) => {
-      const r = await ctx.runInWorker<SliceFingerprints>(TASKS_MODULE, 'sliceFingerprints', {
+      const r = await ctx.runInWorker(tasks.task('sliceFingerprints'), {
         texts: texts.slice(from, to),
         metas: metas ? metas.slice(from, to) : null,
         options: o,
@@ -147,7 +151,7 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
   parts.push(
     ...(await Promise.all(
       Array.from({ length: tables }, async (_, t) => {
-        const r = await ctx.runInWorker<SearchResult>(SEARCH_MODULE, 'searchTables', {
+        const r = await ctx.runInWorker(searchTasks.task('searchTables'), {
           groups,
           maskHi,
           maskLo,

@@ -1,9 +1,8 @@
 /** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
 import { countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { buildIndex, corpusDocumentFrequencies, joinUnits, TASKS_MODULE } from '../text/sentence-index.ts';
+import { buildIndex, corpusDocumentFrequencies, joinUnits, sentenceTasks, TASKS_MODULE } from '../text/sentence-index.ts';
 import { corpusTables } from '../text/sentence-signatures.ts';
-import type { SignedSlice } from '../text/sentence-tasks.ts';
 import { jaccard } from '../text/set-similarity.ts';
 import { DF, MR1, MR2, signatureSpec } from './jobs.ts';
 import type { SpotSigsParams } from './params.ts';
@@ -26,7 +25,7 @@ async function run(k: KernelContext, params: SpotSigsParams, minScore: number): 
   const tables = corpusTables(spec, df);
   k.progress('signing documents');
   const signed = await Promise.all(
-    slices.map(([from, to]) => k.runInWorker<SignedSlice>(TASKS_MODULE, 'signDocumentsSlice', { texts: texts.slice(from, to), signature: spec, tables })),
+    slices.map(([from, to]) => k.runInWorker(sentenceTasks.task('signDocumentsSlice'), { texts: texts.slice(from, to), signature: spec, tables })),
   );
   const index = buildIndex(slices, signed, docs);
   countIfAny(k, MR1, 'documents', docs);

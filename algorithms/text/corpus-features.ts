@@ -7,10 +7,13 @@
 import type { KernelContext, StoreCodec } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
 import { codeDigest } from './code-digest.ts';
-import { mergeOnThreads, mergeSlices, type DocumentFeatures, type SortedSlice } from './features.ts';
+import { mergeOnThreads, mergeSlices, type DocumentFeatures } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Features from './features.ts';
 
 export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
+const features = workerModule<typeof Features>(FEATURES_MODULE);
 
 /** The cache key of the features of one shingling and fingerprint. */
 export function featuresKey(shingle: ShingleSpec, kind: FingerprintKind): string {
@@ -47,7 +50,7 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(
     slices.map(async ([from, to]) => {
-      const r = await k.runInWorker<SortedSlice>(FEATURES_MODULE, 'fingerprintSlice', {
+      const r = await k.runInWorker(features.task('fingerprintSlice'), {
         texts: texts.slice(from, to),
         firstDoc: from,
         shingle,
@@ -62,7 +65,7 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
   k.progress('merging fingerprints');
   const entries = results.reduce((n, r) => n + r.owners.length, 0);
   if (!shared || entries < THREADED_MERGE_ENTRIES) return mergeSlices(results);
-  return mergeOnThreads(results, k.parallelism, (name, payload) => k.runInWorker(FEATURES_MODULE, name, payload));
+  return mergeOnThreads(results, k.parallelism, (name, payload) => k.runInWorker(features.task(name), payload as never) as Promise<never>);
 }
 
 /**

@@ -22,6 +22,8 @@ import { balancedRanges } from './chunks.ts';
 import { fingerprintSlice } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 import { mergeRuns, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as FingerprintRunsModule from './fingerprint-runs.ts';
 
 /** A run of (fingerprint words…, document) records and where each partition starts in it. */
 export interface FingerprintRun {
@@ -213,11 +215,10 @@ export interface FingerprintRunsOptions {
   readonly stop?: Int32Array;
   /** records each run reader buffers while merging */
   readonly bufferRecords: number;
-  /** the module exporting `fingerprintRun` (this one) */
-  readonly moduleUrl?: string;
 }
 
 export const FINGERPRINT_RUNS_MODULE = new URL('./fingerprint-runs.ts', import.meta.url).href;
+const fingerprintRuns = workerModule<typeof FingerprintRunsModule>(FINGERPRINT_RUNS_MODULE);
 
 /**
  * Writes the corpus' fingerprint runs on the kernel's worker threads, then merges and splits
@@ -234,7 +235,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   k.progress('fingerprint runs', 0, batches.length);
   const settled = await Promise.allSettled(
     batches.map(async ([from, to], b) => {
-      const r = await k.runInWorker<FingerprintRunResult>(o.moduleUrl ?? FINGERPRINT_RUNS_MODULE, 'fingerprintRun', {
+      const r = await k.runInWorker(fingerprintRuns.task('fingerprintRun'), {
         texts: texts.slice(from, to),
         firstDoc: from,
         shingle: o.shingle,
@@ -257,7 +258,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const split = settleOrThrow(
     await Promise.allSettled(
       Array.from({ length: partitions }, async (_, p) => {
-        const r = await k.runInWorker<SplitPartitionResult>(o.moduleUrl ?? FINGERPRINT_RUNS_MODULE, 'splitPartition', {
+        const r = await k.runInWorker(fingerprintRuns.task('splitPartition'), {
           parts: partitionParts(runs, p),
           width,
           path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,

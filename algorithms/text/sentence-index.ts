@@ -7,9 +7,13 @@ import type { KernelContext } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from './chunks.ts';
 import { KeyTable } from './key-table.ts';
 import type { DocumentFrequencies } from './document-frequencies.ts';
-import type { JoinResult, SignedSlice, TermSlice } from './sentence-tasks.ts';
+import type { JoinResult, SignedSlice } from './sentence-tasks.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as SentenceTasks from './sentence-tasks.ts';
 
 export const TASKS_MODULE = new URL('./sentence-tasks.ts', import.meta.url).href;
+/** The sentence detectors' worker tasks (sentence-tasks.ts). */
+export const sentenceTasks = workerModule<typeof SentenceTasks>(TASKS_MODULE);
 
 export interface UnitIndex {
   readonly units: number;
@@ -128,7 +132,7 @@ export async function joinUnits(k: KernelContext, index: UnitIndex, tau: number)
   k.progress('joining', 0, ranges.length);
   return Promise.all(
     ranges.map(async ([from, to]) => {
-      const r = await k.runInWorker<JoinResult>(TASKS_MODULE, 'joinSentences', {
+      const r = await k.runInWorker(sentenceTasks.task('joinSentences'), {
         sentDoc: index.unitDoc,
         size: index.size,
         sigStart,
@@ -150,7 +154,7 @@ export async function joinUnits(k: KernelContext, index: UnitIndex, tau: number)
 /** Document frequencies of the documents' terms (`documentTerms`), counted on worker threads, one slice of documents a task. */
 export async function corpusDocumentFrequencies(k: KernelContext, slices: readonly [number, number][]): Promise<DocumentFrequencies> {
   const parts = await Promise.all(
-    slices.map(([from, to]) => k.runInWorker<TermSlice>(TASKS_MODULE, 'termSlice', { texts: k.docs.texts.slice(from, to) })),
+    slices.map(([from, to]) => k.runInWorker(sentenceTasks.task('termSlice'), { texts: k.docs.texts.slice(from, to) })),
   );
   const df = new Map<string, number>();
   for (const p of parts) p.terms.forEach((t, i) => df.set(t, (df.get(t) ?? 0) + (p.df[i] as number)));

@@ -1,7 +1,7 @@
 /** `bench cache [--clear]`: where the corpus cache and the stored values are, what they hold, and emptying them. */
 import type { CommandModule } from 'yargs';
 import { clearCache, corpusCacheFromEnv, listEntries } from '../corpus/cache.ts';
-import { clearStoredValues, listStoredValues, storeBesideCorpusCache } from '../experiment/stored-values.ts';
+import { clearStoredValues, listStoredValues, storeBesideCorpusCache } from '../runtime/stored-values.ts';
 import { grouped } from '../format.ts';
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;

@@ -29,7 +29,7 @@
  * costs the speed-up: the run goes on reading the collection.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +37,7 @@ import { deserialize, serialize } from 'node:v8';
 import { codeDigest } from '../../algorithms/text/code-digest.ts';
 import type { FileSetFingerprint } from './fingerprints.ts';
 import type { Document, Skip } from './types.ts';
+import { clearFolder, listFolder, removeDeadTemporaries, trimToSize } from '../runtime/cache-folder.ts';
 
 /** One thing a reader reported, in order: a document or a skip. */
 export type ReaderEvent = { readonly doc: Document } | { readonly skip: Skip };
@@ -337,23 +338,6 @@ class EntryWriter {
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** `<key>.<pid>.<n>.tmp` files of processes that are gone. */
-export function removeDeadTemporaries(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    const m = /^[0-9a-f]{64}\.(\d+)\.\d+\.tmp$/.exec(name);
-    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
-  }
-}
-
 /** The complete entries of a cache folder, least recently used first. */
 export function listEntries(dir: string): EntryInfo[] {
   return listFolder(dir, (name) => /^[0-9a-f]{64}\.corpus$/.test(name), (file, st) => {
@@ -368,81 +352,15 @@ export function listEntries(dir: string): EntryInfo[] {
   });
 }
 
-/**
- * The entries of a folder (the files `isEntry` names) as `describe` reads them, least recently
- * used first. An entry being removed, or not whole (`describe` throws), is not listed: a read
- * finds out and removes it.
- */
-export function listFolder<T extends { readonly used: Date }>(dir: string, isEntry: (name: string) => boolean, describe: (file: string, st: Stats) => T): T[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const out: T[] = [];
-  for (const name of names.filter(isEntry)) {
-    const file = join(dir, name);
-    try {
-      out.push(describe(file, statSync(file)));
-    } catch {
-      // not listed (above)
-    }
-  }
-  return out.sort((a, b) => a.used.getTime() - b.used.getTime());
-}
-
 /** Removes least recently used entries until the folder holds at most `maxBytes`, `keep` last of all. */
 function trim(cache: CorpusCacheOptions, keep: string): void {
   // The entry just written fits the limit (the writer gives up past it): it stays.
   trimToSize(listEntries(cache.dir), cache.maxBytes, keep);
 }
 
-/**
- * Removes `entries` (least recently used first) until the rest hold at most `maxBytes`, never
- * `keep`. Shared with the stored values (experiment/stored-values.ts).
- */
-export function trimToSize(entries: readonly { readonly file: string; readonly bytes: number }[], maxBytes: number, keep: string): void {
-  let total = entries.reduce((s, e) => s + e.bytes, 0);
-  for (const e of entries) {
-    if (total <= maxBytes) break;
-    if (e.file === keep) continue;
-    rmSync(e.file, { force: true });
-    total -= e.bytes;
-  }
-}
-
 /** Removes every entry (and temporary file) of a cache folder; returns how many bytes were freed. */
 export function clearCache(dir: string): { entries: number; bytes: number } {
   return clearFolder(dir, (name) => /^[0-9a-f]{64}\.corpus$/.test(name));
-}
-
-/**
- * Removes every file of `dir` that `isEntry` names, and every temporary file of a write
- * (`<key>.<pid>.<n>.tmp`); returns how many entries and bytes went. Shared with the stored values.
- */
-export function clearFolder(dir: string, isEntry: (name: string) => boolean): { entries: number; bytes: number } {
-  let entries = 0;
-  let bytes = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return { entries, bytes };
-  }
-  for (const name of names) {
-    const entry = isEntry(name);
-    if (!entry && !/^[0-9a-f]{64}\.\d+\.\d+\.tmp$/.test(name)) continue;
-    const file = join(dir, name);
-    try {
-      bytes += statSync(file).size;
-      rmSync(file, { force: true });
-      if (entry) entries++;
-    } catch {
-      // removed meanwhile
-    }
-  }
-  return { entries, bytes };
 }
 
 /**

@@ -11,9 +11,11 @@ import { DataError, quote } from '../errors.ts';
 import { estimatedBytes, listInputFiles, readFileChunks } from './files.ts';
 import { htmlMeta, htmlToDocument } from './html.ts';
 import { MAX_ENTRY_BYTES, tarEntries, TarError, type TarEnd, type TarEntry } from './tar.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import { decodeRecord, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as HtmlFiles from './html-files.ts';
 
 const HTML_NAME = /\.html?$/i;
 const TAR_NAME = /\.(tar|tar\.gz|tgz)$/i;
@@ -113,7 +115,7 @@ function parsePage(page: Page, ctx: ReadContext): Document {
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parsePages = batchParser(parsePage);
-const parser: RecordParser<Page> = { parse: parsePage, moduleUrl: new URL('./html-files.ts', import.meta.url).href, batch: 'parsePages' };
+const parser: RecordParser<Page> = { parse: parsePage, batch: workerModule<typeof HtmlFiles>(new URL('./html-files.ts', import.meta.url).href).task('parsePages') };
 
 export const htmlFilesReader: CorpusReader = {
   format: 'html',
@@ -121,6 +123,6 @@ export const htmlFilesReader: CorpusReader = {
   description: 'HTML files, one document each (id: file name without .html): a folder, a .tar or a .tar.gz of them',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => pages(path, files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+    yield* readRecords((c) => pages(path, files, c), parser, ctx, estimatedBytes(files));
   },
 };

@@ -5,9 +5,11 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { clip, DataError, quote, UserError } from '../errors.ts';
 import { estimatedBytes } from './files.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import { DEFAULT_RECORD_FIELDS, documentParts, parseFieldPath, type FieldPath, type RecordFields } from './record-fields.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Jsonl from './jsonl.ts';
 
 /** One line of a file: its bytes without the line end, 1-based number, byte offset. */
 interface Line {
@@ -178,7 +180,7 @@ function parseLine(line: Record_, ctx: ReadContext): Document | undefined {
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseLines = batchParser(parseLine);
 // JSON.parse is native and fast: moving a line to a thread and its document back costs more.
-const parser: RecordParser<Record_> = { parse: parseLine, moduleUrl: new URL('./jsonl.ts', import.meta.url).href, batch: 'parseLines', worthThreads: false };
+const parser: RecordParser<Record_> = { parse: parseLine, batch: workerModule<typeof Jsonl>(new URL('./jsonl.ts', import.meta.url).href).task('parseLines'), worthThreads: false };
 
 async function* lines(files: readonly string[], fields: RecordFields, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<Record_> {
   for (const file of files) yield* fileLines(file, fields, ctx, maxLineBytes);
@@ -186,7 +188,7 @@ async function* lines(files: readonly string[], fields: RecordFields, ctx: ReadC
 
 /** One file's documents, read on this thread (`maxLineBytes` lowered by the tests). */
 export function readJsonlFile(file: string, ctx: ReadContext, maxLineBytes = MAX_LINE_BYTES, fields: RecordFields = DEFAULT_RECORD_FIELDS): AsyncGenerator<Document> {
-  return readRecords((c) => lines([file], fields, c, maxLineBytes), parser, ctx, 1);
+  return readRecords((c) => lines([file], fields, c, maxLineBytes), parser, { ...ctx, workers: 1 }, 0);
 }
 
 /** The config keys that choose the fields, as messages name them. */
@@ -217,7 +219,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   const fields = jsonlFields(options);
   if (path === '') throw new UserError('jsonl: corpus.path is required (a .jsonl[.gz] file or a folder of them)');
   const files = await corpusFiles(path);
-  yield* readRecords((c) => lines(files, fields, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+  yield* readRecords((c) => lines(files, fields, c), parser, ctx, estimatedBytes(files));
 }
 
 export const jsonlReader: CorpusReader = {

@@ -8,13 +8,14 @@
  * order once its records are parsed. So documents, skip lists (files, offsets, ids) and where a
  * `--strict` read stops are the same with one thread or many.
  *
- * Small inputs are parsed on the calling thread (starting threads would cost more than it
+ * Whether a read parses on threads, and on whose, the runtime decides (runtime/read-threads.ts):
+ * small inputs are parsed on the calling thread (starting threads would cost more than it
  * saves), and so is everything when the machine has one core.
  */
-import { availableParallelism } from 'node:os';
+import type { WorkerTask } from '../../contract/index.ts';
 import { DataError, UserError } from '../errors.ts';
-import { WorkerPool } from '../mapreduce/local/pool.ts';
-import type { Document, ParsePool, ReadContext, Skip } from './types.ts';
+import { ownReadThreads } from '../runtime/read-threads.ts';
+import type { Document, ReadContext, Skip } from './types.ts';
 
 /** A record framed on the calling thread: any structured-cloneable object; its `bytes`, if any, travel packed with the batch's. */
 export interface RawRecord {
@@ -24,11 +25,10 @@ export interface RawRecord {
 /** Parses one record; reports skips through `ctx`; undefined when the record gives no document. */
 export type ParseRecord<R> = (record: R, ctx: ReadContext) => Document | undefined | Promise<Document | undefined>;
 
-/** How a reader's records are parsed, on this thread (`parse`) or on a worker (the `batch` export of `moduleUrl`, see `batchParser`). */
+/** How a reader's records are parsed, on this thread (`parse`) or on a worker (`batch`, an export made by `batchParser`). */
 export interface RecordParser<R> {
   readonly parse: ParseRecord<R>;
-  readonly moduleUrl: string;
-  readonly batch: string;
+  readonly batch: WorkerTask<PackedBatch, ParsedBatch>;
   /**
    * False when parsing a record costs less than moving it to a thread and its document back
    * (JSONL: JSON.parse is native and fast): then only an explicit thread count parses on threads.
@@ -50,7 +50,7 @@ interface ErrorData {
  * an object a record): record `i`'s skips are those with `skipAt` = i, in order, then its
  * error (if `errorAt` holds i) or its document (`docAt[i]` ≥ 0 indexes `ids`, `texts`, `metas`).
  */
-interface ParsedBatch {
+export interface ParsedBatch {
   readonly ids: string[];
   readonly texts: string[];
   readonly metas: (Record<string, string> | null)[];
@@ -62,7 +62,7 @@ interface ParsedBatch {
 }
 
 /** A batch as it travels: every record's bytes in one buffer (transferred, not copied), `bounds` their [start, end) (-1: no bytes). */
-interface PackedBatch {
+export interface PackedBatch {
   readonly buffer: Uint8Array;
   readonly bounds: Float64Array;
   readonly records: readonly object[];
@@ -126,62 +126,9 @@ export function batchParser<R extends object>(parse: ParseRecord<R>): (batch: Pa
   };
 }
 
-/**
- * Inputs at least this large (estimated, uncompressed) are parsed on worker threads. Measured
- * (scripts/bench-readers.ts, the bundled corpus): below it, starting the threads, warming their
- * JIT and moving records and documents between threads cost more CPU than the parse they take
- * over, and on a loaded machine more wall time too.
- */
-export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
-/**
- * Batches each thread is sent ahead: a thread goes on to its next batch without waiting for the
- * calling thread, and the calling thread frames while they parse.
- */
-const QUEUED_PER_THREAD = 3;
 /** A batch closes at this many bytes of records or this many records. */
 const BATCH_BYTES = 1 << 20;
 const BATCH_RECORDS = 256;
-
-/**
- * The number of threads to parse on: `ctx.workers` when given, else NDD_BENCH_READ_THREADS
- * when set, else every core (at most 8) for a large input and the calling thread for a small one.
- */
-export function parseThreads(ctx: ReadContext, estimatedBytes: number, parser?: { readonly worthThreads?: boolean }, env: NodeJS.ProcessEnv = process.env): number {
-  if (ctx.workers !== undefined) return ctx.workers;
-  const set = Number(env['NDD_BENCH_READ_THREADS']);
-  if (Number.isInteger(set) && set >= 1) return set;
-  if (parser?.worthThreads === false) return 1;
-  return estimatedBytes >= PARALLEL_MIN_BYTES ? Math.min(availableParallelism(), 8) : 1;
-}
-
-/**
- * The threads of the last read stay for this long after it ends, so that reads in a row (the
- * tests, a corpus and its studies) start their threads once; they never keep the process alive.
- */
-const IDLE_MS = 2000;
-let idle: { readonly pool: WorkerPool; readonly timer: NodeJS.Timeout } | undefined;
-
-function acquirePool(threads: number): WorkerPool {
-  if (idle) {
-    clearTimeout(idle.timer);
-    const { pool } = idle;
-    idle = undefined;
-    if (pool.size === threads) return pool;
-    void pool.close();
-  }
-  return new WorkerPool(threads, QUEUED_PER_THREAD);
-}
-
-/** A read that ran to its end leaves its threads idle; any other end (an error, a limit, an abort) stops them now. */
-async function releasePool(pool: WorkerPool, completed: boolean): Promise<void> {
-  if (!completed || idle) return pool.close();
-  idle = { pool, timer: setTimeout(() => void releaseIdle(pool), IDLE_MS).unref() };
-}
-
-async function releaseIdle(pool: WorkerPool): Promise<void> {
-  if (idle?.pool === pool) idle = undefined;
-  await pool.close();
-}
 
 type Event = { readonly skip: Skip } | { readonly record: number } | { readonly error: unknown };
 
@@ -215,29 +162,30 @@ function pack(records: readonly object[]): PackedBatch {
 }
 
 /**
- * The documents of the records `frames` cuts out, parsed by `parser`: on this thread when
- * `threads` is 1 (exactly the sequential read), else on `threads` worker threads with the same
- * documents and skips in the same order.
+ * The documents of the records `frames` cuts out, parsed by `parser`: on this thread when the
+ * runtime lends no threads for an input of `estimatedBytes` (exactly the sequential read), else
+ * on worker threads with the same documents and skips in the same order.
  */
 export async function* readRecords<R extends object>(
   frames: (ctx: ReadContext) => AsyncIterable<R>,
   parser: RecordParser<R>,
   ctx: ReadContext,
-  threads: number,
+  estimatedBytes: number,
 ): AsyncGenerator<Document> {
-  if (threads <= 1) {
+  const lease = (ctx.threads ?? ownReadThreads).lease({
+    estimatedBytes,
+    ...(ctx.workers === undefined ? {} : { workers: ctx.workers }),
+    ...(parser.worthThreads === undefined ? {} : { worthThreads: parser.worthThreads }),
+    preload: parser.batch.moduleUrl,
+  });
+  if (!lease) {
     for await (const record of frames(ctx)) {
       const doc = await parser.parse(record, ctx);
       if (doc) yield doc;
     }
     return;
   }
-  // Threads lent by the caller (the local backend's) are used as they are and not stopped here.
-  const lent = ctx.pool && ctx.pool.size > 1 ? ctx.pool : undefined;
-  const own = lent ? undefined : acquirePool(threads);
-  own?.warm([parser.moduleUrl]);
-  const pool: ParsePool = lent ?? own!;
-  const queued = lent ? lent.size * 2 : threads * QUEUED_PER_THREAD;
+  const { pool, queued } = lease;
   let completed = false;
   let building: Batch = { events: [], records: [], bytes: 0 };
   const framed = frames({ skip: (s) => void building.events.push({ skip: s }) })[Symbol.asyncIterator]();
@@ -264,7 +212,7 @@ export async function* readRecords<R extends object>(
         const batch = building;
         const packed = pack(batch.records);
         batch.records.length = 0;
-        batch.result = packed.records.length === 0 ? Promise.resolve(undefined) : pool.run<ParsedBatch>(parser.moduleUrl, parser.batch, packed);
+        batch.result = packed.records.length === 0 ? Promise.resolve(undefined) : pool.run(parser.batch, packed);
         // An unobserved rejection would end the process before the batch's turn comes.
         batch.result.catch(() => undefined);
         inFlight.push(batch);
@@ -299,6 +247,6 @@ export async function* readRecords<R extends object>(
     completed = true;
   } finally {
     await framed.return?.();
-    if (own) await releasePool(own, completed);
+    await lease.release(completed);
   }
 }

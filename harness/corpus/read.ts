@@ -3,7 +3,8 @@ import { clip, DataError, escapeControls, quote, UserError } from '../errors.ts'
 import { fingerprintCorpus, type FileSetFingerprint } from './fingerprints.ts';
 import { cachedEvents, cacheKey, MIN_CACHED_BYTES, type CacheOutcome, type CorpusCacheOptions, type ReaderEvent } from './cache.ts';
 import { corpusFormats, findCorpusReader, readerLocation } from './registry.ts';
-import type { CorpusReader, Document, ParsePool, ReadContext, Skip } from './types.ts';
+import type { CorpusReader, Document, ReadContext, Skip } from './types.ts';
+import type { ReadThreads } from '../runtime/read-threads.ts';
 
 export interface ReadOptions {
   format: string;
@@ -19,8 +20,8 @@ export interface ReadOptions {
   strict?: boolean;
   /** Threads to parse on (see ReadContext.workers); default: automatic. */
   workers?: number;
-  /** Running worker threads to parse on (see ReadContext.pool). */
-  pool?: ParsePool;
+  /** Where the parse threads come from (see ReadContext.threads). */
+  threads?: ReadThreads;
   /** Replay the reader's documents and skips from this cache (corpus/cache.ts), or fill it. */
   cache?: CorpusCacheOptions;
   /** The fingerprint of the corpus files, when the caller took it already (a run does, of its inputs), by the cache's method. */
@@ -141,7 +142,7 @@ export async function* readCorpus(opts: ReadOptions, stats: CorpusStats): AsyncI
   const kept = new Set<string>();
   const path = opts.path ?? '';
   const options = opts.options ?? {};
-  const base = { ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.pool ? { pool: opts.pool } : {}) };
+  const base = { ...(opts.workers === undefined ? {} : { workers: opts.workers }), ...(opts.threads ? { threads: opts.threads } : {}) };
   // Without a path a reader either has a default corpus (its location) or says the path is missing.
   const cache = path === '' && !reader.location ? undefined : opts.cache;
   async function* documents(): AsyncGenerator<Document> {

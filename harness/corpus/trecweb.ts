@@ -7,9 +7,11 @@
  */
 import { htmlMeta, htmlToDocument } from './html.ts';
 import { estimatedBytes, listInputFiles } from './files.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import { decodeRecord, docRecords, elementText, reportFallback, type RawDoc } from './trec.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as TrecWeb from './trecweb.ts';
 
 const HDR_CLOSE = '</DOCHDR>';
 const DOCNO_CLOSE = '</DOCNO>';
@@ -36,7 +38,7 @@ export function parseTrecWebDoc(doc: RawDoc, ctx: ReadContext): Document | undef
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseTrecWebDocs = batchParser(parseTrecWebDoc);
-const parser: RecordParser<RawDoc> = { parse: parseTrecWebDoc, moduleUrl: new URL('./trecweb.ts', import.meta.url).href, batch: 'parseTrecWebDocs' };
+const parser: RecordParser<RawDoc> = { parse: parseTrecWebDoc, batch: workerModule<typeof TrecWeb>(new URL('./trecweb.ts', import.meta.url).href).task('parseTrecWebDocs') };
 
 export const trecWebReader: CorpusReader = {
   format: 'trecweb',
@@ -44,6 +46,6 @@ export const trecWebReader: CorpusReader = {
   description: 'TREC-web (GOV2, WT10g): <DOC><DOCNO>…</DOCNO><DOCHDR>url…</DOCHDR>html</DOC> (plain, gzip or a directory of them)',
   async *read(path: string, _options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const files = await listInputFiles(path);
-    yield* readRecords((c) => docRecords(files, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+    yield* readRecords((c) => docRecords(files, c), parser, ctx, estimatedBytes(files));
   },
 };

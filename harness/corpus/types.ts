@@ -1,5 +1,6 @@
 /** The document contract every reader yields and every algorithm consumes (contract/documents.ts). */
 import type { Document } from '../../contract/index.ts';
+import type { ReadThreads } from '../runtime/read-threads.ts';
 
 export type { Document };
 
@@ -27,19 +28,11 @@ export interface ReadContext {
   skip(s: Skip): void;
   /**
    * How many threads a reader may parse on (corpus/parallel.ts): 1 parses on the calling
-   * thread; when absent, every core for a large input and the calling thread for a small one.
+   * thread; when absent, the runtime's choice (runtime/read-threads.ts).
    */
   readonly workers?: number;
-  /** Worker threads to parse on instead of starting new ones (the local backend's, already running during the read). */
-  readonly pool?: ParsePool;
-}
-
-/** Threads that run a module's export on a payload (harness/mapreduce/local/pool.ts's WorkerPool). */
-export interface ParsePool {
-  readonly size: number;
-  /** whether a thread is up, so that a task costs no thread's start */
-  readonly running: boolean;
-  run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T>;
+  /** Where the reader's threads come from (a run's runtime lends its own); absent: threads of the read's own. */
+  readonly threads?: ReadThreads;
 }
 
 /**

@@ -31,9 +31,11 @@ import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSyn
 import { clip, DataError, quote, UserError } from '../errors.ts';
 import { decodeCharset, type Decoded } from './charset.ts';
 import { estimatedBytes, listInputFiles, readFileChunks, type Chunk } from './files.ts';
-import { batchParser, parseThreads, readRecords, type RecordParser } from './parallel.ts';
+import { batchParser, readRecords, type RecordParser } from './parallel.ts';
 import { htmlMeta, htmlToDocument } from './html.ts';
 import type { CorpusReader, Document, ReadContext } from './types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type * as Warc from './warc.ts';
 
 /** One framed WARC record. Header names are lower-cased; `block` is the Content-Length bytes. */
 export interface WarcRecord {
@@ -433,7 +435,7 @@ function warcIdHeader(options: Record<string, unknown>): string | undefined {
 
 /** The worker side of the reader (corpus/parallel.ts). */
 export const parseResponses = batchParser(parseResponse);
-const parser: RecordParser<Response> = { parse: parseResponse, moduleUrl: new URL('./warc.ts', import.meta.url).href, batch: 'parseResponses' };
+const parser: RecordParser<Response> = { parse: parseResponse, batch: workerModule<typeof Warc>(new URL('./warc.ts', import.meta.url).href).task('parseResponses') };
 
 export const warcReader: CorpusReader = {
   format: 'warc',
@@ -442,6 +444,6 @@ export const warcReader: CorpusReader = {
   async *read(path: string, options: Record<string, unknown>, ctx: ReadContext): AsyncIterable<Document> {
     const idHeader = warcIdHeader(options);
     const files = await listInputFiles(path);
-    yield* readRecords((c) => responses(files, idHeader, c), parser, ctx, parseThreads(ctx, estimatedBytes(files), parser));
+    yield* readRecords((c) => responses(files, idHeader, c), parser, ctx, estimatedBytes(files));
   },
 };

@@ -84,34 +84,16 @@ export interface DocumentSizes {
   readonly docs: readonly number[];
 }
 
-const cache = new WeakMap<DocumentSet, Map<string, DocumentSizes>>();
-const wordCounts = new WeakMap<DocumentSet, Uint32Array>();
-
-/** Every document's words (`documentWords`), counted once per document set unless given (`useWordCounts`). */
-export function documentWordCounts(docs: DocumentSet): Uint32Array {
-  let words = wordCounts.get(docs);
-  if (!words) wordCounts.set(docs, (words = Uint32Array.from(docs.texts, documentWords)));
-  return words;
+/**
+ * Every document's words (`documentWords`): what the size groups are made of. A run counts them
+ * once, or replays them from the stored values (runtime/runtime.ts `stored`), and hands them to
+ * `assignGroups`.
+ */
+export function countDocumentWords(docs: DocumentSet): Uint32Array {
+  return Uint32Array.from(docs.texts, documentWords);
 }
 
-/** The documents' words as an earlier run counted them (experiment/stored-values.ts), instead of counting. */
-export function useWordCounts(docs: DocumentSet, words: Uint32Array): void {
-  if (words.length !== docs.texts.length) throw new Error(`${words.length} word counts for ${docs.texts.length} documents`);
-  wordCounts.set(docs, words);
-}
-
-/** The documents' words and groups; counted once per document set and list of groups. */
-export function documentSizes(docs: DocumentSet, groups: readonly SizeGroup[]): DocumentSizes {
-  let byGroups = cache.get(docs);
-  if (!byGroups) cache.set(docs, (byGroups = new Map()));
-  const key = JSON.stringify(groups);
-  const known = byGroups.get(key);
-  if (known) return known;
-  const sizes = assignGroups(documentWordCounts(docs), groups);
-  byGroups.set(key, sizes);
-  return sizes;
-}
-
+/** The documents' groups, from their words (`countDocumentWords`, or the same replayed). */
 export function assignGroups(words: Uint32Array, groups: readonly SizeGroup[]): DocumentSizes {
   const group = new Int16Array(words.length).fill(-1);
   const counts = groups.map(() => 0);

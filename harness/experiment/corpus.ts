@@ -11,7 +11,8 @@ import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts'
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { readerOptionsOf } from '../corpus/registry.ts';
 import { buildSubset, type Subset } from '../trec/subset.ts';
-import type { Document, ParsePool, Skip } from '../corpus/types.ts';
+import type { Document, Skip } from '../corpus/types.ts';
+import type { ReadThreads } from '../runtime/read-threads.ts';
 import { DataError } from '../errors.ts';
 import type { Experiment } from './types.ts';
 
@@ -33,8 +34,8 @@ export interface CorpusRead {
 
 export interface CorpusReadOptions {
   readonly signal?: AbortSignal;
-  /** Running worker threads the reader may parse on (the local backend's). */
-  readonly pool?: ParsePool;
+  /** Where the reader's parse threads come from (the run's runtime). */
+  readonly threads?: ReadThreads;
   /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
   readonly cache?: CorpusCacheOptions;
   /** The run's fingerprints of its inputs (inputs.ts), so that the cache need not take the corpus's again. */
@@ -60,7 +61,7 @@ export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOpti
       // With a subset, the limit counts selected documents, so it is applied here.
       ...(c.limit !== undefined && !subset ? { limit: c.limit } : {}),
       strict: c.strict,
-      ...(opts.pool ? { pool: opts.pool } : {}),
+      ...(opts.threads ? { threads: opts.threads } : {}),
       ...(opts.cache ? { cache: opts.cache } : {}),
       ...(opts.cache && opts.inputs?.[0] ? { inputs: opts.inputs[0] } : {}),
     },

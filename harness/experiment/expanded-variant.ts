@@ -4,14 +4,15 @@
  * - trials: the variant as their average (results/trials.ts);
  * - calibration: the adapter's choice from the runs' per-size-group results at the
  *   calibration's threshold, and the variant run with the chosen parameters.
- * Returns the variant's record followed by its runs' records (metrics.csv's rows). Each run is
- * saved to the checkpoint as it completes and the variant last, so `--resume` takes what was
- * finished and a saved variant always has its runs.
+ * Returns the variant's record followed by its runs' records (metrics.csv's rows). Each run is a
+ * resumable step (checkpointed.ts) and the variant the last one, so `--resume` takes what was
+ * finished and a saved variant is taken only with all of its runs.
  */
 import type { CalibrationResult, GroupOutcome } from '../../contract/index.ts';
-import { variantIdentity, type Checkpoint } from '../results/checkpoint.ts';
+import type { SavedVariant } from '../results/checkpoint.ts';
 import { averageTrials } from '../results/trials.ts';
 import type { VariantRecord } from '../results/types.ts';
+import { checkpointed, type RunFolderSink } from './checkpointed.ts';
 import { partVariant, type Expansion } from './expansion.ts';
 import type { Variant } from './types.ts';
 import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
@@ -21,12 +22,7 @@ export interface ExpandedVariantArgs {
   readonly planned: PlannedVariant & { readonly expansion: Expansion };
   /** the variant's 1-based position in the run; its runs are parts 1, 2, … of it, the chosen run the variant's own */
   readonly position: number;
-  readonly ctx: VariantContext;
   readonly truth: Truth | undefined;
-  readonly sortTruth: Parameters<typeof runVariant>[4];
-  readonly checkpoint: Checkpoint;
-  /** writes a file into the run folder */
-  write(file: string, bytes: Buffer): void;
   /** one line when a run is done */
   log(line: string): void;
 }
@@ -38,49 +34,36 @@ export interface ExpandedVariantOutcome {
   readonly resumed: boolean;
 }
 
-const identity = (v: Variant): string => variantIdentity(v.algorithm, v.params);
-
-export async function runExpandedVariant(a: ExpandedVariantArgs): Promise<ExpandedVariantOutcome> {
-  const { planned, ctx, checkpoint } = a;
-  const { variant: v, adapter, expansion } = planned;
+export async function runExpandedVariant(a: ExpandedVariantArgs, ctx: VariantContext, sink: RunFolderSink): Promise<ExpandedVariantOutcome> {
+  const { variant: v, adapter, expansion } = a.planned;
   const role = expansion.kind === 'trials' ? 'trial' : 'calibration';
   const parts = expansion.runs.map((run) => partVariant(v, run));
-  const restore = (x: Variant) => checkpoint.restore(x.name, identity(x));
-
-  const whole = restore(v);
-  const savedParts = whole ? parts.map(restore) : [];
-  if (whole && savedParts.every((s) => s !== undefined)) {
-    for (const s of [whole, ...savedParts]) for (const f of s?.files ?? []) a.write(f.file, f.bytes);
-    return { records: [whole.record, ...savedParts.map((s) => s?.record as VariantRecord)], resumed: true };
-  }
-
   const extraThresholds = expansion.kind === 'calibration' ? [expansion.calibration.threshold] : [];
   const partCtx: VariantContext = extraThresholds.length > 0 ? { ...ctx, extraThresholds } : ctx;
   const partRecords: VariantRecord[] = [];
+  let partsResumed = 0;
   for (const [i, part] of parts.entries()) {
     ctx.signal.throwIfAborted();
-    const saved = restore(part);
-    if (saved) {
-      for (const f of saved.files) a.write(f.file, f.bytes);
-      partRecords.push(saved.record);
-      a.log(`  ${part.name}: resumed from the checkpoint`);
-      continue;
-    }
-    const plan = adapter.plan(part.params, { minScore: REPORT_FLOOR, seed: ctx.exp.seed });
-    const r = await runVariant({ variant: part, adapter, plan, minScore: REPORT_FLOOR }, { position: a.position, part: i + 1 }, { ...partCtx, progress: (phase, done, total) => ctx.progress(`${role} ${i + 1}/${parts.length} ${phase}`, done, total) }, a.truth, a.sortTruth);
-    const record: VariantRecord = { ...r.record, part_of: { variant: v.name, role } };
-    for (const f of r.files) a.write(f.file, f.bytes);
-    checkpoint.save(part.name, identity(part), { record, files: r.files });
-    partRecords.push(record);
-    a.log(`  ${part.name}: ${grouped(record.measures.pairs ?? 0)} pairs, ${(record.measures.runtime_s ?? 0).toFixed(2)} s`);
+    const step = await checkpointed(sink, part, async () => {
+      const plan = adapter.plan(part.params, { minScore: REPORT_FLOOR, seed: ctx.exp.seed });
+      const progress = (phase: string, done?: number, total?: number): void => ctx.progress(`${role} ${i + 1}/${parts.length} ${phase}`, done, total);
+      const r = await runVariant({ planned: { variant: part, adapter, plan, minScore: REPORT_FLOOR }, place: { position: a.position, part: i + 1 }, truth: a.truth }, { ...partCtx, progress });
+      return { record: { ...r.record, part_of: { variant: v.name, role } }, files: r.files };
+    });
+    partRecords.push(step.saved.record);
+    if (step.resumed) partsResumed++;
+    const { record } = step.saved;
+    a.log(`  ${part.name}: ${step.resumed ? 'resumed from the checkpoint' : `${grouped(record.measures.pairs ?? 0)} pairs, ${(record.measures.runtime_s ?? 0).toFixed(2)} s`}`);
   }
+  // The variant saved is taken only with the runs it was made from.
+  const whole = await checkpointed(sink, v, () => wholeVariant(a, ctx, partRecords), () => partsResumed === parts.length);
+  return { records: [whole.saved.record, ...partRecords], resumed: whole.resumed };
+}
 
-  if (expansion.kind === 'trials') {
-    const record = averageTrials(v, partRecords);
-    checkpoint.save(v.name, identity(v), { record, files: [] });
-    return { records: [record, ...partRecords], resumed: false };
-  }
-
+/** The variant from its runs: their average (trials), or the run the calibration chose. */
+async function wholeVariant(a: ExpandedVariantArgs, ctx: VariantContext, partRecords: readonly VariantRecord[]): Promise<SavedVariant> {
+  const { variant: v, adapter, expansion } = a.planned;
+  if (expansion.kind === 'trials') return { record: averageTrials(v, partRecords), files: [] };
   const { calibration } = expansion;
   const results: CalibrationResult[] = partRecords.map((r, k) => ({
     label: expansion.runs[k]?.label ?? r.name,
@@ -91,21 +74,21 @@ export async function runExpandedVariant(a: ExpandedVariantArgs): Promise<Expand
   ctx.signal.throwIfAborted();
   const chosen: Variant = { ...v, params: choice.params };
   const plan = adapter.plan(choice.params, { minScore: REPORT_FLOOR, seed: ctx.exp.seed });
-  const r = await runVariant({ variant: chosen, adapter, plan, minScore: REPORT_FLOOR }, { position: a.position }, ctx, a.truth, a.sortTruth);
-  const record: VariantRecord = {
-    ...r.record,
-    calibration: {
-      params_given: v.params,
-      runs: partRecords.map((p) => p.name),
-      summary: choice.summary,
-      details: choice.details,
-      ...(choice.table ? { table: choice.table } : {}),
+  const r = await runVariant({ planned: { variant: chosen, adapter, plan, minScore: REPORT_FLOOR }, place: { position: a.position }, truth: a.truth }, ctx);
+  a.log(`  ${v.name}: ${choice.summary}`);
+  return {
+    files: r.files,
+    record: {
+      ...r.record,
+      calibration: {
+        params_given: v.params,
+        runs: partRecords.map((p) => p.name),
+        summary: choice.summary,
+        details: choice.details,
+        ...(choice.table ? { table: choice.table } : {}),
+      },
     },
   };
-  for (const f of r.files) a.write(f.file, f.bytes);
-  checkpoint.save(v.name, identity(v), { record, files: r.files });
-  a.log(`  ${v.name}: ${choice.summary}`);
-  return { records: [record, ...partRecords], resumed: false };
 }
 
 /** A calibration run's outcome per size group at `threshold` (the last slice at it: the calibration's). */

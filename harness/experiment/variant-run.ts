@@ -2,15 +2,17 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan } from '../../contract/index.ts';
+import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, Plan } from '../../contract/index.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
-import { documentSizes } from '../evaluate/size-groups.ts';
+import type { DocumentSizes } from '../evaluate/size-groups.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
+import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { UserError } from '../errors.ts';
 import type { Backend } from '../mapreduce/backend.ts';
+import type { TaskRunner } from '../runtime/tasks.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { peakRssMb, resetPeakRss } from '../results/memory.ts';
 import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
@@ -73,6 +75,10 @@ export interface VariantContext {
   readonly exp: Experiment;
   readonly docs: DocumentSet;
   readonly backend: Backend;
+  /** the documents' words and size groups (`evaluate.size_groups`), counted once a run */
+  readonly sizes: DocumentSizes;
+  /** the runtime's threads when they are up, for the pairs file (runtime.ts `threadsIfUp`) */
+  threadsIfUp(): TaskRunner | undefined;
   readonly workDir: string;
   readonly signal: AbortSignal;
   progress(phase: string, done?: number, total?: number): void;
@@ -95,8 +101,16 @@ export interface RunPlace {
   readonly part?: number;
 }
 
-export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: VariantContext, truth: Truth | undefined, sortTruth: (pairs: PairList) => PairList): Promise<VariantResult> {
-  const { variant: v, adapter, plan, minScore } = p;
+/** One run of a variant: the variant planned, where it is in the run, and the ground truth (none: it is the ground truth). */
+export interface VariantRunArgs {
+  readonly planned: PlannedVariant;
+  readonly place: RunPlace;
+  readonly truth: Truth | undefined;
+}
+
+export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Promise<VariantResult> {
+  const { place, truth } = args;
+  const { variant: v, adapter, plan, minScore } = args.planned;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
   const result = await ctx.backend.run(
@@ -105,9 +119,8 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
   );
   const { pairs } = result.outputs;
   // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
-  const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.backend.threads);
+  const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
-  const sizes = documentSizes(docs, exp.evaluate.size_groups);
   const ev = evaluateVariant({
     pairs,
     output: plan.output,
@@ -115,7 +128,7 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
     documents: docs.ids.length,
     evaluate: exp.evaluate,
     truth,
-    sizes,
+    sizes: ctx.sizes,
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
   });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
@@ -140,7 +153,7 @@ export async function runVariant(p: PlannedVariant, place: RunPlace, ctx: Varian
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
-    ...(v.groundTruth ? { truth: { pairs: sortTruth(pairs), candidates: measured.candidates, measured } } : {}),
+    ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
     record: {
       name: v.name,
       algorithm: v.algorithm,

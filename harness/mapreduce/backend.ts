@@ -4,7 +4,6 @@
  * Every backend must give the same pairs and scores for the same input.
  */
 import type { Counters, DocumentSet, Plan } from '../../contract/index.ts';
-import type { ParsePool } from '../corpus/types.ts';
 import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
@@ -53,8 +52,6 @@ export interface BackendRunResult {
 
 export interface Backend {
   readonly kind: string;
-  /** Worker threads the runner may lend to reading the corpus while they wait for the first variant (the local backend's). */
-  readonly threads?: ParsePool;
   run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult>;
   /** Releases threads, processes or clusters; always called, also after a failure. */
   close(): Promise<void>;

@@ -4,7 +4,9 @@
  */
 import { gzip, gzipSync } from 'node:zlib';
 import { formatScore, type PairList } from '../../contract/index.ts';
-import type { ParsePool } from '../corpus/types.ts';
+import { workerModule } from '../../contract/tasks.ts';
+import type { TaskRunner } from '../runtime/tasks.ts';
+import type * as PairsFile from './pairs-file.ts';
 import { formatCell } from '../csv.ts';
 
 /** The documents' ids in the file's order and as CSV fields, made once per document set. */
@@ -146,6 +148,7 @@ function countingOrder(items: readonly number[], key: (item: number) => number, 
 }
 
 export const PAIRS_FILE_MODULE = new URL('./pairs-file.ts', import.meta.url).href;
+const pairsFile = workerModule<typeof PairsFile>(PAIRS_FILE_MODULE);
 
 interface PairsFileTask extends KeptPairs {
   readonly rank: Uint32Array;
@@ -158,20 +161,20 @@ export function pairsFileTask(p: PairsFileTask): { bytes: Uint8Array } {
 }
 
 /**
- * `pairsCsv`, gzip'd: the caller goes on with the evaluation meanwhile. With worker threads up
- * (`threads`, the local backend's, idle between joins), the rows are sorted, formatted and
- * compressed on one of them; else (none, or none started: not one for a file) the text is made
- * here and compressed on libuv's thread pool.
+ * `pairsCsv`, gzip'd: the caller goes on with the evaluation meanwhile. With `threads` (the
+ * runtime's when they are up, idle between joins: runtime.ts `threadsIfUp`), the rows are
+ * sorted, formatted and compressed on one of them; else the text is made here and compressed on
+ * libuv's thread pool.
  * Level 4: 5% larger than level 6 on the quickstart's largest file (745 against 707 KB) in a
  * third of the time (39 against 114 ms).
  */
-export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: ParsePool): Promise<{ bytes: Buffer; rows: number }> {
+export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: TaskRunner): Promise<{ bytes: Buffer; rows: number }> {
   const { rank, field } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
   const rows = kept.first.length;
-  if (threads && threads.size > 1 && threads.running) {
+  if (threads) {
     // The kept pairs are moved; the rank and field tables are shared.
-    const r = await threads.run<{ bytes: Uint8Array }>(PAIRS_FILE_MODULE, 'pairsFileTask', { ...kept, rank, fields: sharedFields(ids, field) });
+    const r = await threads.run(pairsFile.task('pairsFileTask'), { ...kept, rank, fields: sharedFields(ids, field) });
     return { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), rows };
   }
   const csv = csvOf(kept, rank, field);

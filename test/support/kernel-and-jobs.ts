@@ -1,17 +1,21 @@
 /**
  * Runs a detector's plan two ways for the kernel-equals-jobs tests (not a test file): its text
  * jobs one after another in memory (each as the engines run a job: map, combine, sort, reduce;
- * `run-job.ts`), and its local kernel with a context as the local backend builds one. Each
+ * `run-job.ts`), and its local kernel with the context the local backend runs it with
+ * (runtime/kernel-context.ts). Each
  * detector's test helpers shape the outcomes (rows, spans, tables) from these.
  */
 import { tmpdir } from 'node:os';
 import {
-  addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, PairCollector, type Counters, type DocumentSet, type KernelContext,
-  type KernelResult, type PairList, type Plan, type SideRecord, type StoreCodec,
+  addCounters, DOCUMENTS, DOCUMENTS_META, encodeDocumentMeta, PairCollector, type Counters, type DocumentSet, type KernelResult,
+  type PairList, type Plan, type SideRecord, type WorkerTask,
 } from '../../contract/index.ts';
-import type { ValueStore } from '../../harness/experiment/stored-values.ts';
-import { WorkerPool } from '../../harness/mapreduce/local/pool.ts';
-import { transferables } from '../../harness/mapreduce/local/transfer.ts';
+import type { ValueStore } from '../../harness/runtime/stored-values.ts';
+import type { WorkerPool } from '../../harness/runtime/pool.ts';
+import { makeKernelContext } from '../../harness/runtime/kernel-context.ts';
+import { createRuntime } from '../../harness/runtime/runtime.ts';
+import { runHere } from '../../harness/runtime/tasks.ts';
+import { worthThreads } from '../../harness/runtime/thread-policy.ts';
 import { mulberry32 } from '../algorithms/text/random-text.ts';
 import { runJobInMemory } from './run-job.ts';
 
@@ -102,58 +106,24 @@ export async function runPlanKernel(plan: Plan, docs: DocumentSet, o: KernelOpti
   if (!local) throw new Error('the plan has no kernel');
   const workers = o.pool?.size ?? o.workers ?? 1;
   const tasks = o.pool ? 'pool' : (o.tasks ?? 'inline');
-  const own = tasks === 'pool' && !o.pool ? new WorkerPool(workers) : undefined;
+  const own = tasks === 'pool' && !o.pool ? createRuntime({ workers }) : undefined;
   const pool = o.pool ?? own;
-  const cache = o.cache ?? new Map<string, Promise<unknown>>();
-  const counters: Counters = {};
-  const replayed: string[] = [];
-  const ctx: KernelContext = {
+  // Threads real or simulated (payloads cloned) are up, so kernels hand them their work; inline, they weigh it.
+  const here = { parallelism: workers, run: <P, R>(task: WorkerTask<P, R>, payload: P) => runHere(task, payload, tasks === 'cloned'), worthThreads: (steps: number) => worthThreads(steps, tasks !== 'inline') };
+  const kernel = makeKernelContext({
     docs,
-    parallelism: workers,
+    tasks: pool ? { parallelism: workers, run: (task, payload) => pool.run(task, payload), worthThreads: () => true } : here,
     memoryBudgetBytes: 2 ** 30,
     // The in-memory kernels under test write nothing; an out-of-core one is tested with its own folder.
     workDir: tmpdir(),
     signal: new AbortController().signal,
-    async runInWorker<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
-      if (pool) return pool.run<T>(moduleUrl, exportName, payload);
-      const fn = ((await import(moduleUrl)) as Record<string, (p: unknown) => T>)[exportName] as (p: unknown) => T;
-      if (tasks === 'inline') return fn(payload);
-      const result = fn(structuredClone(payload, { transfer: transferables(payload) }));
-      return structuredClone(result, { transfer: transferables(result) });
-    },
-    // Threads real or simulated (payloads cloned) are up, so kernels hand them their work.
-    threadsRunning: () => tasks !== 'inline',
-    cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-      let p = cache.get(key) as Promise<T> | undefined;
-      if (!p) cache.set(key, (p = compute()));
-      return p;
-    },
-    stored<T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> {
-      const store = o.store;
-      return this.cached(`stored:${codec.key}`, async () => {
-        if (!store) return compute();
-        const r = await store.get(docs, codec, compute);
-        if (r.replayed) replayed.push(codec.describe);
-        return r.value;
-      });
-    },
-    async storedIfAny<T>(codec: StoreCodec<T>): Promise<T | undefined> {
-      const inRun = cache.get(`stored:${codec.key}`) as Promise<T> | undefined;
-      if (inRun) return inRun;
-      const value = o.store?.peek(docs, codec);
-      if (value === undefined) return undefined;
-      replayed.push(codec.describe);
-      return this.cached(`stored:${codec.key}`, async () => value);
-    },
-    count(group, name, amount = 1) {
-      if (amount === 0 && o.counting === 'nonzero') return;
-      addCounters(counters, { [group]: { [name]: amount } });
-    },
-    progress() {},
-  };
+    cache: o.cache ?? new Map<string, Promise<unknown>>(),
+    ...(o.store ? { store: o.store } : {}),
+    counting: o.counting === 'nonzero' ? 'nonzero' : 'every-call',
+  });
   try {
-    return { result: await local.run(ctx), counters, replayed };
+    return { result: await local.run(kernel.ctx), counters: kernel.counters, replayed: kernel.replayed };
   } finally {
-    await own?.close();
+    await own?.close('finished');
   }
 }

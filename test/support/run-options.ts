@@ -5,5 +5,5 @@ import type { Progress } from '../../harness/progress.ts';
 export const quiet: Progress = { update() {}, log() {}, done() {} };
 
 export function runOptions(configFile: string, outRoot: string, over: Partial<RunOptions> = {}): RunOptions {
-  return { configFile, outRoot, only: [], force: false, env: {}, progress: quiet, signal: new AbortController().signal, ...over };
+  return { configFile, outRoot, only: [], env: {}, progress: quiet, signal: new AbortController().signal, ...over };
 }

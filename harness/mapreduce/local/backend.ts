@@ -4,16 +4,23 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet, KernelContext, StoreCodec } from '../../../contract/index.ts';
-import type { ValueStore } from '../../experiment/stored-values.ts';
+import type { CorpusShape, Counters, DocumentSet } from '../../../contract/index.ts';
+import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { readOutputFiles, runPlanJobs } from './engine.ts';
 import { runPlanJobsParallel } from './parallel-engine.ts';
-import { WorkerPool } from './pool.ts';
 
 export interface LocalBackendOptions {
-  readonly workers: number;
+  /** the run's threads and stored values (runtime/runtime.ts), which the backend runs on and does not close */
+  readonly runtime?: Runtime;
+  /**
+   * Without `runtime`: the threads of a runtime of the backend's own, started with their first
+   * task, loading `preload` as they start, and closed with the backend (a backend outside a
+   * run: the tests, the scripts).
+   */
+  readonly workers?: number;
+  readonly preload?: readonly string[];
   readonly memoryMb: number;
   readonly pricePerVcpuHour: number;
   /**
@@ -21,18 +28,8 @@ export interface LocalBackendOptions {
    * the text jobs; `jobs`: always the text jobs (slower, for checking).
    */
   readonly engine: 'auto' | 'jobs';
-  /** modules the worker threads load as soon as they start (the kernels' worker modules) */
-  readonly preload?: readonly string[];
-  /**
-   * Start the worker threads now, so that their start overlaps the corpus's reading (a run of
-   * several variants, whose joins together need them); else with the first task handed to
-   * them, which a small run's kernels may never hand them (kernel context `threadsRunning`).
-   */
-  readonly startThreads?: boolean;
   /** where worker threads rebuild a plan: a module exporting `findPlan(name)` (default algorithms/plans.ts) */
   readonly planModule?: string;
-  /** where kernels' `stored` values are kept across runs; none: computed in every run */
-  readonly store?: ValueStore;
 }
 
 /** The shape of a document set, for a plan's cost model. */
@@ -43,19 +40,18 @@ export function corpusShape(docs: DocumentSet): CorpusShape {
 }
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {
-  const pool = new WorkerPool(opts.workers);
-  if (opts.startThreads === true) pool.warm(opts.preload ?? []);
-  else pool.preloadOnStart(opts.preload ?? []);
+  const own = opts.runtime ? undefined : createRuntime({ workers: opts.workers ?? 1, preload: opts.preload ?? [] });
+  const runtime = opts.runtime ?? (own as Runtime);
+  const workers = runtime.parallelism;
   // Kernel results shared across variants, per document set: a backend may see several.
   const caches = new WeakMap<DocumentSet, Map<string, Promise<unknown>>>();
   const budget = opts.memoryMb * 1024 * 1024;
   return {
     kind: 'local',
-    threads: pool,
     async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
       ctx.signal.throwIfAborted();
       // An interrupt stops the worker threads at once; the run then fails with the abort's reason.
-      const onAbort = (): void => void pool.abort(ctx.signal.reason);
+      const onAbort = (): void => void runtime.abort(ctx.signal.reason);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       try {
         return await runOnce(job, ctx);
@@ -63,7 +59,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
         ctx.signal.removeEventListener('abort', onAbort);
       }
     },
-    close: () => pool.close(),
+    // A runtime given is closed by whoever made it.
+    close: async () => own?.close('finished'),
   };
 
   async function runOnce(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
@@ -79,51 +76,20 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     if (local && opts.engine === 'auto' && (estimate <= budget || local.outOfCore === true)) {
       const kernelDir = join(ctx.workDir, 'kernel');
       mkdirSync(kernelDir, { recursive: true });
-      /** what this variant replayed from the store instead of computing */
-      const replayed: string[] = [];
-      const kctx: KernelContext = {
+      let cache = caches.get(ctx.docs);
+      if (!cache) caches.set(ctx.docs, (cache = new Map()));
+      const kernel = runtime.kernelContext({
         docs: ctx.docs,
-        parallelism: opts.workers,
         memoryBudgetBytes: budget,
         workDir: kernelDir,
-        runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
-        threadsRunning: () => pool.running,
-        cached: <T>(key: string, compute: () => Promise<T>): Promise<T> => {
-          let cache = caches.get(ctx.docs);
-          if (!cache) caches.set(ctx.docs, (cache = new Map()));
-          let p = cache.get(key) as Promise<T> | undefined;
-          if (!p) {
-            p = compute();
-            cache.set(key, p);
-            p.catch(() => cache.delete(key));
-          }
-          return p;
-        },
-        stored: <T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> =>
-          kctx.cached(`stored:${codec.key}`, async () => {
-            if (!opts.store) return compute();
-            const r = await opts.store.get(ctx.docs, codec, compute);
-            if (r.replayed) replayed.push(codec.describe);
-            return r.value;
-          }),
-        storedIfAny: async <T>(codec: StoreCodec<T>): Promise<T | undefined> => {
-          const inRun = caches.get(ctx.docs)?.get(`stored:${codec.key}`) as Promise<T> | undefined;
-          if (inRun) return inRun;
-          const value = opts.store?.peek(ctx.docs, codec);
-          if (value === undefined) return undefined;
-          replayed.push(codec.describe);
-          return kctx.cached(`stored:${codec.key}`, async () => value);
-        },
-        count(group, name, amount = 1) {
-          // As in the text jobs: a count() call creates the counter, whatever the amount.
-          const g = (counters[group] ??= {});
-          g[name] = (g[name] ?? 0) + amount;
-        },
-        progress: (phase, done, total) => ctx.progress(phase, done, total),
         signal: ctx.signal,
-      };
+        progress: ctx.progress,
+        cache,
+      });
       ctx.signal.throwIfAborted();
-      const r = await local.run(kctx);
+      const r = await local.run(kernel.ctx);
+      for (const [g, names] of Object.entries(kernel.counters)) counters[g] = { ...names };
+      const { replayed } = kernel;
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
       extra = {
@@ -137,12 +103,12 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const progress = (phase: string, done?: number, total?: number): void => ctx.progress(phase, done, total);
       // Both cores: map and reduce tasks on the worker threads; one thread: the same jobs in line.
       const r =
-        opts.workers > 1
+        workers > 1
           ? await runPlanJobsParallel(job, job.plan, ctx.docs, {
               workDir: dir,
               memoryBudgetBytes: budget,
-              parallelism: opts.workers,
-              runInWorker: (moduleUrl, exportName, payload) => pool.run(moduleUrl, exportName, payload),
+              parallelism: workers,
+              tasks: runtime,
               ...(opts.planModule ? { planModule: opts.planModule } : {}),
               signal: ctx.signal,
               progress,

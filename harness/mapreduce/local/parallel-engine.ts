@@ -10,17 +10,20 @@ import { addCounters, DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, ty
 import { writeDocumentMeta } from './engine.ts';
 import { LineWriter } from '../lines.ts';
 import { encodeRecord } from '../records.ts';
-import type { MapTaskInput, MapTaskOutput, ReduceTaskInput } from './tasks.ts';
+import { workerModule } from '../../../contract/tasks.ts';
+import type { TaskRunner } from '../../runtime/tasks.ts';
+import type * as Tasks from './tasks.ts';
+import type { MapTaskInput, ReduceTaskInput } from './tasks.ts';
 
-const TASKS = new URL('./tasks.ts', import.meta.url).href;
+const TASKS = workerModule<typeof Tasks>(new URL('./tasks.ts', import.meta.url).href);
 const PLANS = new URL('../../../algorithms/plans.ts', import.meta.url).href;
 
 export interface ParallelEngineOptions {
   readonly workDir: string;
   readonly memoryBudgetBytes: number;
   readonly parallelism: number;
-  /** runs an export of a module on a worker thread (the local backend's pool) */
-  readonly runInWorker: <T>(moduleUrl: string, exportName: string, payload: unknown) => Promise<T>;
+  /** where map and reduce tasks run (the runtime's threads) */
+  readonly tasks: TaskRunner;
   /** a module exporting `findPlan(name)`; default algorithms/plans.ts */
   readonly planModule?: string;
   readonly signal?: AbortSignal;
@@ -103,7 +106,7 @@ export async function runPlanJobsParallel(
           outPrefix: join(opts.workDir, `${job.name}-m${m}`),
           budgetBytes: Math.max(1, Math.floor(opts.memoryBudgetBytes / opts.parallelism)),
         };
-        const out = await opts.runInWorker<MapTaskOutput>(TASKS, 'mapTask', payload);
+        const out = await opts.tasks.run(TASKS.task('mapTask'), payload);
         opts.progress?.(`${label} map`, ++done, inputs.length);
         return out;
       }),
@@ -122,7 +125,7 @@ export async function runPlanJobsParallel(
     const reduced = await Promise.all(
       outputs.map(async (output, r) => {
         const payload: ReduceTaskInput = { ...source, runs: maps.flatMap((m) => m.runs[r] ?? []), side, output };
-        const out = await opts.runInWorker<{ counters: Counters }>(TASKS, 'reduceTask', payload);
+        const out = await opts.tasks.run(TASKS.task('reduceTask'), payload);
         opts.progress?.(`${label} reduce`, ++done, reducers);
         return out;
       }),

@@ -10,9 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import { runExternal, type ExternalStats } from '../../../algorithms/broder/external.ts';
 import type { BroderParams } from '../../../algorithms/broder/params.ts';
-import type { Counters, DocumentSet, KernelContext, PairList, StoreCodec } from '../../../contract/index.ts';
+import type { Counters, DocumentSet, KernelContext, PairList, WorkerTask } from '../../../contract/index.ts';
 import { createLocalBackend } from '../../../harness/mapreduce/local/backend.ts';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import { makeKernelContext } from '../../../harness/runtime/kernel-context.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
+import { runHere } from '../../../harness/runtime/tasks.ts';
 import { smallCorpus } from '../../support/corpus.ts';
 import { rowsOf } from '../../support/run-plan.ts';
 import { generator as random } from '../../../harness/synth/random.ts';
@@ -41,35 +43,19 @@ const pool = new WorkerPool(2);
 afterAll(() => pool.close());
 
 function context(opts: { workDir: string; threads: 1 | 2; budget: number; signal?: AbortSignal; counters: Counters; progress?: (phase: string, done?: number) => void }): KernelContext {
-  const cache = new Map<string, Promise<unknown>>();
-  return {
+  return makeKernelContext({
     docs,
-    parallelism: opts.threads,
+    tasks:
+      opts.threads === 2
+        ? { parallelism: 2, run: (task, payload) => pool.run(task, payload), worthThreads: () => true }
+        : { parallelism: 1, run: <P, R>(task: WorkerTask<P, R>, payload: P) => runHere(task, payload), worthThreads: () => false },
     memoryBudgetBytes: opts.budget,
     workDir: opts.workDir,
     signal: opts.signal ?? new AbortController().signal,
-    runInWorker: async <T,>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> => {
-      if (opts.threads === 2) return pool.run<T>(moduleUrl, exportName, payload);
-      const mod = (await import(moduleUrl)) as Record<string, (p: unknown) => T>;
-      return (mod[exportName] as (p: unknown) => T)(payload);
-    },
-    threadsRunning: () => opts.threads === 2,
-    cached: <T,>(key: string, compute: () => Promise<T>): Promise<T> => {
-      if (!cache.has(key)) cache.set(key, compute());
-      return cache.get(key) as Promise<T>;
-    },
-    stored: <T,>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> => {
-      if (!cache.has(codec.key)) cache.set(codec.key, compute());
-      return cache.get(codec.key) as Promise<T>;
-    },
-    storedIfAny: <T,>(codec: StoreCodec<T>): Promise<T | undefined> => (cache.get(codec.key) as Promise<T> | undefined) ?? Promise.resolve(undefined),
-    count(group, name, amount = 1) {
-      // As the local backend: a count() call creates its counter, whatever the amount.
-      const g = (opts.counters[group] ??= {});
-      g[name] = (g[name] ?? 0) + amount;
-    },
+    cache: new Map(),
+    counters: opts.counters,
     progress: (phase, done) => opts.progress?.(phase, done),
-  };
+  }).ctx;
 }
 
 function filesUnder(dir: string): string[] {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValueStore } from '../../../harness/experiment/stored-values.ts';
+import { ValueStore } from '../../../harness/runtime/stored-values.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { charShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { imatchParams } from '../../../algorithms/imatch/params.ts';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { smallCorpus, docSet } from '../../support/corpus.ts';
 import { mulberry32 } from '../text/random-text.ts';
 import { bruteForce, planFor, runJobs, runKernel, sha1 } from './support.ts';

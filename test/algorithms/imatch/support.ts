@@ -9,7 +9,7 @@ import { imatchParams } from '../../../algorithms/imatch/params.ts';
 import { dropMask } from '../../../algorithms/text/lexicon.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { byKey, contextFor, forEachGroup, type Pair } from '../../../harness/mapreduce/local/engine.ts';
-import type { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import type { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { pairRows, runPlanKernel } from '../../support/kernel-and-jobs.ts';
 import { createHash } from 'node:crypto';
 

@@ -51,8 +51,8 @@ function files(dir: string): Record<string, string> {
 
 describe('bench run with the corpus cache', () => {
   it('replays the corpus on the second run, with the same results', async () => {
-    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'a', corpusCache }));
-    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'b', corpusCache }));
+    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'a', inputs: { corpusCache } }));
+    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'b', inputs: { corpusCache } }));
     const uncached = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'c' }));
     if (first.kind !== 'completed' || second.kind !== 'completed' || uncached.kind !== 'completed') throw new Error('a run did not complete');
     expect([first.record.corpus.cache, second.record.corpus.cache, uncached.record.corpus.cache]).toEqual(['written', 'hit', 'off']);
@@ -62,8 +62,8 @@ describe('bench run with the corpus cache', () => {
   });
 
   it('replays the fingerprint features on the second run (the ground truth says so; the sampled variant shared them in both runs), with the same results', async () => {
-    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'd', corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } }));
-    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'e', corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } }));
+    const first = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'd', inputs: { corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } } }));
+    const second = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'e', inputs: { corpusCache: { ...corpusCache, dir: join(root, 'cache2', 'corpus') } } }));
     if (first.kind !== 'completed' || second.kind !== 'completed') throw new Error('a run did not complete');
     const replayed = (r: typeof first.record): unknown[] => r.variants.map((v) => v.backend_extra?.['replayed'] ?? null);
     expect(replayed(first.record)).toEqual([null, null]);
@@ -71,10 +71,10 @@ describe('bench run with the corpus cache', () => {
     expect(files(second.dir)).toEqual(files(first.dir));
   });
 
-  it('with storedValues false (--no-stored-values) replays the corpus but neither replays nor stores fingerprints', async () => {
+  it('with storedValues compute (--no-stored-values) replays the corpus but neither replays nor stores fingerprints', async () => {
     const cache = { ...corpusCache, dir: join(root, 'cache3', 'corpus') };
     for (const runId of ['f', 'g']) {
-      const r = await runExperiment(runOptions(config, join(root, 'out'), { runId, corpusCache: cache, storedValues: false }));
+      const r = await runExperiment(runOptions(config, join(root, 'out'), { runId, inputs: { corpusCache: cache, storedValues: 'compute' } }));
       if (r.kind !== 'completed') throw new Error('the run did not complete');
       expect(r.record.variants.map((v) => v.backend_extra?.['replayed'] ?? null)).toEqual([null, null]);
     }

@@ -61,7 +61,7 @@ async function interruptedThenResumed(after: string, out: string): Promise<{ dir
   );
   await expect(first).rejects.toThrow();
   const logs: string[] = [];
-  const r = await runExperiment(runOptions(config, out, { runId: 'x', resume: true, progress: { update() {}, done() {}, log: (l) => logs.push(l) } }));
+  const r = await runExperiment(runOptions(config, out, { runId: 'x', earlier: { checkpoint: 'resume' }, progress: { update() {}, done() {}, log: (l) => logs.push(l) } }));
   if (r.kind !== 'completed') throw new Error('expected a completed run');
   return { dir: r.dir, logs };
 }

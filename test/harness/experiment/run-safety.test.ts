@@ -66,7 +66,7 @@ describe('run ids', () => {
     const precious = join(root, 'precious');
     mkdirSync(precious, { recursive: true });
     writeFileSync(join(precious, 'thesis.tex'), 'years of work');
-    await expect(runExperiment(options('x/results', { runId: '../../precious', force: true }))).rejects.toThrow(UserError);
+    await expect(runExperiment(options('x/results', { runId: '../../precious', earlier: { complete: 'replace' } }))).rejects.toThrow(UserError);
     expect(readFileSync(join(precious, 'thesis.tex'), 'utf8')).toBe('years of work');
   });
 });
@@ -76,7 +76,7 @@ describe('the results path', () => {
     const target = join(root, 'foreign', 'small', 'mine');
     mkdirSync(target, { recursive: true });
     writeFileSync(join(target, 'notes.txt'), 'mine');
-    await expect(runExperiment(options('foreign', { runId: 'mine', force: true }))).rejects.toThrow(/foreign\/small\/mine exists and is not a run folder \(it has no run\.json\): refusing to replace it/);
+    await expect(runExperiment(options('foreign', { runId: 'mine', earlier: { complete: 'replace' } }))).rejects.toThrow(/foreign\/small\/mine exists and is not a run folder \(it has no run\.json\): refusing to replace it/);
     expect(readdirSync(target)).toEqual(['notes.txt']);
     expect(readdirSync(join(root, 'foreign', 'small'))).toEqual(['mine']);
   });
@@ -208,7 +208,7 @@ describe('a run tied to its inputs', () => {
       const err = await runExperiment(options('inputs', { runId: 'i' })).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UserError);
       expect((err as Error).message).toMatch(/inputs\/small\/i is a complete run of this config on other inputs \(.*small\.jsonl changed \(1 files, .* → 1 files, .*\)\): --force replaces it/);
-      const forced = await runExperiment(options('inputs', { runId: 'i', force: true }));
+      const forced = await runExperiment(options('inputs', { runId: 'i', earlier: { complete: 'replace' } }));
       if (forced.kind !== 'completed') throw new Error('expected a forced run');
       expect(forced.record.corpus.documents).toBe(first.kind === 'completed' ? first.record.corpus.documents + 1 : NaN);
     } finally {
@@ -236,7 +236,7 @@ describe('--resume', () => {
     await expect(interrupted).rejects.toThrow('interrupted');
     expect(notices.at(-1)).toMatch(/^note: 2 of 4 variants are saved in .*--resume/);
     expect(existsSync(join(root, 'resume', 'small', 'c'))).toBe(false);
-    const resumed = await runExperiment(options('resume', { runId: 'c', resume: true }));
+    const resumed = await runExperiment(options('resume', { runId: 'c', earlier: { checkpoint: 'resume' } }));
     if (resumed.kind !== 'completed') throw new Error('expected a resumed run');
     expect(resumed.record.resumed).toEqual(['ground-truth', 'broder/sct=5']);
     expect(csvWithoutTimings(join(resumed.dir, 'metrics.csv'))).toBe(csvWithoutTimings(join(clean.dir, 'metrics.csv')));

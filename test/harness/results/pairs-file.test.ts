@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { WorkerPool } from '../../../harness/mapreduce/local/pool.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
 import { pairList } from '../evaluate/pairs.ts';
 

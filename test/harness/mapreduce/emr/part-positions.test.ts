@@ -106,7 +106,7 @@ describe('EMR: the runs of an expanded variant', () => {
 
     abortOn = undefined;
     submitted = [];
-    const r = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'x', resume: true, notice: () => {} }));
+    const r = await runExperiment(runOptions(config, join(root, 'out'), { runId: 'x', earlier: { checkpoint: 'resume' }, notice: () => {} }));
     expect(r.kind).toBe('completed');
     // the second trial's steps are reused from S3: nothing is submitted again
     expect(submitted).toEqual([]);

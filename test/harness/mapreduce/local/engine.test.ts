@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLines } from '../../../../harness/mapreduce/lines.ts';
 import { runPlanJobs } from '../../../../harness/mapreduce/local/engine.ts';
 import { runPlanJobsParallel } from '../../../../harness/mapreduce/local/parallel-engine.ts';
-import { WorkerPool } from '../../../../harness/mapreduce/local/pool.ts';
+import { WorkerPool } from '../../../../harness/runtime/pool.ts';
 import { decodeRecord } from '../../../../harness/mapreduce/records.ts';
 import { plan } from './toy-plan.ts';
 
@@ -75,7 +75,7 @@ describe('in-process MapReduce engine on two worker threads', () => {
         memoryBudgetBytes: budget,
         parallelism: 2,
         planModule,
-        runInWorker: (m, e, p) => pool.run(m, e, p),
+        tasks: pool,
       });
     } finally {
       await pool.close();

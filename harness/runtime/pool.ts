@@ -1,11 +1,13 @@
 /**
- * A small pool of worker threads for the local backend. Tasks name a module and an export
- * instead of shipping code, so any algorithm module can run on the pool without a harness change.
- * With one worker the task runs on the calling thread: no start-up cost for small inputs and tests.
+ * A small pool of worker threads, the runtime's (runtime.ts). Tasks name a module and an export
+ * (contract/tasks.ts) instead of shipping code, so any algorithm module can run on the pool
+ * without a harness change. With one worker the task runs on the calling thread: no start-up
+ * cost for small inputs and tests.
  */
 import { Worker } from 'node:worker_threads';
-import { InputFileError } from '../../../contract/errors.ts';
-import { importModule } from '../../build/import-module.ts';
+import { InputFileError } from '../../contract/errors.ts';
+import type { WorkerTask } from '../../contract/tasks.ts';
+import { runHere, type TaskRunner } from './tasks.ts';
 import { transferables } from './transfer.ts';
 
 /**
@@ -13,7 +15,7 @@ import { transferables } from './transfer.ts';
  * entry that runs the TypeScript sources through tsx.
  */
 const WORKER_ENTRY =
-  typeof __NDD_BUILT__ !== 'undefined' && __NDD_BUILT__ ? new URL('../../../dist/cli/worker.mjs', import.meta.url) : new URL('./worker-entry.js', import.meta.url);
+  typeof __NDD_BUILT__ !== 'undefined' && __NDD_BUILT__ ? new URL('../../dist/cli/worker.mjs', import.meta.url) : new URL('./worker-entry.js', import.meta.url);
 
 interface Pending {
   resolve(v: unknown): void;
@@ -27,7 +29,7 @@ interface Queued {
   readonly payload: unknown;
 }
 
-export class WorkerPool {
+export class WorkerPool implements TaskRunner {
   private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
   private readonly queue: Queued[] = [];
@@ -75,18 +77,13 @@ export class WorkerPool {
     return this.workers.length > 0;
   }
 
-  async run<T>(moduleUrl: string, exportName: string, payload: unknown): Promise<T> {
+  async run<P, R>(task: WorkerTask<P, R>, payload: P): Promise<R> {
     if (this.closed) throw this.stopped;
-    if (this.size <= 1) {
-      const mod = await importModule(moduleUrl);
-      const fn = mod[exportName];
-      if (typeof fn !== 'function') throw new Error(`${moduleUrl} has no function ${exportName}`);
-      return (await (fn as (p: unknown) => unknown)(payload)) as T;
-    }
+    if (this.size <= 1) return runHere(task, payload);
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<R>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.queue.push({ id, moduleUrl, exportName, payload });
+      this.queue.push({ id, moduleUrl: task.moduleUrl, exportName: task.exportName, payload });
       this.dispatch();
     });
   }

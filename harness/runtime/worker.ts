@@ -1,9 +1,9 @@
 /**
- * A worker thread of the local backend: runs `exportName` of `moduleUrl` on a payload and posts
+ * A worker thread of the runtime's pool (pool.ts): runs `exportName` of `moduleUrl` on a payload and posts
  * back the result, transferring (not copying) the typed arrays it returns.
  */
 import { parentPort } from 'node:worker_threads';
-import { importModule } from '../../build/import-module.ts';
+import { importModule } from '../build/import-module.ts';
 import { transferables } from './transfer.ts';
 
 interface Task {

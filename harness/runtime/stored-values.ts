@@ -28,7 +28,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
 import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
-import { clearFolder, listFolder, removeDeadTemporaries, trimToSize, type CorpusCacheOptions } from '../corpus/cache.ts';
+import { clearFolder, listFolder, removeDeadTemporaries, trimToSize } from './cache-folder.ts';
 
 export interface StoreOptions {
   readonly dir: string;
@@ -39,8 +39,16 @@ export interface StoreOptions {
   readonly minChars?: number;
 }
 
+/** What the store takes of a corpus cache's options (corpus/cache.ts CorpusCacheOptions). */
+export interface CacheFolderOptions {
+  readonly dir: string;
+  readonly maxBytes: number;
+  readonly notice: (line: string) => void;
+  readonly minBytes?: number;
+}
+
 /** The store of a corpus cache: beside its folder, with its limit and notices. */
-export function storeBesideCorpusCache(cache: CorpusCacheOptions): StoreOptions {
+export function storeBesideCorpusCache(cache: CacheFolderOptions): StoreOptions {
   return { dir: join(dirname(cache.dir), 'stored'), maxBytes: cache.maxBytes, notice: cache.notice, ...(cache.minBytes !== undefined ? { minChars: cache.minBytes } : {}) };
 }
 

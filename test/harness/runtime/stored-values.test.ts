@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DocumentSet, StoreCodec } from '../../../contract/index.ts';
-import { clearStoredValues, documentsDigest, listStoredValues, ValueStore, type StoreOptions } from '../../../harness/experiment/stored-values.ts';
+import { clearStoredValues, documentsDigest, listStoredValues, ValueStore, type StoreOptions } from '../../../harness/runtime/stored-values.ts';
 import { deadPid } from '../../support/dead-pid.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'stored-values-'));

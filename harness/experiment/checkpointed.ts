@@ -1,0 +1,50 @@
+/**
+ * The one resumable step of a run: a variant, or one run of an expanded variant, is taken from
+ * the checkpoint (`--resume`) when it was saved with the same identity, else run and saved as
+ * soon as it is done. Either way its files go into the run folder.
+ */
+import { variantIdentity, type Checkpoint, type SavedVariant } from '../results/checkpoint.ts';
+
+/** Where a step's outcome goes. */
+export interface RunFolderSink {
+  readonly checkpoint: Checkpoint;
+  /** writes a file into the run folder */
+  write(file: string, bytes: Buffer): void;
+}
+
+/** What is saved under a name: the algorithm and validated parameters it was run with, and anything else that changes its outcome. */
+export interface StepIdentity {
+  readonly name: string;
+  readonly algorithm: string;
+  readonly params: unknown;
+  /** more that the saved outcome must match (the ground truth's score floor) */
+  readonly suffix?: string;
+}
+
+export interface StepOutcome {
+  readonly saved: SavedVariant;
+  /** whether it came from the checkpoint */
+  readonly resumed: boolean;
+}
+
+/**
+ * `step`'s outcome: the checkpoint's when it holds one for `id` that `usable` accepts, else what
+ * `run` gives, saved.
+ */
+export async function checkpointed(
+  sink: RunFolderSink,
+  id: StepIdentity,
+  run: () => Promise<SavedVariant>,
+  usable: (saved: SavedVariant) => boolean = () => true,
+): Promise<StepOutcome> {
+  const identity = variantIdentity(id.algorithm, id.params) + (id.suffix ?? '');
+  const saved = sink.checkpoint.restore(id.name, identity);
+  if (saved && usable(saved)) {
+    for (const f of saved.files) sink.write(f.file, f.bytes);
+    return { saved, resumed: true };
+  }
+  const fresh = await run();
+  for (const f of fresh.files) sink.write(f.file, f.bytes);
+  sink.checkpoint.save(id.name, identity, fresh);
+  return { saved: fresh, resumed: false };
+}

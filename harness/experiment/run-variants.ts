@@ -1,0 +1,72 @@
+/**
+ * The run's variants step: the ground truth, then every variant, each a resumable step
+ * (checkpointed.ts) whatever its kind: a plain variant is one run, an expanded one (trials,
+ * calibration: expanded-variant.ts) several. Every later variant is compared with the ground
+ * truth, which comes first.
+ */
+import type { PairList } from '../../contract/index.ts';
+import type { SavedVariant } from '../results/checkpoint.ts';
+import { grouped } from '../results/format.ts';
+import type { VariantRecord } from '../results/types.ts';
+import type { Progress } from '../progress.ts';
+import { checkpointed, type RunFolderSink } from './checkpointed.ts';
+import { runExpandedVariant } from './expanded-variant.ts';
+import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
+
+export interface VariantsOutcome {
+  /** metrics.csv's rows, in order: each variant's, an expanded one's followed by its runs' */
+  readonly records: readonly VariantRecord[];
+  /** the variants taken whole from the checkpoint */
+  readonly resumed: readonly string[];
+  /** the ground truth, when the run has one */
+  readonly truth: Truth | undefined;
+}
+
+/** `planned` in order (the ground truth first), each on `ctx` and saved to `sink`'s checkpoint. */
+export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<VariantContext, 'progress'>, sink: RunFolderSink, progress: Progress): Promise<VariantsOutcome> {
+  const records: VariantRecord[] = [];
+  const resumed: string[] = [];
+  let truth: Truth | undefined;
+  for (const [i, p] of planned.entries()) {
+    ctx.signal.throwIfAborted();
+    const label = `[${i + 1}/${planned.length}] ${p.variant.name}`;
+    const vctx: VariantContext = { ...ctx, progress: (phase, done, total) => progress.update(`${label} ${phase}`, done, total) };
+    const position = i + 1;
+    let line: string;
+    let wasResumed: boolean;
+    if (p.expansion) {
+      // Expanded variants are scored without the reply oracle, as they always were (its measures are of one run's pairs).
+      const { replies: _replies, ...expandedCtx } = vctx;
+      const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, position, truth, log: (l) => progress.log(l) }, expandedCtx, sink);
+      records.push(...out.records);
+      wasResumed = out.resumed;
+      line = `${out.records.length - 1} runs`;
+    } else {
+      // A ground truth saved from another floor holds other pairs (truthFloor); one saved without its pairs is run again.
+      const suffix = p.minScore === REPORT_FLOOR ? '' : ` from ${p.minScore}`;
+      const step = await checkpointed(
+        sink,
+        { ...p.variant, suffix },
+        async (): Promise<SavedVariant> => {
+          const r = await runVariant({ planned: p, place: { position }, truth }, vctx);
+          return { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
+        },
+        (saved) => !p.variant.groundTruth || saved.truth !== undefined,
+      );
+      if (p.variant.groundTruth && step.saved.truth) truth = truthOf(step.saved.record, step.saved.truth);
+      records.push(step.saved.record);
+      wasResumed = step.resumed;
+      const m = step.saved.record.measures;
+      line = `${grouped(m.pairs ?? 0)} pairs, ${(m.runtime_s ?? 0).toFixed(2)} s`;
+    }
+    if (wasResumed) resumed.push(p.variant.name);
+    progress.log(`${label}: ${wasResumed ? 'resumed from the checkpoint' : line}`);
+  }
+  return { records, resumed, truth };
+}
+
+/** The ground truth as later variants need it, from its saved form (run now or resumed alike). */
+function truthOf(record: VariantRecord, pairs: PairList): Truth {
+  const candidates = record.measures.candidate_pairs ?? null;
+  return { pairs, candidates, measured: { groundTruth: true, counters: record.counters, candidates } };
+}
