@@ -5,6 +5,7 @@
  */
 import { asksTopLevelHelp, EPILOG, EXAMPLES, helpWidth, topLevelHelp, USAGE } from './cli-help.ts';
 import { COMMANDS } from './commands/index.ts';
+import { installInterrupts } from './interrupts.ts';
 import { asEnvironmentError, isUserError, printableLines, UserError } from './errors.ts';
 import { checkOutRoot } from './results/out-root.ts';
 
@@ -47,6 +48,7 @@ function skipHelpCaching(y: object): void {
 }
 
 async function main(): Promise<void> {
+  installInterrupts();
   endQuietlyOnClosedPipe();
   try {
     const args = process.argv.slice(2);

@@ -27,7 +27,7 @@ export class DataError extends UserError {
   override readonly name = 'DataError';
 }
 
-/** A run that was interrupted (SIGINT/SIGTERM); nothing was written. */
+/** A run that was interrupted (SIGINT/SIGTERM); its message says what was kept. */
 export class InterruptedError extends Error {
   override readonly name = 'InterruptedError';
   readonly exitCode = 130;

@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { corpusCacheFromEnv, type CorpusCacheOptions } from '../corpus/cache.ts';
 import { runExperiment } from '../experiment/runner.ts';
+import { onInterrupt } from '../interrupts.ts';
 import { progressFor } from '../progress.ts';
 import { summaryTable } from '../results/summary.ts';
 import { writeRunReportIfAvailable } from '../report/hook.ts';
 
-interface RunArgs {
+export interface RunArgs {
   config: string;
   strict: boolean;
   backend?: string;
@@ -36,11 +37,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         default: [],
         describe: 'run only these variants (names or globs, e.g. "broder/sct=*"); the ground truth always runs',
       })
-      .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id (of any inputs)' })
+      .option('force', { type: 'boolean', default: false, describe: 'rerun and replace a complete run of the same id (of any inputs), or start over from an interrupted one' })
       .option('resume', {
         type: 'boolean',
         default: false,
-        describe: 'finish an interrupted or failed run of the same config and inputs: its finished variants are taken from its checkpoint',
+        describe: 'finish an interrupted or failed run of the same config and inputs: its finished variants are taken from its checkpoint (without --resume or --force, a run whose checkpoint holds saved variants is refused)',
       })
       .option('hash-inputs', {
         type: 'boolean',
@@ -78,15 +79,14 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('doc-bytes', { type: 'number', describe: '--dry-run: average document size in bytes (default 17000, GOV2)' }),
   handler: async (args) => {
     const controller = new AbortController();
-    const onSignal = (): void => controller.abort(new InterruptedRun());
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const release = onInterrupt(() => controller.abort(new InterruptedRun()));
     try {
       const outcome = await runExperiment({
         configFile: args.config,
         outRoot: resolve(args.out),
         only: args.only,
-        earlier: { complete: args.force ? 'replace' : 'keep', checkpoint: args.resume ? 'resume' : 'discard' },
+        earlier: { complete: args.force ? 'replace' : 'keep', checkpoint: args.resume ? 'resume' : args.force ? 'discard' : 'refuse' },
+        resumeCommand: (runId) => resumeCommand(args, runId),
         inputs: {
           skips: args.strict ? 'fail' : 'config',
           identifyFilesBy: args['hash-inputs'] ? 'content' : 'stat',
@@ -123,11 +123,33 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }
       process.stdout.write(`results: ${outcome.dir}\n`);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      release();
     }
   },
 };
+
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that finishes an interrupted run: how this CLI was started, then the options the
+ * run had (the run id spelled out, since a default one hashes the selection) and --resume.
+ */
+export function resumeCommand(args: RunArgs, runId: string, started: { readonly cwd: string; readonly script: string | undefined } = { cwd: process.cwd(), script: process.argv[1] }): string {
+  const repo = started.script ? resolve(started.script, '..', '..') : undefined;
+  const program = repo !== undefined && resolve(started.cwd) === repo ? ['./bench'] : started.script ? ['node', started.script] : ['bench'];
+  const words = [...program, 'run', args.config, '--out', args.out, '--run-id', runId];
+  for (const o of args.only) words.push('--only', o);
+  if (args.backend !== undefined) words.push('--backend', args.backend);
+  if (args.strict) words.push('--strict');
+  if (args['hash-inputs']) words.push('--hash-inputs');
+  if (!args['corpus-cache']) words.push('--no-corpus-cache');
+  if (!args['stored-values']) words.push('--no-stored-values');
+  words.push('--resume');
+  return words.map(shellWord).join(' ');
+}
 
 const withCache = (cache: CorpusCacheOptions | undefined): { corpusCache?: CorpusCacheOptions } => (cache ? { corpusCache: cache } : {});
 

@@ -7,14 +7,15 @@
 import { createHash } from 'node:crypto';
 import { builtinDetectors, type DetectorCatalog } from '../detectors.ts';
 import { UserError } from '../errors.ts';
-import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
 import { verifyRunFiles } from '../results/manifest.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { RunFolder } from '../results/run-folder.ts';
-import type { RunRecord } from '../results/types.ts';
+import type { InputsFingerprint, RunRecord } from '../results/types.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
-import { filterVariants, loadExperiment, strictly } from './load.ts';
+import { filterVariants } from './config/only.ts';
+import { fingerprintInputs, inputChanges } from './inputs.ts';
+import { loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
 import { planVariant, REPORT_FLOOR, truthFloor, type PlannedVariant } from './variant-run.ts';
 

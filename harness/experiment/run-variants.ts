@@ -6,7 +6,7 @@
  */
 import type { PairList } from '../../contract/index.ts';
 import type { SavedVariant } from '../results/checkpoint.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 import type { VariantRecord } from '../results/types.ts';
 import type { Progress } from '../progress.ts';
 import { checkpointed, type RunFolderSink } from './checkpointed.ts';

@@ -14,6 +14,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DetectorCatalog } from '../detectors.ts';
+import { InterruptedError, UserError } from '../errors.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
@@ -52,6 +53,8 @@ export interface RunOptions {
   readonly detectors?: DetectorCatalog;
   /** one-line notices the user must see even without a TTY (a stale lock removed, a checkpoint kept) */
   readonly notice?: (line: string) => void;
+  /** The command that finishes this run, `--resume` and every option it had, for the note an interrupted run leaves. */
+  readonly resumeCommand?: (runId: string) => string;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
 }
@@ -59,8 +62,13 @@ export interface RunOptions {
 export interface EarlierRun {
   /** `--force` (`replace`): a complete run of the same id is run again and replaced, whatever its inputs; `keep` (default) keeps one of the same inputs */
   readonly complete?: 'keep' | 'replace';
-  /** `--resume` (`resume`): the variants an interrupted or failed run of the same inputs finished are taken from its checkpoint; `discard` (default) */
-  readonly checkpoint?: 'resume' | 'discard';
+  /**
+   * What an interrupted or failed run of the same id saved: `resume` (`--resume`) takes the
+   * variants it finished on the same inputs; `discard` (`--force`) starts over; `refuse`
+   * (default) stops with exit 2 saying how many variants are saved, so that a saved run is never
+   * lost to a command typed without `--resume`.
+   */
+  readonly checkpoint?: 'resume' | 'discard' | 'refuse';
 }
 
 export interface InputOptions {
@@ -123,6 +131,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     open.checkpoint.remove();
     completed = true;
     return { kind: 'completed', dir, record };
+  } catch (e) {
+    // An interrupt, at any step, ends with one line saying what was kept.
+    if (opts.signal.aborted) throw new InterruptedError(interruptedLine(held.checkpoint, run, opts));
+    throw e;
   } finally {
     await closeRun(held, { completed, run, opts });
   }
@@ -147,7 +159,12 @@ type OpenRun = Required<HeldResources>;
 async function openRun(held: HeldResources, run: PreparedRun, opts: RunOptions): Promise<OpenRun> {
   const notice = noticeOf(opts);
   const resume = opts.earlier?.checkpoint === 'resume';
-  const opened = Checkpoint.open(checkpointDir(join(opts.outRoot, run.exp.name), run.runId), run.inputs.digest, resume);
+  const dir = checkpointDir(join(opts.outRoot, run.exp.name), run.runId);
+  const saved = Checkpoint.savedCount(dir);
+  if ((opts.earlier?.checkpoint ?? 'refuse') === 'refuse' && saved > 0) {
+    throw new UserError(`${run.finalDir}: an earlier run of this id saved ${saved} of ${run.planned.length} variants (${dir}): \`${resumeCommandOf(opts, run.runId)}\` finishes it; --force starts over`);
+  }
+  const opened = Checkpoint.open(dir, run.inputs.digest, resume);
   held.checkpoint = opened.checkpoint;
   if (opened.discarded) notice(`note: the saved variants of an earlier run of ${run.finalDir} were discarded: ${opened.discarded}`);
   const workRoot = userWorkRoot();
@@ -187,12 +204,23 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
     await held.runtime?.close(o.opts.signal.aborted ? 'interrupted' : 'finished');
     if (held.workDir !== undefined) rmSync(held.workDir, { recursive: true, force: true });
     o.opts.progress.done();
-    if (!o.completed && checkpoint && checkpoint.savedVariants > 0) {
-      noticeOf(o.opts)(`note: ${checkpoint.savedVariants} of ${o.run.planned.length} variants are saved in ${checkpoint.dir}; \`bench run ${o.opts.configFile} --resume\` (with the same options) finishes the run`);
+    // A failed run's note; an interrupted one says the same in its error (interruptedLine).
+    if (!o.completed && !o.opts.signal.aborted && checkpoint && checkpoint.savedVariants > 0) {
+      noticeOf(o.opts)(`note: ${checkpoint.savedVariants} of ${o.run.planned.length} variants are saved in ${checkpoint.dir}; to finish the run: ${resumeCommandOf(o.opts, o.run.runId)}`);
     }
   } finally {
     folder.close();
   }
+}
+
+function interruptedLine(checkpoint: Checkpoint | undefined, run: PreparedRun, opts: RunOptions): string {
+  const saved = checkpoint?.savedVariants ?? 0;
+  if (saved === 0) return 'interrupted before any variant finished: nothing was kept';
+  return `interrupted: ${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`;
+}
+
+function resumeCommandOf(opts: RunOptions, runId: string): string {
+  return opts.resumeCommand ? opts.resumeCommand(runId) : `bench run ${opts.configFile} --run-id ${runId} --resume`;
 }
 
 function noticeOf(opts: RunOptions): (line: string) => void {

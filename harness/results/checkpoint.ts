@@ -69,6 +69,11 @@ export class Checkpoint {
    * Opens the run id's checkpoint. With `resume`, one saved with the same inputs is kept (and
    * `reason` is undefined); otherwise, or when the inputs differ, it is emptied and `reason` says why.
    */
+  /** How many finished variants an earlier run left in `dir` (0: none, or no checkpoint). */
+  static savedCount(dir: string): number {
+    return Object.keys(readManifest(dir)?.variants ?? {}).length;
+  }
+
   static open(dir: string, inputsDigest: string, resume: boolean): { checkpoint: Checkpoint; saved: number; discarded?: string } {
     const old = readManifest(dir);
     if (old && resume && old.inputs_digest === inputsDigest) {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 
 const BENCH = fileURLToPath(new URL('../../../bin/bench.js', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 let root: string;
 let config: string;
 
@@ -43,7 +44,7 @@ function bench(args: string[], interruptWhen?: () => boolean): Promise<Exit> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
     delete env.NODE_OPTIONS;
-    const child = spawn(process.execPath, [BENCH, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BENCH, ...args], { env, cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = interruptWhen
@@ -58,6 +59,18 @@ function bench(args: string[], interruptWhen?: () => boolean): Promise<Exit> {
       if (timer) clearInterval(timer);
       resolve({ code, stderr });
     });
+  });
+}
+
+/** Runs a command line through the shell, as a user pasting it would. */
+function shell(command: string): Promise<Exit> {
+  return new Promise((resolve) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
+    delete env.NODE_OPTIONS;
+    const child = spawn('sh', ['-c', command], { env, cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 
@@ -83,11 +96,22 @@ describe('bench run interrupted and resumed', () => {
     const checkpoint = join(out, 'qs', '.resume-r');
     const stopped = await bench(['run', config, '--out', out, '--run-id', 'r'], () => savedVariants(checkpoint) >= 3);
     expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toMatch(/note: \d+ of 11 variants are saved in .*\.resume-r; `bench run .* --resume`/);
+    // One line: what was kept and the command that finishes the run, with every option it had.
+    const line = /^interrupted: \d+ of 11 variants are saved in (.*); to finish the run: (.*)\n$/.exec(stopped.stderr);
+    expect(line?.[1]).toBe(checkpoint);
+    // Started from the checkout's folder, the CLI names itself as the README does.
+    expect(line?.[2]).toBe(`./bench run ${config} --out ${out} --run-id r --resume`);
     expect(readdirSync(join(out, 'qs'))).toEqual(['.resume-r']);
     expect(existsSync(join(out, 'qs', 'r'))).toBe(false);
 
-    const resumed = await bench(['run', config, '--out', out, '--run-id', 'r', '--resume']);
+    // The same command without --resume would start over: it is refused, and the checkpoint kept.
+    const again = await bench(['run', config, '--out', out, '--run-id', 'r']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^error: .*: an earlier run of this id saved \d+ of 11 variants \(.*\.resume-r\): `\.\/bench run .* --resume` finishes it; --force starts over\n$/);
+    expect(readdirSync(join(out, 'qs'))).toEqual(['.resume-r']);
+
+    // The printed command, as the shell runs it.
+    const resumed = await shell(line?.[2] ?? 'false');
     expect(resumed.code).toBe(0);
     const dir = join(out, 'qs', 'r');
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { resumed: string[] };
@@ -101,4 +125,16 @@ describe('bench run interrupted and resumed', () => {
     }
     expect(readdirSync(join(out, 'qs'))).toEqual(['r']);
   }, 120_000);
+});
+
+describe('an interrupt before a command has anything to stop', () => {
+  it('says in one line what was kept, and exits 130', async () => {
+    // SIGINT half a second in: while the CLI loads, or reads the corpus (once Node has started
+    // the CLI's first line, whatever the moment, there is a line; before that, Node's own default).
+    const started = Date.now();
+    const stopped = await bench(['run', config, '--out', join(root, 'early'), '--run-id', 'e'], () => Date.now() - started > 500);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/^interrupted(: nothing was written| before any variant finished: nothing was kept|: \d+ of 11 variants are saved in .*)\n$/);
+    expect(existsSync(join(root, 'early', 'qs', 'e'))).toBe(false);
+  });
 });

@@ -233,8 +233,10 @@ describe('--resume', () => {
         progress: { ...quiet, log: () => void (++finished === 2 && c.abort(new Error('interrupted'))) },
       }),
     );
-    await expect(interrupted).rejects.toThrow('interrupted');
-    expect(notices.at(-1)).toMatch(/^note: 2 of 4 variants are saved in .*--resume/);
+    await expect(interrupted).rejects.toThrow(/^interrupted: 2 of 4 variants are saved in .*; to finish the run: bench run .* --run-id c --resume$/);
+    expect(notices).toEqual([]);
+    // Run again without --resume, the saved variants are not thrown away: the run is refused.
+    await expect(runExperiment(options('resume', { runId: 'c' }))).rejects.toThrow(/an earlier run of this id saved 2 of 4 variants .*--force starts over$/);
     expect(existsSync(join(root, 'resume', 'small', 'c'))).toBe(false);
     const resumed = await runExperiment(options('resume', { runId: 'c', earlier: { checkpoint: 'resume' } }));
     if (resumed.kind !== 'completed') throw new Error('expected a resumed run');
