@@ -1,6 +1,7 @@
 /** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
 import { grouped, seconds, usd } from '../format.ts';
 import { summaryMeasures } from './measures.ts';
+import { replayedValues } from './replayed.ts';
 import type { RunRecord } from './types.ts';
 
 const fmt = (v: number | null, digits: number): string =>
@@ -27,8 +28,8 @@ export function summaryTable(run: RunRecord): string {
 /** A variant that replayed stored values did less than one that computes them: its time says so. */
 function replayedNotes(run: RunRecord): string[] {
   return run.variants.flatMap((v) => {
-    const replayed = v.backend_extra?.['replayed'];
-    if (!Array.isArray(replayed) || replayed.length === 0) return [];
+    const replayed = replayedValues(v);
+    if (replayed.length === 0) return [];
     return [`note: ${v.name} replayed ${replayed.join(', ')} from the cache of an earlier run; its time leaves their computation out (--no-stored-values computes them)`];
   });
 }

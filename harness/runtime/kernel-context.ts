@@ -39,11 +39,14 @@ export interface KernelScope {
   readonly counters: Counters;
   /** what `stored` and `storedIfAny` replayed from the store instead of computing */
   readonly replayed: readonly string[];
+  /** what `stored` computed (and a store keeps for later runs) */
+  readonly computed: readonly string[];
 }
 
 export function makeKernelContext(o: KernelContextOptions): KernelScope {
   const counters: Counters = o.counters ?? {};
   const replayed: string[] = [];
+  const computed: string[] = [];
   const { cache, store, docs } = o;
   const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let p = cache.get(key) as Promise<T> | undefined;
@@ -66,9 +69,12 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
     cached,
     stored: <T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> =>
       cached(`stored:${codec.key}`, async () => {
-        if (!store) return compute();
+        if (!store) {
+          computed.push(codec.describe);
+          return compute();
+        }
         const r = await store.get(docs, codec, compute);
-        if (r.replayed) replayed.push(codec.describe);
+        (r.replayed ? replayed : computed).push(codec.describe);
         return r.value;
       }),
     storedIfAny: async <T>(codec: StoreCodec<T>): Promise<T | undefined> => {
@@ -86,5 +92,5 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
     },
     progress: (phase, done, total) => o.progress?.(phase, done, total),
   };
-  return { ctx, counters, replayed };
+  return { ctx, counters, replayed, computed };
 }

@@ -89,12 +89,13 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       ctx.signal.throwIfAborted();
       const r = await local.run(kernel.ctx);
       for (const [g, names] of Object.entries(kernel.counters)) counters[g] = { ...names };
-      const { replayed } = kernel;
+      const { replayed, computed } = kernel;
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
       extra = {
         engine: 'kernel',
         ...(replayed.length > 0 ? { replayed } : {}),
+        ...(computed.length > 0 ? { computed } : {}),
         ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}),
       };
     } else {

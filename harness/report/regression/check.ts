@@ -3,6 +3,7 @@
  * regression and both values are shown; timings get the statistical verdict of timing.ts.
  */
 import { UserError } from '../../errors.ts';
+import { describeWork, replayedValues } from '../../results/replayed.ts';
 import type { RunRecord } from '../../results/types.ts';
 import { assertRepetitions, qualityOf, type Baseline } from './baseline.ts';
 import { compareTimings, type TimingComparison, type TimingOptions } from './timing.ts';
@@ -78,11 +79,25 @@ export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baseli
   if (!opts.qualityOnly) {
     for (const [name, b] of Object.entries(baseline.variants)) {
       if (missing.has(name)) continue;
+      // Like with like: a variant that replayed stored values did less work than one that computed them.
+      const work = runs.map((r) => replayedValues(r.variants.find((v) => v.name === name) ?? {}));
+      const mixed = work.find((w) => JSON.stringify(w) !== JSON.stringify(work[0]));
+      if (mixed) {
+        notes.push(`timings of ${name} not compared: the runs did different work (${describeWork(work[0] ?? [])} against ${describeWork(mixed)})`);
+        continue;
+      }
+      if (b.replayed !== undefined && JSON.stringify(b.replayed) !== JSON.stringify(work[0])) {
+        notes.push(`timings of ${name} not compared: this run ${describeWork(work[0] ?? [])}, the baseline's ${describeWork(b.replayed)} (--no-stored-values computes everything)`);
+        continue;
+      }
       for (const [k, baselineSamples] of Object.entries(b.timings)) {
         const current = runs.map((r) => r.variants.find((v) => v.name === name)?.measures[k] ?? NaN).filter(Number.isFinite);
         timings.push({ variant: name, measure: k, baselineSamples: baselineSamples.length, currentSamples: current.length, ...compareTimings(baselineSamples, current, opts) });
       }
     }
+  }
+  if (!opts.qualityOnly && Object.values(baseline.variants).some((b) => b.replayed === undefined)) {
+    notes.push('the baseline does not record what its variants replayed (written by an older version): timings compared whatever each run replayed');
   }
   if (newMeasures.size > 0) notes.push(`measures not in the baseline (not judged): ${[...newMeasures].join(', ')}`);
   return { experiment: first.experiment, runs: runs.map((r) => r.run_id), notes, quality, missing: [...missing], added, timings, qualityOnly: opts.qualityOnly, options: opts };

@@ -91,11 +91,27 @@ describe('a kernel context', () => {
       expect([...(await scope.ctx.stored(codec, async () => expect.fail('computed')))]).toEqual([4]);
       scope.ctx.count('g', 'zero', 0);
       scope.ctx.count('g', 'one');
-      expect({ replayed: scope.replayed, counters: scope.counters }).toEqual({
+      expect({ replayed: scope.replayed, computed: scope.computed, counters: scope.counters }).toEqual({
         replayed: ['text lengths'],
+        computed: [],
         counters: { g: counting === 'every-call' ? { zero: 0, one: 1 } : { one: 1 } },
       });
     }
+  });
+
+  it('says what it computed, with a store or without one, and not what an earlier variant of the run computed', async () => {
+    const d = docs(['four', 'five!']);
+    const cache = new Map<string, Promise<unknown>>();
+    const store = new ValueStore({ dir: join(root, 'compute'), maxBytes: 2 ** 20, minChars: 0, notice: (l) => expect.fail(l) });
+    const first = makeKernelContext({ docs: d, tasks, memoryBudgetBytes: 1, workDir: root, signal: new AbortController().signal, cache, store });
+    expect([...(await first.ctx.stored(codec, async () => lengths(d)))]).toEqual([4, 5]);
+    expect({ replayed: first.replayed, computed: first.computed }).toEqual({ replayed: [], computed: ['text lengths'] });
+    const later = makeKernelContext({ docs: d, tasks, memoryBudgetBytes: 1, workDir: root, signal: new AbortController().signal, cache, store });
+    await later.ctx.stored(codec, async () => expect.fail('computed twice'));
+    expect({ replayed: later.replayed, computed: later.computed }).toEqual({ replayed: [], computed: [] });
+    const alone = makeKernelContext({ docs: d, tasks, memoryBudgetBytes: 1, workDir: root, signal: new AbortController().signal, cache: new Map() });
+    await alone.ctx.stored(codec, async () => lengths(d));
+    expect(alone.computed).toEqual(['text lengths']);
   });
 });
 

@@ -94,3 +94,38 @@ describe('checkRuns with planted regressions', () => {
     expect(regressionCount(r)).toBe(0);
   });
 });
+
+describe('checkRuns compares like with like', () => {
+  const FEATURES = 'fingerprint features (char-64 shingles, rabin64)';
+  /** The runs with the ground truth marked as having replayed the fingerprints. */
+  const replaying = (runs: readonly RunRecord[]): RunRecord[] =>
+    runs.map((run) =>
+      editedRun(run, (r) => {
+        const truth = r.variants.find((v) => v.ground_truth);
+        if (truth) truth.backend_extra = { ...truth.backend_extra, replayed: [FEATURES] };
+      }),
+    );
+
+  it('does not compare the timings of a variant that replayed what the baseline computed, and says so', () => {
+    // A third of the time: what the ground truth saves by replaying its fingerprints.
+    const r = checkRuns(replaying(repetitions(noise.map((x) => x / 3))), baseline, 'base.json', label, opts);
+    const truth = a.variants.find((v) => v.ground_truth)?.name ?? '';
+    expect(r.timings.filter((t) => t.variant === truth)).toEqual([]);
+    expect(r.timings.filter((t) => t.verdict === 'improved').map((t) => t.variant)).not.toContain(truth);
+    expect(r.notes).toContain(`timings of ${truth} not compared: this run replayed ${FEATURES}, the baseline's computed everything it used (--no-stored-values computes everything)`);
+    // The other variants did the same work in both, and are compared as before.
+    expect(r.timings.length).toBe((a.variants.length - 1) * 2);
+  });
+
+  it('compares a replaying run with a baseline that replayed the same values', () => {
+    const replayedBaseline = baselineFromRuns(replaying(repetitions(noise)), label, now);
+    const r = checkRuns(replaying(repetitions([1.02, 0.98, 1.0, 1.04, 0.97])), replayedBaseline, 'base.json', label, opts);
+    expect(r.timings).toHaveLength(a.variants.length * 2);
+    expect(r.notes.filter((n) => n.includes('not compared'))).toEqual([]);
+  });
+
+  it('refuses a baseline of runs that did different work', () => {
+    const mixed = [...repetitions([1]), ...replaying(repetitions([1]))];
+    expect(() => baselineFromRuns(mixed, label, now)).toThrow(/a baseline's runs must be of one kind/);
+  });
+});
