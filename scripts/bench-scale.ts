@@ -89,14 +89,14 @@ function pairRows(runDir: string, variant: string): string[] {
 /** configs/scale.yaml with another memory_mb, and optionally a document limit. */
 function configVariant(name: string, memoryMb: number, limit?: number): string {
   let text = readFileSync(join(ROOT, 'configs', 'scale.yaml'), 'utf8').replace(/memory_mb: \d+/, `memory_mb: ${memoryMb}`);
-  if (limit !== undefined) text = text.replace('  path: ${SCALE_CORPUS}\n', `  path: \${SCALE_CORPUS}\n  limit: ${limit}\n`);
+  if (limit !== undefined) text = text.replace('  path: ${SCALE_DIR}/corpus.jsonl.gz\n', `  path: \${SCALE_DIR}/corpus.jsonl.gz\n  limit: ${limit}\n`);
   const file = join(data, `${name}.yaml`);
   writeFileSync(file, text);
   return file;
 }
 
 mkdirSync(data, { recursive: true });
-const corpus = (n: number): string => join(data, `scale-${n}`, 'corpus.jsonl.gz');
+const corpus = (n: number): string => join(data, `scale-${n}`);
 
 process.stdout.write(`corpora (bench synth scale) in ${data}:\n`);
 for (const n of sizes) {
@@ -108,7 +108,7 @@ for (const n of sizes) {
 process.stdout.write(`\nconfigs/scale.yaml on the local backend, memory_mb ${budgetMb}:\n`);
 const runDir = (id: string): string => join(out, 'scale', id);
 for (const n of sizes) {
-  const m = bench(['run', join(ROOT, 'configs', 'scale.yaml'), '--out', out, '--run-id', `local-${n}`, '--force', '--no-stored-values'], { SCALE_CORPUS: corpus(n) });
+  const m = bench(['run', join(ROOT, 'configs', 'scale.yaml'), '--out', out, '--run-id', `local-${n}`, '--force', '--no-stored-values'], { SCALE_DIR: corpus(n) });
   const run = runJson(runDir(`local-${n}`));
   record(`local.${n}.wall_s`, m.wallS, 's');
   record(`local.${n}.cpu_s`, m.cpuS, 's');
@@ -132,8 +132,8 @@ for (const n of sizes) {
 const largest = Math.max(...sizes);
 if (largest > slice) {
   process.stdout.write(`\nthe first ${slice} documents of the ${largest}-document corpus, in memory and out of core:\n`);
-  const inMemory = bench(['run', configVariant('slice-in-memory', budgetMb, slice), '--out', out, '--run-id', `slice-${slice}-in-memory`, '--force', '--no-stored-values'], { SCALE_CORPUS: corpus(largest) });
-  const outOfCore = bench(['run', configVariant('slice-out-of-core', 1024, slice), '--out', out, '--run-id', `slice-${slice}-out-of-core`, '--force', '--no-stored-values'], { SCALE_CORPUS: corpus(largest) });
+  const inMemory = bench(['run', configVariant('slice-in-memory', budgetMb, slice), '--out', out, '--run-id', `slice-${slice}-in-memory`, '--force', '--no-stored-values'], { SCALE_DIR: corpus(largest) });
+  const outOfCore = bench(['run', configVariant('slice-out-of-core', 1024, slice), '--out', out, '--run-id', `slice-${slice}-out-of-core`, '--force', '--no-stored-values'], { SCALE_DIR: corpus(largest) });
   const mem = runJson(runDir(`slice-${slice}-in-memory`));
   const ext = runJson(runDir(`slice-${slice}-out-of-core`));
   const peak = (m: Measured, r: RunJson): number => Math.max(m.peakMb, r.totals.peak_rss_mb);
@@ -169,7 +169,7 @@ if (largest > slice) {
 
 if (streaming !== null) {
   process.stdout.write(`\nconfigs/scale.yaml on the streaming backend, ${streaming} documents:\n`);
-  const m = bench(['run', join(ROOT, 'configs', 'scale.yaml'), '--backend', 'streaming', '--out', out, '--run-id', `streaming-${streaming}`, '--force', '--no-stored-values'], { SCALE_CORPUS: corpus(streaming) });
+  const m = bench(['run', join(ROOT, 'configs', 'scale.yaml'), '--backend', 'streaming', '--out', out, '--run-id', `streaming-${streaming}`, '--force', '--no-stored-values'], { SCALE_DIR: corpus(streaming) });
   record(`streaming.${streaming}.wall_s`, m.wallS, 's');
   record(`streaming.${streaming}.cpu_s`, m.cpuS, 's');
   const run = runJson(runDir(`streaming-${streaming}`));

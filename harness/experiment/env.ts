@@ -20,8 +20,8 @@ export const envHints: Readonly<Record<string, string>> = {
     'set it to the folder of the ClueWeb09 collection (licensed from Carnegie Mellon University: lemurproject.org)',
   CACM_DIR:
     "set it to a folder holding cacm.tar.gz and run.cacm-bm25.txt (Anserini's test resources, Apache-2.0: github.com/castorini/anserini, src/main/resources/cacm and the CACM regression's BM25 run)",
-  SCALE_CORPUS:
-    'set it to a corpus made by `./bench synth scale --documents N --out DIR` (the file DIR/corpus.jsonl.gz; 10000, 100000 and 1000000 documents make the cost curve)',
+  SCALE_DIR:
+    'set it to the folder of a corpus made by `./bench synth scale --documents N --out DIR` (its corpus.jsonl.gz and oracle-pairs.csv; 10000, 100000 and 1000000 documents make the cost curve)',
   WEB09_RUNS:
     'set it to the folder of the TREC 2009 Web track ad hoc runs (NIST: trec.nist.gov, past results)',
 };

@@ -104,7 +104,11 @@ export async function loadExperiment(file: string, env: Env = process.env, given
     corpus,
     groundTruth,
     variants: runs.flatMap((r) => r?.built.map((b) => b.variant) ?? []),
-    evaluate: cfg.evaluate.oracle === undefined ? cfg.evaluate : { ...cfg.evaluate, oracle: resolve(dir, cfg.evaluate.oracle) },
+    evaluate: {
+      ...cfg.evaluate,
+      ...(cfg.evaluate.oracle === undefined ? {} : { oracle: resolve(dir, cfg.evaluate.oracle) }),
+      ...(cfg.evaluate.planted === undefined ? {} : { planted: resolve(dir, cfg.evaluate.planted) }),
+    },
     backend,
     alternativeBackends,
     ...(studies === undefined ? {} : { studies }),

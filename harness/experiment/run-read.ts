@@ -7,6 +7,7 @@ import type { DocumentSet } from '../../contract/index.ts';
 import { wordCountsCodec } from '../../algorithms/text/word-count.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import { loadSpanOracle, type SpanOracle } from '../evaluate/oracle.ts';
+import { loadPlantedOracle, type PlantedOracle } from '../evaluate/planted.ts';
 import { loadReplyOracle, type ReplyOracle } from '../evaluate/replies.ts';
 import { assignGroups, countDocumentWords, type DocumentSizes } from '../evaluate/size-groups.ts';
 import type { Progress } from '../progress.ts';
@@ -35,6 +36,7 @@ export interface RunInput {
   readonly sizes: DocumentSizes;
   readonly spanOracle?: SpanOracle;
   readonly replies?: ReplyOracle;
+  readonly planted?: PlantedOracle;
 }
 
 export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<RunInput> {
@@ -53,6 +55,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
   const words = await o.runtime.stored(docs, wordCountsCodec(), () => countDocumentWords(docs));
   const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
   const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
+  const planted = exp.evaluate.planted === undefined ? undefined : loadPlantedOracle(exp.evaluate.planted, docs);
   return {
     docs,
     corpus: {
@@ -72,5 +75,6 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
     sizes: assignGroups(words, exp.evaluate.size_groups),
     ...(spanOracle ? { spanOracle } : {}),
     ...(replies ? { replies } : {}),
+    ...(planted ? { planted } : {}),
   };
 }

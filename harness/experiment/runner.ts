@@ -121,6 +121,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         signal: opts.signal,
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
+        ...(input.planted ? { planted: input.planted } : {}),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,

@@ -145,6 +145,11 @@ export const evaluateSchema = z
       .min(1)
       .optional()
       .describe('CSV of known shared spans (bench synth partial): detectors that write spans are scored on sentence pairs; relative to the config file'),
+    planted: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("the planted pairs of a synthetic corpus (bench synth scale's oracle-pairs.csv): every variant's recall of the planted copies, in all and per edit rate (planted.csv); relative to the config file"),
     replies: z
       .object({
         repeated_documents: z

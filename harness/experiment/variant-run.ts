@@ -6,6 +6,7 @@ import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, Plan } from '../..
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import type { DocumentSizes } from '../evaluate/size-groups.ts';
+import type { PlantedOracle } from '../evaluate/planted.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
@@ -88,6 +89,8 @@ export interface VariantContext {
   readonly extraThresholds?: readonly number[];
   /** `evaluate.replies`: the reply-parent pairs of a mail corpus and the span kinds */
   readonly replies?: ReplyOracle;
+  /** `evaluate.planted`: the planted pairs of a synthetic corpus, by edit rate */
+  readonly planted?: PlantedOracle;
 }
 
 /**
@@ -136,6 +139,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const kinds = ctx.replies && spans ? ctx.replies.kinds(spans) : undefined;
   const atThreshold = plan.output.decisions.kind === 'score-at-threshold';
   const decided = (i: number): boolean => !atThreshold || (pairs.score[i] as number) >= exp.evaluate.threshold;
+  const planted = ctx.planted?.measure(pairs, decided);
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
     ...ev.measures,
@@ -146,6 +150,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
+    ...(planted ? planted.measures : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
@@ -169,7 +174,8 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       counters: result.counters,
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
-      warnings: ctx.replies?.warning ? [...ev.warnings, ctx.replies.warning] : ev.warnings,
+      ...(planted ? { planted: planted.byRate } : {}),
+      warnings: [...ev.warnings, ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : [])],
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },

@@ -37,6 +37,17 @@ export function evaluationTables(
       ),
     });
   }
+  const planted = records.filter((r) => r.planted !== undefined);
+  if (planted.length > 0) {
+    tables.push({
+      file: 'planted.csv',
+      description: "recall of the planted copies (evaluate.planted) per edit rate, the sum of the two documents' rates: planted pairs, those decided near-duplicates, their share",
+      csv: toCsv(
+        ['experiment', 'variant', 'algorithm', 'edit_rate', 'planted_pairs', 'found', 'recall'],
+        planted.flatMap((r) => (r.planted ?? []).map((p): Cell[] => [experiment, r.name, r.algorithm, p.rate, p.pairs, p.found, p.pairs === 0 ? null : p.found / p.pairs])),
+      ),
+    });
+  }
   for (const r of records) {
     const t = r.calibration?.table;
     if (!t) continue;

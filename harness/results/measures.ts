@@ -58,6 +58,8 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'span_doc_recall', label: 'Recall of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
   { key: 'span_doc_f1', label: 'F1 of document pairs with spans', kind: 'quality', worse: 'lower', range: unit },
   // Against the reply-parent pairs of a mail corpus (evaluate.replies): harness/evaluate/replies.ts.
+  { key: 'planted_pairs', label: 'Planted pairs of the synthetic corpus (evaluate.planted)', kind: 'count', worse: null },
+  { key: 'planted_recall', label: 'Share of the planted pairs decided near-duplicates', kind: 'quality', worse: 'lower', summary: { header: 'planted_R', digits: 4 }, range: unit },
   { key: 'reply_pairs', label: 'Reply-parent pairs (In-Reply-To) in the corpus', kind: 'count', worse: null },
   { key: 'reply_recall', label: 'Share of reply-parent pairs reported', kind: 'quality', worse: 'lower', summary: { header: 'reply_R', digits: 4 }, range: unit },
   { key: 'reply_span_recall', label: 'Share of reply-parent pairs joined by a span that is not boilerplate', kind: 'quality', worse: 'lower', summary: { header: 'reply_span_R', digits: 4 }, range: unit },
@@ -80,7 +82,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
 export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1 };

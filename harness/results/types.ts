@@ -22,6 +22,7 @@
 import type { AdapterFigure, CalibrationTable, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
 import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
+import type { PlantedRate } from '../evaluate/planted.ts';
 import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
 import type { SizeGroup } from '../evaluate/size-groups.ts';
@@ -77,6 +78,8 @@ export interface VariantRecord {
   readonly files: readonly OutputFileRecord[];
   /** precision and recall over the whole collection and per size group, at each threshold (size-groups.csv, thresholds.csv) */
   readonly slices?: VariantSlices;
+  /** `evaluate.planted`: the variant's recall of the planted pairs per edit rate (planted.csv) */
+  readonly planted?: readonly PlantedRate[];
   /** a trial or a calibration run of another variant (contract/derived.ts), in the rows after it */
   readonly part_of?: { readonly variant: string; readonly role: 'trial' | 'calibration' };
   /**

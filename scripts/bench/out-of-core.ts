@@ -27,7 +27,7 @@ export const outOfCoreSection: Section = {
         writeFileSync(file, readFileSync(join(ROOT, 'configs', 'scale.yaml'), 'utf8').replace(/memory_mb: \d+/, `memory_mb: ${memoryMb}`));
         return file;
       };
-      const env = { SCALE_CORPUS: join(dir, 'corpus', 'corpus.jsonl.gz') };
+      const env = { SCALE_DIR: join(dir, 'corpus') };
       ctx.cli(['run', config(BUDGET_MB), '--out', dir, '--run-id', 'out-of-core'], 'ignore', env);
       ctx.cli(['run', config(8192), '--out', dir, '--run-id', 'in-memory'], 'ignore', env);
       const load = (id: string): Variant[] => (JSON.parse(readFileSync(join(dir, 'scale', id, 'run.json'), 'utf8')) as { variants: Variant[] }).variants;

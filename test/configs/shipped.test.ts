@@ -22,8 +22,8 @@ const env = {
   CLUEWEB09_ROOT: join(FIXTURES, 'anserini', 'clueweb09-segment1.warc.gz'),
   WEB09_RUNS: join(FIXTURES, 'anserini', 'run.cacm-bm25.txt'),
   CACM_DIR: join(FIXTURES, 'anserini'),
-  // a JSONL corpus stands in for `bench synth scale`'s
-  SCALE_CORPUS: fileURLToPath(new URL('../fixtures/corpus/small.jsonl', import.meta.url)),
+  // a small `bench synth scale --documents 120 --copies 0.25` corpus and its planted pairs
+  SCALE_DIR: fileURLToPath(new URL('../fixtures/scale-120', import.meta.url)),
 };
 const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
@@ -45,6 +45,28 @@ describe('shipped configs', () => {
       expect((e as ConfigError).issues.every((l) => /environment variable [A-Z0-9_]+ is not set: .+/.test(l))).toBe(true);
     },
   );
+});
+
+describe('configs/scale.yaml', () => {
+  it('scores every variant on the planted copies: recall in metrics.csv, per edit rate in planted.csv', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'scale-'));
+    try {
+      const r = await runExperiment(runOptions(join(CONFIGS, 'scale.yaml'), out, { env: { ...process.env, ...env } }));
+      if (r.kind !== 'completed') throw new Error('expected a completed run');
+      // oracle-pairs.csv of the fixture has 40 pairs (wc -l: 41 lines with the header), all in the corpus.
+      for (const v of r.record.variants) {
+        expect(v.measures.planted_pairs).toBe(40);
+        expect(v.planted?.reduce((s, p) => s + p.pairs, 0)).toBe(40);
+        expect(v.measures.planted_recall).toBe((v.planted?.reduce((s, p) => s + p.found, 0) ?? NaN) / 40);
+      }
+      const planted = readFileSync(join(r.dir, 'planted.csv'), 'utf8').split('\n');
+      expect(planted[0]).toBe('experiment,variant,algorithm,edit_rate,planted_pairs,found,recall');
+      // Exact copies (rate 0: five pairs in the fixture) share every shingle: the ground truth finds them all.
+      expect(planted[1]).toBe('scale,ground-truth,broder,0,5,5,1');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a licensed-collection config without its collection', () => {

@@ -19,7 +19,9 @@ export interface FileRef {
 /** The files the raw (unvalidated) config names, with their place in it. */
 export function fileRefs(raw: unknown): FileRef[] {
   const evaluate = isRecord(raw) ? raw.evaluate : undefined;
-  const oracle: FileRef[] = isRecord(evaluate) && typeof evaluate.oracle === 'string' ? [{ path: ['evaluate', 'oracle'], value: evaluate.oracle, mustBeFile: true }] : [];
+  const oracle: FileRef[] = isRecord(evaluate)
+    ? (['oracle', 'planted'] as const).flatMap((key) => (typeof evaluate[key] === 'string' ? [{ path: ['evaluate', key], value: evaluate[key], mustBeFile: true }] : []))
+    : [];
   const corpus = isRecord(raw) ? raw.corpus : undefined;
   if (!isRecord(corpus)) return oracle;
   const refs: FileRef[] = [...oracle];

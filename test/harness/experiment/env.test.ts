@@ -45,8 +45,8 @@ describe('expandVariables', () => {
 
 describe('missingVariableMessage', () => {
   it('tells where each dataset of the shipped configs comes from', () => {
-    expect(Object.keys(envHints).sort()).toEqual(['CACM_DIR', 'CLUEWEB09_ROOT', 'GOV2_ROOT', 'GOV_ROOT', 'SCALE_CORPUS', 'TREC_QRELS', 'WEB09_RUNS']);
-    expect(missingVariableMessage('SCALE_CORPUS')).toContain('bench synth scale --documents N');
+    expect(Object.keys(envHints).sort()).toEqual(['CACM_DIR', 'CLUEWEB09_ROOT', 'GOV2_ROOT', 'GOV_ROOT', 'SCALE_DIR', 'TREC_QRELS', 'WEB09_RUNS']);
+    expect(missingVariableMessage('SCALE_DIR')).toContain('bench synth scale --documents N');
     expect(missingVariableMessage('CACM_DIR')).toContain('cacm.tar.gz and run.cacm-bm25.txt');
     expect(missingVariableMessage('GOV2_ROOT')).toBe(
       'environment variable GOV2_ROOT is not set: set it to the folder of the GOV2 collection ' +
