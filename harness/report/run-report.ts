@@ -61,7 +61,9 @@ function renderSection(s: FigureSection): string {
 /** Why a measure can be empty, where the reason is the usual one. */
 function emptyWhy(c: ChartSpec): string {
   const axis = `${c.title} ${c.y.title}`.toLowerCase();
-  if (axis.includes('average error') || axis.includes('correlation')) return ' (scores that do not estimate the resemblance, such as simhash\'s and I-Match\'s, have no average error or correlation)';
+  const notRr = 'scores that do not estimate the resemblance, such as simhash\'s and I-Match\'s';
+  if (axis.includes('average error') || axis.includes('correlation')) return ` (${notRr}, have no average error or correlation)`;
+  if (axis.includes('rr threshold')) return ` (${notRr}, place no document at an RR threshold)`;
   return '';
 }
 
