@@ -7,7 +7,6 @@
  * run a detector written in the test folder through the whole harness, which never asks for a
  * detector by name.
  */
-import { fileURLToPath } from 'node:url';
 import { DETECTORS } from '../algorithms/detectors.ts';
 import { loadAdapters } from '../algorithms/registry.ts';
 import type { AlgorithmAdapter } from '../contract/index.ts';
@@ -18,16 +17,15 @@ export interface DetectorCatalog {
   readonly known?: readonly string[];
   /** URL of a module exporting `findPlan(name)` */
   readonly planModule: string;
-  /** path of a job script entry point (see harness/mapreduce/streaming/task-main.ts) */
-  readonly jobScriptEntry: string;
+  /** path of a job script entry point (see harness/mapreduce/streaming/task-main.ts); absent: that built-in one */
+  readonly jobScriptEntry?: string;
 }
 
 export const BUILTIN_PLAN_MODULE = new URL('../algorithms/plans.ts', import.meta.url).href;
-export const BUILTIN_JOB_SCRIPT_ENTRY = fileURLToPath(new URL('./mapreduce/streaming/task-main.ts', import.meta.url));
 
 /** The built-in detectors with the adapters of these names loaded (every one by default). */
 export async function builtinDetectors(names?: readonly string[]): Promise<DetectorCatalog> {
-  return { adapters: await loadAdapters(names), known: DETECTORS, planModule: BUILTIN_PLAN_MODULE, jobScriptEntry: BUILTIN_JOB_SCRIPT_ENTRY };
+  return { adapters: await loadAdapters(names), known: DETECTORS, planModule: BUILTIN_PLAN_MODULE };
 }
 
 /** The detectors' names, for a message naming them all. */

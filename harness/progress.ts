@@ -2,7 +2,7 @@
  * Progress on long work: one redrawn status line on stderr when stderr is a TTY and not in CI;
  * nothing at all otherwise, so logs and pipes stay clean.
  */
-import { grouped } from './results/format.ts';
+import { grouped } from './format.ts';
 
 export interface Progress {
   /** A phase with optional done/total; redrawn at most ten times a second. */

@@ -2,7 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { clearCache, corpusCacheFromEnv, listEntries } from '../corpus/cache.ts';
 import { clearStoredValues, listStoredValues, storeBesideCorpusCache } from '../experiment/stored-values.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 

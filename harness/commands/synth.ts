@@ -11,12 +11,12 @@ import { readExperimentCorpus } from '../experiment/corpus.ts';
 import { loadExperiment } from '../experiment/load.ts';
 import { UserError } from '../errors.ts';
 import { progressFor, type Progress } from '../progress.ts';
-import { toCsv } from '../results/csv.ts';
-import { oracleCsv } from '../synth/oracle-file.ts';
+import { toCsv } from '../csv.ts';
+import { oracleCsv } from '../evaluate/oracle-file.ts';
 import { DEFAULT_SYNTH, synthPartial } from '../synth/partial.ts';
 import { DEFAULT_SCALE, oraclePairs, planScale, scaleDocuments, type ScaleSynthOptions } from '../synth/scale.ts';
 import { buildTextModel } from '../synth/text-model.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 interface SynthArgs {
   kind: string;

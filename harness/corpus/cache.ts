@@ -5,7 +5,7 @@
  *
  * Key: SHA-256 of the reader (format, options, the path as given and as resolved), the input
  * files (sizes and modification times, or SHA-256 of their content with `--hash-inputs`: the
- * fingerprint results/inputs.ts takes of a run's inputs), the reader code (every source of
+ * fingerprint corpus/fingerprints.ts takes of a run's inputs), the reader code (every source of
  * harness/corpus/, the versions of the packages it decodes with, and Node's, V8's and ICU's
  * versions). Any change to one of these is a different key: an entry is never updated, only
  * written whole, so there is nothing to invalidate; entries no run asks for any more age out.
@@ -35,7 +35,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { codeDigest } from '../../algorithms/text/code-digest.ts';
-import type { FileSetFingerprint } from '../results/inputs.ts';
+import type { FileSetFingerprint } from './fingerprints.ts';
 import type { Document, Skip } from './types.ts';
 
 /** One thing a reader reported, in order: a document or a skip. */
@@ -111,7 +111,7 @@ export interface CacheKeyParts {
   /** the path as the config gives it (skips name files by it) */
   readonly path: string;
   readonly options: Record<string, unknown>;
-  /** the fingerprint of the files the reader reads (results/inputs.ts) */
+  /** the fingerprint of the files the reader reads (fingerprints.ts) */
   readonly inputs: FileSetFingerprint;
 }
 

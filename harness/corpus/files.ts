@@ -42,7 +42,7 @@ export interface InputFile {
 
 /**
  * `listInputFiles` with each file's relative path: what the readers read is exactly what a run's
- * inputs fingerprint covers (results/inputs.ts), symbolic links followed alike.
+ * inputs fingerprint covers (corpus/fingerprints.ts), symbolic links followed alike.
  */
 export async function walkInputFiles(path: string): Promise<InputFile[]> {
   const info = await stat(path).catch(() => {

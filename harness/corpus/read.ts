@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { clip, DataError, escapeControls, quote, UserError } from '../errors.ts';
-import { fingerprintCorpus, type FileSetFingerprint } from '../results/inputs.ts';
+import { fingerprintCorpus, type FileSetFingerprint } from './fingerprints.ts';
 import { cachedEvents, cacheKey, MIN_CACHED_BYTES, type CacheOutcome, type CorpusCacheOptions, type ReaderEvent } from './cache.ts';
 import { corpusFormats, findCorpusReader, readerLocation } from './registry.ts';
 import type { CorpusReader, Document, ParsePool, ReadContext, Skip } from './types.ts';

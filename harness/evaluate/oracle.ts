@@ -5,7 +5,7 @@
 import type { DocumentSet, Span } from '../../contract/index.ts';
 import { splitSentences, type SentenceSpan } from '../../algorithms/text/sentences.ts';
 import { DataError } from '../errors.ts';
-import { readOracleFile } from '../synth/oracle-file.ts';
+import { readOracleFile } from './oracle-file.ts';
 import { evaluateSpans, indexOracle } from './spans.ts';
 
 export interface SpanOracle {

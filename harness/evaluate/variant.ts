@@ -4,13 +4,27 @@
  * the RR (and from which floor), and which counter counts its candidates.
  */
 import { readCounter, type Counters, type PairList, type PlanOutput } from '../../contract/index.ts';
-import type { EvaluateConfig } from '../experiment/types.ts';
 import { compareWithTruth } from './compare.ts';
 import { nearDuplicateDistribution } from './distribution.ts';
 import type { DocumentSizes } from './size-groups.ts';
 import { evaluateSlices, type VariantSlices } from './slices.ts';
 import { restrictToScores } from './merge-pairs.ts';
 import { sortPairs } from './sorted-pairs.ts';
+
+/**
+ * The thresholds the measures take. The config's `evaluate` section (experiment/schema.ts) has
+ * these fields under these names, so the loaded section is passed as it is.
+ */
+export interface EvaluationSettings {
+  /** RR at or above which a pair is a near-duplicate */
+  readonly threshold: number;
+  /** more thresholds, each with its own precision and recall */
+  readonly thresholds?: readonly number[];
+  /** the lowest score that puts a pair in the compared set */
+  readonly min_score: number;
+  /** the RR thresholds of the near-duplicate distribution */
+  readonly distribution: readonly number[];
+}
 
 export interface TruthSummary {
   /** the ground truth's pairs, sorted (sortPairs) */
@@ -46,7 +60,7 @@ export function pairsFileFloor(output: PlanOutput, minScore: number): number {
  * pairs scoring at least this in one of them (restrictToScores), so a score below it in both
  * changes no measure.
  */
-export function lowestMeasuredScore(evaluate: Omit<EvaluateConfig, 'size_groups'>, extraThresholds: readonly number[] = []): number {
+export function lowestMeasuredScore(evaluate: EvaluationSettings, extraThresholds: readonly number[] = []): number {
   return Math.min(evaluate.min_score, evaluate.threshold, ...(evaluate.thresholds ?? []), ...extraThresholds, ...evaluate.distribution);
 }
 
@@ -56,7 +70,7 @@ export function evaluateVariant(args: {
   readonly counters: Counters;
   readonly documents: number;
   /** size groups come with `sizes` */
-  readonly evaluate: Omit<EvaluateConfig, 'size_groups'>;
+  readonly evaluate: EvaluationSettings;
   /** undefined when this variant is the ground truth */
   readonly truth: TruthSummary | undefined;
   /** the documents' words and size groups (evaluate.size_groups) */

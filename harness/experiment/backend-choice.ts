@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { UserError } from '../errors.ts';
 import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
-import { localBackendSchema } from './schema.ts';
+import { localBackendSchema } from '../mapreduce/local/config.ts';
 import type { BackendConfig, Experiment } from './types.ts';
 
 export function chooseBackend(exp: Experiment, kind: string | undefined): BackendConfig {

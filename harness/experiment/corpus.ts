@@ -1,16 +1,16 @@
 /**
  * Reading an experiment's corpus: the reader (corpus/read.ts), then the subset of the config
- * (TREC qrels or runs, corpus/subset.ts), in one pass over the collection. Shared by `bench run`
+ * (TREC qrels or runs, trec/subset.ts), in one pass over the collection. Shared by `bench run`
  * and `bench corpus`, so both count and skip the same way.
  */
 import { setImmediate } from 'node:timers/promises';
 import type { DocumentSet } from '../../contract/index.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
-import type { FileSetFingerprint } from '../results/inputs.ts';
+import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
 import { removeExactDuplicates } from '../corpus/exact-duplicates.ts';
 import { readerOptionsOf } from '../corpus/registry.ts';
-import { buildSubset, type Subset } from '../corpus/subset.ts';
+import { buildSubset, type Subset } from '../trec/subset.ts';
 import type { Document, ParsePool, Skip } from '../corpus/types.ts';
 import { DataError } from '../errors.ts';
 import type { Experiment } from './types.ts';
@@ -37,7 +37,7 @@ export interface CorpusReadOptions {
   readonly pool?: ParsePool;
   /** The corpus cache to replay from or fill (corpus/cache.ts); none when absent. */
   readonly cache?: CorpusCacheOptions;
-  /** The run's fingerprints of its inputs (results/inputs.ts), so that the cache need not take the corpus's again. */
+  /** The run's fingerprints of its inputs (inputs.ts), so that the cache need not take the corpus's again. */
   readonly inputs?: readonly FileSetFingerprint[];
   onDocument?(count: number): void;
 }

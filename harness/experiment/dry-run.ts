@@ -5,7 +5,7 @@
  */
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import { existsSync } from 'node:fs';
-import { buildSubset } from '../corpus/subset.ts';
+import { buildSubset } from '../trec/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
 import { expansionOf, partVariant } from './expansion.ts';

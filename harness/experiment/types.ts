@@ -3,7 +3,12 @@
  * expanded into variants. This is all the runner needs to know about the YAML.
  */
 import type { z } from 'zod';
-import type { backendSchema, corpusSchema, evaluateSchema, studiesSchema } from './schema.ts';
+import type { BackendConfig } from '../mapreduce/config.ts';
+import type { corpusSchema, evaluateSchema, studiesSchema } from './schema.ts';
+
+// The backend section is the backends' own schema (mapreduce/config.ts); named here too, as the
+// experiment holds it.
+export type { BackendConfig };
 
 export type SweepValue = string | number | boolean;
 
@@ -25,11 +30,6 @@ export type EvaluateConfig = z.output<typeof evaluateSchema>;
 
 /** The `studies` section (TREC studies, `harness/evaluate/studies`); run paths absolute once loaded. */
 export type StudiesConfig = z.output<typeof studiesSchema>;
-
-type WithWorkers<B> = B extends { readonly kind: 'local' } ? Omit<B, 'workers'> & { readonly workers: number } : B;
-
-/** The backend section; a local backend's `workers` defaults to the number of CPUs. */
-export type BackendConfig = WithWorkers<z.output<typeof backendSchema>>;
 
 export interface Experiment {
   /** Absolute path of the config file. */

@@ -5,9 +5,9 @@
 import type { Backend } from './backend.ts';
 import type { ValueStore } from '../experiment/stored-values.ts';
 import { createLocalBackend } from './local/backend.ts';
-import type { BackendConfig } from '../experiment/types.ts';
-import { PRICE_PER_VCPU_HOUR_USD } from '../experiment/schema.ts';
-import { BUILTIN_JOB_SCRIPT_ENTRY, BUILTIN_PLAN_MODULE, type DetectorCatalog } from '../detectors.ts';
+import type { BackendConfig } from './config.ts';
+import { PRICE_PER_VCPU_HOUR_USD } from './local/config.ts';
+import { BUILTIN_PLAN_MODULE, type DetectorCatalog } from '../detectors.ts';
 
 export interface BackendOptions {
   /** modules the local backend's worker threads load as soon as they start */
@@ -26,12 +26,11 @@ export interface BackendOptions {
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
   const planModule = opts.detectors?.planModule ?? BUILTIN_PLAN_MODULE;
-  const entry = opts.detectors?.jobScriptEntry ?? BUILTIN_JOB_SCRIPT_ENTRY;
-  const own = entry !== BUILTIN_JOB_SCRIPT_ENTRY;
+  const entry = opts.detectors?.jobScriptEntry;
   // The job script's bundler (esbuild) and the streaming and EMR backends are loaded when a run uses them.
   const jobScript = async (): Promise<string> => {
     const { bundleJobScript } = await import('./streaming/bundle.ts');
-    return bundleJobScript(undefined, own ? { entry } : {});
+    return bundleJobScript(undefined, entry !== undefined ? { entry } : {});
   };
   switch (config.kind) {
     case 'local':

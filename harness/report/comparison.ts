@@ -4,7 +4,7 @@
  * frontier, and a table sorted by the chosen quality measure, numbers written for people.
  * The ground truth is the reference, not a contestant: its time is said, not ranked.
  */
-import { human, usd } from '../results/format.ts';
+import { human, usd } from '../format.ts';
 import { columnLegend } from '../results/legend.ts';
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 import type { ChartSpec } from './charts.ts';

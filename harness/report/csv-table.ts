@@ -1,7 +1,7 @@
 /** The results folder's CSV files as header + rows of strings, and as HTML tables. */
 import { parse } from 'csv-parse/sync';
 import { DataError } from '../errors.ts';
-import { human } from '../results/format.ts';
+import { human } from '../format.ts';
 import { escapeHtml } from './escape.ts';
 
 export interface CsvTable {

@@ -10,7 +10,7 @@ import type { RunRecord } from '../results/types.ts';
 import type { ChartSpec, Series, XYPoint } from './charts.ts';
 import { escapeHtml } from './escape.ts';
 import { renderChartFigure } from './page.ts';
-import { grouped } from '../results/format.ts';
+import { grouped } from '../format.ts';
 
 export interface CurveEntry {
   readonly run: RunRecord;

@@ -10,7 +10,7 @@
  *   exact-duplicates.csv       with corpus.exact_duplicates: remove, one row a document removed
  */
 import type { SizeGroup } from '../evaluate/size-groups.ts';
-import { toCsv, type Cell } from './csv.ts';
+import { toCsv, type Cell } from '../csv.ts';
 import { VARYING_COLUMNS } from './measures.ts';
 import { sliceTables, type SliceTable } from './slices-csv.ts';
 import type { VariantRecord } from './types.ts';

@@ -3,7 +3,7 @@
  * come from the run's measures (results/measures.ts), not from any detector's name.
  */
 import { readCounter, type CounterRef } from '../../contract/index.ts';
-import { toCsv, type Cell } from './csv.ts';
+import { toCsv, type Cell } from '../csv.ts';
 import { CSV_DECIMALS, type MeasureInfo } from './measures.ts';
 import { METRICS_LEAD, type VariantRecord } from './types.ts';
 

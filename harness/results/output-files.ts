@@ -7,7 +7,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { SideRecord, Span, TableOutput } from '../../contract/index.ts';
-import { toCsv, type Cell } from './csv.ts';
+import { toCsv, type Cell } from '../csv.ts';
 
 export const SPAN_COLUMNS = [
   'doc_a',

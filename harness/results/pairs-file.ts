@@ -5,7 +5,7 @@
 import { gzip, gzipSync } from 'node:zlib';
 import { formatScore, type PairList } from '../../contract/index.ts';
 import type { ParsePool } from '../corpus/types.ts';
-import { formatCell } from './csv.ts';
+import { formatCell } from '../csv.ts';
 
 /** The documents' ids in the file's order and as CSV fields, made once per document set. */
 interface IdTable {

@@ -11,7 +11,7 @@
  */
 import { groupLabel, type SizeGroup } from '../evaluate/size-groups.ts';
 import type { SliceMeasures } from '../evaluate/slices.ts';
-import { toCsv, type Cell } from './csv.ts';
+import { toCsv, type Cell } from '../csv.ts';
 import { METRICS_LEAD, type VariantRecord } from './types.ts';
 
 export interface SliceTable {

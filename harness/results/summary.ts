@@ -1,5 +1,5 @@
 /** The compact table `bench run` prints when it is done: the run's measures that have a summary column. */
-import { grouped, seconds, usd } from './format.ts';
+import { grouped, seconds, usd } from '../format.ts';
 import { summaryMeasures } from './measures.ts';
 import type { RunRecord } from './types.ts';
 

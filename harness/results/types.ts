@@ -21,11 +21,21 @@
  */
 import type { AdapterFigure, CalibrationTable, Counters, DecisionRule, ScoreMeaning } from '../../contract/index.ts';
 import type { Skip } from '../corpus/types.ts';
-import type { InputsFingerprint } from './inputs.ts';
+import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
 import type { FileEntry } from './manifest.ts';
 import type { MeasureInfo } from './measures.ts';
 import type { SizeGroup } from '../evaluate/size-groups.ts';
 import type { VariantSlices } from '../evaluate/slices.ts';
+
+/** What a run read (experiment/inputs.ts), kept in run.json: a complete run is current only while its inputs are the same. */
+export interface InputsFingerprint {
+  readonly method: 'stat' | 'content';
+  readonly package_version: string;
+  readonly config_hash: string;
+  readonly files: readonly FileSetFingerprint[];
+  /** SHA-256 of all of the above: equal digests, same inputs */
+  readonly digest: string;
+}
 
 export const RUN_SCHEMA_VERSION = 2;
 
@@ -151,7 +161,7 @@ export interface RunRecord {
   readonly warnings: readonly string[];
   /** extra tables written beside metrics.csv (TREC studies), file name → one-line description */
   readonly tables: Record<string, string>;
-  /** what the run read, fingerprinted (results/inputs.ts): a rerun is `already complete` only on the same inputs */
+  /** what the run read, fingerprinted (experiment/inputs.ts): a rerun is `already complete` only on the same inputs */
   readonly inputs: InputsFingerprint;
   /** every file of the run folder but run.json and report.html, with its size and SHA-256 */
   readonly files: readonly FileEntry[];

@@ -23,6 +23,7 @@
 import type { Document } from '../../contract/index.ts';
 import { normalize } from '../../algorithms/text/normalize.ts';
 import { splitSentences, type SentenceSpan } from '../../algorithms/text/sentences.ts';
+import type { OracleSpan } from '../evaluate/oracle-file.ts';
 import { generator } from './random.ts';
 
 export interface PartialSynthOptions {
@@ -47,17 +48,6 @@ export const DEFAULT_SYNTH: Omit<PartialSynthOptions, 'seed'> = {
   editRate: 0,
   minWords: 3,
 };
-
-/** One planted run: `sentences` sentences of document `a` at [aStart, aEnd) are copied into `b` at [bStart, bEnd). */
-export interface OracleSpan {
-  readonly a: string;
-  readonly aStart: number;
-  readonly aEnd: number;
-  readonly b: string;
-  readonly bStart: number;
-  readonly bEnd: number;
-  readonly sentences: number;
-}
 
 export interface PartialSynthResult {
   readonly docs: Document[];

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DETECTORS } from '../../algorithms/detectors.ts';
 import { findAdapter, loadAdapters } from '../../algorithms/registry.ts';
-import { configAlgorithms } from '../../harness/experiment/load.ts';
+import { configAlgorithms } from '../../harness/experiment/config/variants.ts';
 
 describe('the detector registry', () => {
   it('loads the adapters of the names asked for, in the order of DETECTORS, and leaves out other names', async () => {

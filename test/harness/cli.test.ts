@@ -1,6 +1,6 @@
 /** The `bench` executable as users run it: exit codes and one-line errors. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,22 @@ describe('bench CLI', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`${f}:3:1: runz: unknown key 'runz'`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('validates the corpus too: an empty one exits 2 naming the file, a readable one names its first document', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const f = join(dir, 'empty.yaml');
+    writeFileSync(f, `experiment: e\ncorpus: { format: jsonl, path: ${empty} }\n`);
+    const r = await bench(['validate', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: ${empty}: no documents read (no records found)\n`);
+    const ok = join(dir, 'small.yaml');
+    writeFileSync(ok, `experiment: s\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\n`);
+    const first = JSON.parse(readFileSync(SMALL_JSONL, 'utf8').split('\n')[0] ?? '{}') as { id: string };
+    const v = await bench(['validate', ok]);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain(`jsonl corpus (readable; first document "${first.id}")`);
   });
 
   it('exits 2 when a ${VAR} is missing, saying where to get it', async () => {

@@ -7,12 +7,20 @@
 import type { PairList } from '../../../contract/index.ts';
 import type { ReadContext } from '../../corpus/types.ts';
 import { DataError } from '../../errors.ts';
-import type { StudiesConfig } from '../../experiment/types.ts';
 import { indexPairs } from './pair-index.ts';
 import { prevalenceCsv } from './prevalence.ts';
 import { RunFiles } from './run-files.ts';
 import { runTopicShares, runTopicSharesCsv } from './run-topics.ts';
 import { collectTopics, topicCollectionRows, topicCollectionsCsv } from './topic-collections.ts';
+
+/**
+ * Which studies to make, over which runs (paths absolute). The config's `studies` section
+ * (experiment/schema.ts) has this shape, so the loaded section is passed as it is.
+ */
+export interface StudiesSettings {
+  readonly topic_collections?: { readonly runs: readonly string[]; readonly top?: number | undefined };
+  readonly run_topics?: { readonly runs: readonly string[]; readonly n: readonly number[]; readonly shares: readonly number[] };
+}
 
 export interface StudyTable {
   readonly file: string;
@@ -25,9 +33,9 @@ export interface StudyInput {
   readonly ids: readonly string[];
   /** Ground-truth pairs by index, every pair with score > 0. */
   readonly truth: PairList;
-  readonly studies: StudiesConfig;
+  readonly studies: StudiesSettings;
   readonly evaluate: { threshold: number; distribution: readonly number[] };
-  /** Where skipped run lines are counted; without it a bad run line is an error (as in corpus/subset.ts). */
+  /** Where skipped run lines are counted; without it a bad run line is an error (as in trec/subset.ts). */
   readonly ctx?: ReadContext;
 }
 

@@ -4,8 +4,8 @@
  * denominator is the run-topics with at least one corpus document in their top n (a share
  * of nothing is not 0%).
  */
-import type { Cell } from '../../results/csv.ts';
-import { toCsv } from '../../results/csv.ts';
+import type { Cell } from '../../csv.ts';
+import { toCsv } from '../../csv.ts';
 import { share, type RunTopicShare } from './run-topics.ts';
 
 /** Rows follow `shares` ascending, columns `ns` ascending; a cell is null when no run-topic counts at that n. */

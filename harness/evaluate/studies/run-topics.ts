@@ -5,8 +5,8 @@
  * the same top n. A document the corpus lacks still takes its rank (the top n are the run's
  * top n ranks) but is counted as `missing` and is neither a document nor a near-duplicate.
  */
-import type { Cell } from '../../results/csv.ts';
-import { toCsv } from '../../results/csv.ts';
+import type { Cell } from '../../csv.ts';
+import { toCsv } from '../../csv.ts';
 import type { Run } from '../../trec/run.ts';
 import { firstPartnerRanks, type PairIndex } from './pair-index.ts';
 import { byteOrder, compareTopics } from './topics.ts';

@@ -6,8 +6,8 @@
  * as `missing` and take no part.
  */
 import type { Run } from '../../trec/run.ts';
-import type { Cell } from '../../results/csv.ts';
-import { toCsv } from '../../results/csv.ts';
+import type { Cell } from '../../csv.ts';
+import { toCsv } from '../../csv.ts';
 import { bestScoreWithin, type PairIndex } from './pair-index.ts';
 import { compareTopics } from './topics.ts';
 

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../../errors.ts';
 import { defaultPriceTable, findPrice, type PriceTable } from './prices.ts';
-import { closestName, EMR_REGIONS, isEmrRegion } from './regions.ts';
+import { closestName } from '../../did-you-mean.ts';
+import { EMR_REGIONS, isEmrRegion } from './regions.ts';
 import { joinKey, parseS3Uri, s3UriProblem } from './s3uri.ts';
 
 /** A current 7.x release (Amazon Linux 2023, Hadoop 3.4.2-amzn-2), research doc §1.3. */

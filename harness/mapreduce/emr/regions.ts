@@ -17,30 +17,3 @@ export const EMR_REGIONS: readonly string[] = [
 export function isEmrRegion(region: string): boolean {
   return EMR_REGIONS.includes(region);
 }
-
-/** The closest known name, for "did you mean" hints; undefined when nothing is close. */
-export function closestName(input: string, known: readonly string[], maxDistance = 3): string | undefined {
-  let best: string | undefined;
-  let bestD = maxDistance + 1;
-  for (const k of known) {
-    const d = editDistance(input.toLowerCase(), k);
-    if (d < bestD) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const sub = (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      cur.push(Math.min(sub, (prev[j] as number) + 1, (cur[j - 1] as number) + 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}

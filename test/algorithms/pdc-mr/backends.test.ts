@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCorpusStats, readCorpus } from '../../../harness/corpus/read.ts';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
 import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
-import { oracleCsv } from '../../../harness/synth/oracle-file.ts';
+import { oracleCsv } from '../../../harness/evaluate/oracle-file.ts';
 import { synthPartial } from '../../../harness/synth/partial.ts';
 import { runOptions } from '../../support/run-options.ts';
 

@@ -1,24 +1,12 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { describeValue, didYouMean, formatPath, IssueList, yamlLocator } from '../../../harness/experiment/issues.ts';
+import { describeValue, formatPath, IssueList, yamlLocator } from '../../../harness/experiment/issues.ts';
 
 describe('formatPath', () => {
   it('joins keys with dots and writes list indexes in brackets', () => {
     expect(formatPath(['runs', 0, 'params', 'sampling', 'm'])).toBe('runs[0].params.sampling.m');
     expect(formatPath(['corpus', 'subset', 'runs', 2])).toBe('corpus.subset.runs[2]');
     expect(formatPath([])).toBe('config');
-  });
-});
-
-describe('didYouMean', () => {
-  it('suggests a known word one or two edits away', () => {
-    expect(didYouMean('treshold', ['threshold', 'min_score'])).toBe('threshold');
-    expect(didYouMean('min_scroe', ['threshold', 'min_score'])).toBe('min_score');
-  });
-
-  it('suggests nothing for a word far from every known one', () => {
-    expect(didYouMean('colour', ['corpus', 'runs', 'seed'])).toBeUndefined();
-    expect(didYouMean('x', ['m'])).toBeUndefined();
   });
 });
 

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadAdapters } from '../../../algorithms/registry.ts';
 
 const adapters = await loadAdapters();
-import { ConfigError, UserError } from '../../../harness/errors.ts';
-import { filterVariants, loadExperiment } from '../../../harness/experiment/load.ts';
+import { ConfigError } from '../../../harness/errors.ts';
+import { loadExperiment } from '../../../harness/experiment/load.ts';
 import { corpusFormats } from '../../../harness/experiment/schema.ts';
 
 const dir = fileURLToPath(new URL('../../fixtures/configs/', import.meta.url));
@@ -378,29 +378,5 @@ describe('loadExperiment: hostile configs, each a one-line ConfigError', () => {
       `${f}:5:3: corpus.\\e]0;t\\x07: unknown key '\\e]0;t\\x07'`,
       `${f}:9:35: runs[0].params.sampling.m: expected a number, got string '\\e[2J${'A'.repeat(76)}…'`,
     ]);
-  });
-});
-
-describe('filterVariants', () => {
-  it('keeps exact names and glob matches, in experiment order', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
-    expect(filterVariants(exp, ['broder/mod=512', 'broder/mod=?']).map((v) => v.name)).toEqual([
-      'broder/mod=2', 'broder/mod=4', 'broder/mod=8', 'broder/mod=512',
-    ]);
-    expect(filterVariants(exp, ['broder/mod=*'])).toEqual(exp.variants);
-  });
-
-  it('accepts the ground truth, which always runs, and returns only the other variants', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
-    expect(filterVariants(exp, ['ground-truth'])).toEqual([]);
-  });
-
-  it('lists the variant names when a pattern matches nothing', async () => {
-    const exp = await loadExperiment(fixture('valid-full.yaml'), {});
-    const call = () => filterVariants(exp, ['sct/*', 'mod=*']);
-    expect(call).toThrow(UserError);
-    expect(call).toThrow(
-      `${fixture('valid-full.yaml')}: --only 'mod=*' matches no variant; the variants are: ground-truth, sct/sct=3, sct/sct=2, broder`,
-    );
   });
 });

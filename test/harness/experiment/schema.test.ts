@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { loadAdapters } from '../../../algorithms/registry.ts';
 
 const adapters = await loadAdapters();
 import {
-  backendUnion,
   configJsonSchema,
   corpusFormats,
   corpusSchema,
-  localBackendSchema,
-  PRICE_PER_VCPU_HOUR_USD,
   renderConfigJsonSchema,
 } from '../../../harness/experiment/schema.ts';
 
@@ -111,17 +107,5 @@ describe('zod schemas', () => {
       expect(corpusSchema.safeParse({ format }).success, format).toBe(format === 'spamassassin');
       expect(corpusSchema.safeParse({ format, path: 'x' }).success, format).toBe(true);
     }
-  });
-
-  it('builds a backend union that a new kind extends', () => {
-    const other = z.object({ kind: z.literal('other'), nodes: z.number() }).strict();
-    const union = backendUnion([localBackendSchema, other]);
-    expect(union.parse({ kind: 'other', nodes: 3 })).toEqual({ kind: 'other', nodes: 3 });
-    expect(union.parse({ kind: 'local' })).toEqual({ kind: 'local', engine: 'auto', memory_mb: 2048, price_per_vcpu_hour: PRICE_PER_VCPU_HOUR_USD });
-    expect(union.safeParse({ kind: 'emr' }).success).toBe(false);
-  });
-
-  it('prices a vCPU-hour at half an m7i.large hour ($0.1008, 2 vCPU)', () => {
-    expect(PRICE_PER_VCPU_HOUR_USD).toBeCloseTo(0.1008 / 2, 10);
   });
 });

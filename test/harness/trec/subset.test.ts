@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../../harness/errors.ts';
-import { buildSubset, runFiles } from '../../../harness/corpus/subset.ts';
+import { buildSubset, runFiles } from '../../../harness/trec/subset.ts';
 import type { Skip } from '../../../harness/corpus/types.ts';
 
 const repo = new URL('../../../', import.meta.url);

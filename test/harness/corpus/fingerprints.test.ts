@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listInputFiles } from '../../../harness/corpus/files.ts';
 import { spamAssassinReader } from '../../../harness/corpus/spamassassin.ts';
-import { fingerprintCorpus, fingerprintPath, inputPaths } from '../../../harness/results/inputs.ts';
-import type { Experiment } from '../../../harness/experiment/types.ts';
-import type { DetectorCatalog } from '../../../harness/detectors.ts';
+import { fingerprintCorpus, fingerprintPath } from '../../../harness/corpus/fingerprints.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -59,34 +57,6 @@ describe('fingerprintPath', () => {
 
   it('says missing for a path that does not exist', async () => {
     expect((await fingerprintPath(join(dir, 'nope'), 'stat')).digest).toBe('missing');
-  });
-});
-
-describe('inputPaths', () => {
-  it("includes the span oracle of evaluate.oracle", () => {
-    const exp = {
-      corpus: { format: 'jsonl', path: '/data/c.jsonl' },
-      evaluate: { oracle: '/data/oracle.csv' },
-    } as unknown as Experiment;
-    expect(inputPaths(exp)).toEqual(['/data/c.jsonl', '/data/oracle.csv']);
-  });
-});
-
-describe('inputPaths with a detector catalog', () => {
-  it('includes the files the variants name through their adapter’s fileParams', () => {
-    const catalog = { adapters: [{ name: 'withfile', fileParams: [['table', 'path']] }, { name: 'plain' }] } as unknown as DetectorCatalog;
-    const exp = {
-      corpus: { format: 'jsonl', path: '/data/c.jsonl' },
-      evaluate: {},
-      groundTruth: { name: 'ground-truth', algorithm: 'plain', params: {} },
-      variants: [
-        { name: 'a', algorithm: 'withfile', params: { table: { path: '/data/df.tsv' } } },
-        { name: 'b', algorithm: 'withfile', params: { table: {} } },
-        { name: 'c', algorithm: 'withfile', params: { table: { path: '/data/df.tsv' } } },
-      ],
-    } as unknown as Experiment;
-    expect(inputPaths(exp, catalog)).toEqual(['/data/c.jsonl', '/data/df.tsv']);
-    expect(inputPaths(exp)).toEqual(['/data/c.jsonl']);
   });
 });
 

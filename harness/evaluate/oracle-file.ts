@@ -6,8 +6,18 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { DataError } from '../errors.ts';
-import { toCsv } from '../results/csv.ts';
-import type { OracleSpan } from './partial.ts';
+import { toCsv } from '../csv.ts';
+
+/** One planted run: `sentences` sentences of document `a` at [aStart, aEnd) are copied into `b` at [bStart, bEnd). */
+export interface OracleSpan {
+  readonly a: string;
+  readonly aStart: number;
+  readonly aEnd: number;
+  readonly b: string;
+  readonly bStart: number;
+  readonly bEnd: number;
+  readonly sentences: number;
+}
 
 export const ORACLE_HEADER = ['doc_a', 'start_a', 'end_a', 'doc_b', 'start_b', 'end_b', 'sentences'] as const;
 

@@ -12,10 +12,10 @@
  * documents whose id is in `ids`.
  */
 import { DataError } from '../errors.ts';
-import { listInputFiles } from './files.ts';
-import { readQrels, relevantDocs } from '../trec/qrels.ts';
-import { readRun, topN } from '../trec/run.ts';
-import type { ReadContext } from './types.ts';
+import { listInputFiles } from '../corpus/files.ts';
+import { readQrels, relevantDocs } from './qrels.ts';
+import { readRun, topN } from './run.ts';
+import type { ReadContext } from '../corpus/types.ts';
 
 export type SubsetSpec = { qrels: string; relevant_only: boolean } | { runs: string[]; top: number };
 

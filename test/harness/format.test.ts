@@ -1,7 +1,7 @@
 /** Figures for people: the thousands grouping equals ICU's en-US formatting it replaces. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { grouped, human, sig3, usd } from '../../../harness/results/format.ts';
+import { grouped, human, sig3, usd } from '../../harness/format.ts';
 
 describe('grouped', () => {
   it('writes integers as toLocaleString("en-US") does', () => {

@@ -1,20 +1,17 @@
 /**
- * What `harness/experiment/load.ts` needs to know about the `studies` section: which values
+ * What the loader (files.ts, load.ts) needs to know about the `studies` section: which values
  * are files (checked to exist like the corpus files, with the same positioned errors) and how
  * they become absolute. A runs entry may be a folder of run files, so it need not be a file.
  */
 import { resolve } from 'node:path';
-import type { StudiesConfig } from '../../experiment/types.ts';
-import type { Path } from '../../experiment/zod-walk.ts';
+import type { StudiesConfig } from '../types.ts';
+import type { Path } from '../zod-walk.ts';
+import { isRecord } from './scope.ts';
 
 export interface StudyFileRef {
   readonly path: Path;
   readonly value: string;
   readonly mustBeFile: false;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 /** The run paths of the raw (unvalidated) config, with their place in it. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { studyFileRefs, resolveStudyPaths } from '../../../../harness/evaluate/studies/config.ts';
+import { studyFileRefs, resolveStudyPaths } from '../../../../harness/experiment/config/studies.ts';
 import { ConfigError } from '../../../../harness/errors.ts';
 import { loadExperiment } from '../../../../harness/experiment/load.ts';
 import type { StudiesConfig } from '../../../../harness/experiment/types.ts';
