@@ -24,10 +24,26 @@ export function seconds(x: number): string {
   return `${x >= 1000 ? sig3(x) : x.toPrecision(3)} s`;
 }
 
-/** Dollars to the cent from a cent up, below that in scientific notation with two figures: `$1.23`, `$7.4e-5`. */
+/** Dollars and cents, as people read a price: `$1.23`, `$1,234.50`, `$0.00`, and `under $0.01` for a local run's fraction of a cent. */
 export function usd(x: number): string {
-  if (x === 0) return '$0';
-  if (Math.abs(x) >= 0.01) return `$${x.toFixed(2)}`;
-  const [m, e] = x.toExponential(1).split('e') as [string, string];
-  return `$${m}e${e.startsWith('+') ? e.slice(1) : e}`;
+  if (!Number.isFinite(x)) return String(x);
+  if (x < 0) return `-${usd(-x)}`;
+  if (x === 0) return '$0.00';
+  if (x < 0.005) return 'under $0.01';
+  const cents = Math.round(x * 100);
+  return `$${grouped(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+/**
+ * A measure's value for a table cell: integers grouped (`28,744`), other numbers to three
+ * significant figures without an exponent (`0.000123`, `0.957`, `15.0`), money by `usd`.
+ */
+export function human(x: number, unit?: 'usd'): string {
+  if (unit === 'usd') return usd(x);
+  if (Number.isInteger(x)) return grouped(x);
+  if (!Number.isFinite(x)) return String(x);
+  if (Math.abs(x) >= 1000) return grouped(Math.round(x));
+  // toPrecision writes 1.23e-7 below 1e-6: fixed notation with as many decimals as three figures need.
+  const decimals = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
+  return x.toFixed(Math.min(decimals, 20));
 }

@@ -4,6 +4,8 @@ import { corpusCacheFromEnv, type CorpusCacheOptions } from '../corpus/cache.ts'
 import { runExperiment } from '../experiment/runner.ts';
 import { onInterrupt } from '../interrupts.ts';
 import { progressFor } from '../progress.ts';
+import { loadAdapters } from '../../algorithms/registry.ts';
+import { legendLines, legendOfDetectors } from '../results/legend.ts';
 import { summaryTable } from '../results/summary.ts';
 import { writeRunReportIfAvailable } from '../report/hook.ts';
 
@@ -23,6 +25,10 @@ export interface RunArgs {
   'corpus-cache': boolean;
   'stored-values': boolean;
 }
+
+// Only `bench run --help` loads every detector, to list the columns their measures add.
+const asksHelp = process.argv.includes('--help') || process.argv.includes('-h');
+const legend = asksHelp ? legendLines(legendOfDetectors(await loadAdapters())) : [];
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run <config>',
@@ -76,7 +82,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'print the plan as JSON (for emr: every S3 object and API request) without reading data or calling AWS',
       })
       .option('docs', { type: 'number', describe: '--dry-run: number of documents, when the config has no subset or limit' })
-      .option('doc-bytes', { type: 'number', describe: '--dry-run: average document size in bytes (default 17000, GOV2)' }),
+      .option('doc-bytes', { type: 'number', describe: '--dry-run: average document size in bytes (default 17000, GOV2)' })
+      .epilog(legend.length > 0 ? `The summary's columns (the run report's Columns section names their metrics.csv columns):\n${legend.join('\n')}` : ''),
   handler: async (args) => {
     const controller = new AbortController();
     const release = onInterrupt(() => controller.abort(new InterruptedRun()));

@@ -64,6 +64,9 @@ function axisConfig(a: Axis): Record<string, unknown> {
   return {
     type: a.scale,
     title: { display: true, text: a.title },
+    // chart.js writes a small cost as 1e-6 and skips category labels it finds crowded: numbers
+    // as people write them (Intl options, merged into chart.js's own), and every label shown.
+    ticks: a.scale === 'category' ? { autoSkip: false } : { format: { notation: 'standard', maximumSignificantDigits: 3 } },
     ...(a.min === undefined ? {} : { min: a.min }),
     ...(a.max === undefined ? {} : { max: a.max }),
   };

@@ -1,6 +1,7 @@
 /** The results folder's CSV files as header + rows of strings, and as HTML tables. */
 import { parse } from 'csv-parse/sync';
 import { DataError } from '../errors.ts';
+import { human } from '../format.ts';
 import { escapeHtml } from './escape.ts';
 
 export interface CsvTable {
@@ -37,11 +38,21 @@ function cellClass(c: string): string {
   return isNumericCell(c) ? ' class="num"' : c.length > 40 ? ' class="text"' : '';
 }
 
-/** An HTML table; every cell is escaped, numbers are right-aligned. */
+/**
+ * A cell as people read it: a fraction to three significant figures (`0.0188`, not
+ * `0.018804297262392185`), with every digit in its tooltip; integers, which may be ids or years,
+ * and text as they are.
+ */
+function renderCell(c: string): string {
+  if (!isNumericCell(c) || Number.isInteger(Number(c))) return `<td${cellClass(c)}>${escapeHtml(c)}</td>`;
+  return `<td class="num" title="${escapeHtml(c)}">${escapeHtml(human(Number(c)))}</td>`;
+}
+
+/** An HTML table; every cell is escaped, numbers are right-aligned and rounded for reading. */
 export function renderCsvTable(t: CsvTable, caption?: string): string {
   const head = t.header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
   const body = t.rows
-    .map((r) => `<tr>${r.map((c) => `<td${cellClass(c)}>${escapeHtml(c)}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map(renderCell).join('')}</tr>`)
     .join('\n');
   const cap = caption === undefined ? '' : `<caption>${escapeHtml(caption)}</caption>`;
   return `<div class="table-wrap"><table>${cap}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;

@@ -9,6 +9,7 @@ import { escapeHtml } from './escape.ts';
 import { embed, renderChartFigure, renderPage } from './page.ts';
 import { paretoFrontier } from './pareto.ts';
 import { COST_MEASURES, QUALITY_MEASURES, type LeaderboardMeasure } from './quality-measures.ts';
+import { interactiveScript } from './interactive.ts';
 import { renderScaleSections, scaleCurves } from './scale-curve.ts';
 
 export interface LeaderboardEntry {
@@ -41,23 +42,23 @@ export function groupByCorpus(entries: readonly LeaderboardEntry[]): CorpusGroup
   return [...groups].map(([key, g]) => ({ key, ...g }));
 }
 
-function pointName(run: RunRecord, v: VariantRecord): string {
+export function pointName(run: RunRecord, v: VariantRecord): string {
   return `${run.experiment} · ${v.name}${v.ground_truth ? ' (ground truth)' : ''} · ${run.run_id}`;
 }
 
 /** Every variant of every run in the group with a value for both measures. */
-export function leaderboardPoints(group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure): LeaderboardPoint[] {
+export function leaderboardPoints(group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure, nameOf: (run: RunRecord, v: VariantRecord) => string = pointName): LeaderboardPoint[] {
   return group.entries.flatMap(({ run }) =>
     run.variants.flatMap((v) => {
       const y = quality.value(v);
       const x = cost.value(v);
-      return y === null || x === null ? [] : [{ x, y, name: pointName(run, v), algorithm: v.algorithm }];
+      return y === null || x === null ? [] : [{ x, y, name: nameOf(run, v), algorithm: v.algorithm }];
     }),
   );
 }
 
-export function leaderboardChart(id: string, group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure): ChartSpec {
-  const points = leaderboardPoints(group, quality, cost);
+export function leaderboardChart(id: string, group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure, nameOf?: (run: RunRecord, v: VariantRecord) => string): ChartSpec {
+  const points = leaderboardPoints(group, quality, cost, nameOf);
   const algorithms = [...new Set(points.map((p) => p.algorithm))];
   const frontier = paretoFrontier(points, { xLower: cost.worse === 'higher', yHigher: quality.worse === 'lower' });
   const series: Series[] = [
@@ -99,7 +100,14 @@ function renderTable(group: CorpusGroup): string {
     // Best F1 first; runs without one (empty denominator) last.
     .sort((a, b) => (b.v.measures.f1_pairs ?? -Infinity) - (a.v.measures.f1_pairs ?? -Infinity));
   const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost, USD', 'Backend', 'Started', 'Report'];
-  const th = head.map((h) => `<th scope="col"${h === 'F1 (pairs)' ? ' aria-sort="descending"' : ''}>${escapeHtml(h)}</th>`).join('');
+  const measureOf: Record<string, LeaderboardMeasure | undefined> = { 'F1 (pairs)': QUALITY_MEASURES[0], 'Recall (pairs)': QUALITY_MEASURES[1], 'Avg error': QUALITY_MEASURES[2] };
+  const th = head
+    .map((h) => {
+      const m = measureOf[h];
+      const attrs = m ? ` data-measure="${escapeHtml(m.key)}" data-worse="${m.worse}"` : '';
+      return `<th scope="col"${attrs}${h === 'F1 (pairs)' ? ' aria-sort="descending"' : ''}>${escapeHtml(h)}</th>`;
+    })
+    .join('');
   const body = rows
     .map(
       ({ run, v, reportHref }) =>
@@ -116,47 +124,6 @@ function renderTable(group: CorpusGroup): string {
   return `<div class="table-wrap"><table class="sortable"><thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
-const SCRIPT = `
-(function () {
-  'use strict';
-  var lb = JSON.parse(document.getElementById('leaderboard-data').textContent);
-  var select = document.getElementById('measure');
-  select.addEventListener('change', function () {
-    Object.keys(lb).forEach(function (id) { window.benchDraw(id, lb[id][select.value]); });
-  });
-  function sortKey(cell) {
-    var v = cell.getAttribute('data-v');
-    if (v === null) return { empty: false, text: cell.textContent };
-    if (v === '') return { empty: true };
-    return { empty: false, num: Number(v) };
-  }
-  function sortBy(table, col, th) {
-    var dir = th.getAttribute('aria-sort') === 'descending' ? 'ascending' : 'descending';
-    Array.prototype.forEach.call(th.parentNode.cells, function (c) { c.removeAttribute('aria-sort'); });
-    th.setAttribute('aria-sort', dir);
-    var sign = dir === 'ascending' ? 1 : -1;
-    var tbody = table.tBodies[0];
-    var rows = Array.prototype.slice.call(tbody.rows);
-    rows.sort(function (a, b) {
-      var x = sortKey(a.cells[col]), y = sortKey(b.cells[col]);
-      if (x.empty || y.empty) return (x.empty ? 1 : 0) - (y.empty ? 1 : 0);
-      if ('num' in x && 'num' in y) return sign * (x.num - y.num);
-      return sign * String(x.text).localeCompare(String(y.text));
-    });
-    rows.forEach(function (r) { tbody.appendChild(r); });
-  }
-  document.querySelectorAll('table.sortable').forEach(function (table) {
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
-      th.classList.add('sortable');
-      th.tabIndex = 0;
-      th.addEventListener('click', function () { sortBy(table, col, th); });
-      th.addEventListener('keydown', function (e) {
-        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(table, col, th); }
-      });
-    });
-  });
-})();
-`;
 
 export interface LeaderboardOptions {
   readonly generatedAt: string;
@@ -208,6 +175,6 @@ ${scale.html}
     body,
     charts: [...initial, ...scale.charts].map(embed),
     data: { 'leaderboard-data': perMeasure },
-    script: SCRIPT,
+    script: interactiveScript('leaderboard-data'),
   });
 }

@@ -7,6 +7,10 @@ import type { RunRecord } from '../results/types.ts';
 import { parseCsvTable, renderCsvTable } from './csv-table.ts';
 import { escapeHtml } from './escape.ts';
 import { embed, renderChartFigure, renderPage } from './page.ts';
+import type { ChartSpec } from './charts.ts';
+import { comparisonSection, renderLegend } from './comparison.ts';
+import { interactiveScript } from './interactive.ts';
+import { QUALITY_MEASURES } from './quality-measures.ts';
 import { runFigures, type ExtraTable, type FigureSection } from './run-figures.ts';
 import { renderSharedText, SHARED_TEXT_STYLE } from './shared-text.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
@@ -40,9 +44,27 @@ function counts(record: Record<string, number>): string {
   return entries.length ? entries.map(([k, n]) => `${k}: ${n}`).join(', ') : 'none';
 }
 
+/** Whether a chart has anything to draw: one value or point that is not the reference's. */
+export function hasData(spec: ChartSpec): boolean {
+  return spec.series.some((s) => !s.reference && (s.kind === 'values' ? s.values.some((v) => v !== null) : s.points.length > 0));
+}
+
+/** A chart with nothing to draw is one line saying so, not an empty frame. */
 function renderSection(s: FigureSection): string {
-  const charts = s.charts.length ? `<div class="grid">${s.charts.map(renderChartFigure).join('\n')}</div>` : '';
-  return `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2><p class="note">${escapeHtml(s.note)}</p>${charts}</section>`;
+  const drawn = s.charts.filter(hasData);
+  const empty = s.charts.filter((c) => !hasData(c));
+  const charts = drawn.length ? `<div class="grid">${drawn.map(renderChartFigure).join('\n')}</div>` : '';
+  const missing = empty.map((c) => `<p class="note empty-chart">${escapeHtml(`${c.title}: nothing to draw, no variant of this run has a value for it${emptyWhy(c)}.`)}</p>`).join('\n');
+  return `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2><p class="note">${escapeHtml(s.note)}</p>${charts}${missing}</section>`;
+}
+
+/** Why a measure can be empty, where the reason is the usual one. */
+function emptyWhy(c: ChartSpec): string {
+  const axis = `${c.title} ${c.y.title}`.toLowerCase();
+  const notRr = 'scores that do not estimate the resemblance, such as simhash\'s and I-Match\'s';
+  if (axis.includes('average error') || axis.includes('correlation')) return ` (${notRr}, have no average error or correlation)`;
+  if (axis.includes('rr threshold')) return ` (${notRr}, place no document at an RR threshold)`;
+  return '';
 }
 
 function renderWarnings(run: RunRecord): string {
@@ -102,6 +124,8 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
     table: parseCsvTable(csv, file),
   }));
   const sections = runFigures(run, extra);
+  const comparison = comparisonSection(run);
+  const legend = renderLegend(run);
   const metrics = parseCsvTable(tables.metricsCsv, 'metrics.csv');
   const distribution = parseCsvTable(tables.distributionCsv, 'distribution.csv');
   const truth = run.variants.find((v) => v.ground_truth);
@@ -109,22 +133,27 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
 
   const sharedText = renderSharedText(tables.spanExamples ?? []);
   const nav = [
+    ...(comparison.charts.length > 0 || comparison.html.includes('<table') ? [['comparison', 'Comparison'] as const] : []),
     ...sections.map((s) => [s.id, s.title] as const),
     ...(sharedText ? [['shared-text', 'Shared text'] as const] : []),
     ['tables', 'Tables'] as const,
     ['config', 'Config'] as const,
+    ...(legend ? [['columns', 'Columns'] as const] : []),
     ['provenance', 'Provenance'] as const,
   ]
     .map(([id, title]) => `<a href="#${id}">${escapeHtml(title)}</a>`)
     .join('');
+  const options = QUALITY_MEASURES.map((q) => `<option value="${escapeHtml(q.key)}">${escapeHtml(q.label)}</option>`).join('');
+  const selector = comparison.html.includes('<table') ? `<label class="measure" for="measure">Quality</label><select id="measure">${options}</select> ` : '';
 
   const body = `<header>
 <h1>${escapeHtml(run.experiment)}</h1>
 ${run.description ? `<p>${escapeHtml(run.description)}</p>` : ''}
 <p>${escapeHtml(summary)}</p>
 </header>
-<nav>${nav}</nav>
+<nav>${selector}${nav}</nav>
 <main>
+${comparison.html}
 ${sections.map(renderSection).join('\n')}
 ${sharedText}
 <section id="tables"><h2>Tables</h2>
@@ -138,13 +167,16 @@ ${extra.map((t) => `<h3>${escapeHtml(t.file)}</h3><p class="note">${escapeHtml(t
 <p class="note">${escapeHtml(`${run.config_file}, resolved (hash ${run.config_hash})`)}</p>
 <pre>${escapeHtml(configYaml(run.config))}</pre>
 </section>
+${legend}
 ${renderProvenance(run)}
 </main>`;
 
   return renderPage({
     title: `${run.experiment} — ${run.run_id}`,
     body,
-    charts: sections.flatMap((s) => s.charts.map(embed)),
+    charts: [...comparison.charts, ...sections.flatMap((s) => s.charts.filter(hasData))].map(embed),
+    data: { 'comparison-data': comparison.byMeasure },
+    script: interactiveScript('comparison-data'),
     ...(sharedText ? { style: SHARED_TEXT_STYLE } : {}),
   });
 }

@@ -28,6 +28,14 @@ describe('bench CLI', () => {
     expect(r.stdout).toMatch(/sampling\{method: sct\}\.threshold: integer — SCT/);
   });
 
+  it('explains the summary\'s column names in `bench run --help`, the detectors\' own included', async () => {
+    const r = await bench(['run', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}cand_red% +Reduction of candidate pairs against the ground truth, %$/m);
+    expect(r.stdout).toMatch(/^ {2}mr1_red% +Reduction of MR#1 output pairs against the ground truth, % \(broder\)$/m);
+    expect(r.stdout).toMatch(/^ {2}clus +Mean cluster size, every document with a fingerprint \(Table 6\.2\) \(simhash\)$/m);
+  });
+
   it('ends quietly, exit 0, when the reader of its output has gone (bench list | head)', async () => {
     const child = spawn(process.execPath, [BENCH, 'list'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
     child.stdout.destroy(); // the reader is gone before the first line

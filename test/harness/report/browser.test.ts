@@ -94,7 +94,7 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
     expect(dialogs).toEqual([]);
     expect(requests).toEqual([pathToFileURL(file).href]);
     const canvases = await paintedPixels(page);
-    expect(canvases.length).toBe(17);
+    expect(canvases.length).toBe(19);
     for (const c of canvases) expect(c.painted, `canvas ${c.id} is blank`).toBeGreaterThan(500);
     expect(await page.locator('img').count()).toBe(0);
     const cell = page.locator('td', { hasText: HOSTILE }).first();

@@ -28,13 +28,19 @@ describe('renderRunReport', () => {
     const charts = JSON.parse(data?.content ?? '[]') as { id: string }[];
     const canvases = page.attributes.filter((a) => a.tag === 'canvas' && a.name === 'id').map((a) => a.value);
     expect(canvases).toEqual(charts.map((c) => c.id));
-    // distribution 3 + agreement 12 + MR#1 1 + runtime 1
-    expect(canvases).toHaveLength(17);
+    // comparison 2 (quality against runtime and against cost) + distribution 3 + agreement 12 + MR#1 1 + runtime 1
+    expect(canvases).toHaveLength(19);
   });
 
   it('shows the tables as numbers, the config and the provenance', () => {
+    // metrics.csv line 4: integers and text as they are, fractions to three significant figures
+    // (by hand: 0.9979 → 0.998, 0.4752 → 0.475, 29.0698 → 29.1) with every digit in the tooltip.
     const cells = tables.metricsCsv.trim().split('\n')[3]?.split(',') ?? [];
-    for (const c of cells.filter((x) => x !== '')) expect(page.text).toContain(c);
+    for (const c of cells.filter((x) => x !== '' && !x.includes('.'))) expect(page.text).toContain(c);
+    for (const [raw, shown] of [['0.9979', '0.998'], ['0.4752', '0.475'], ['29.0698', '29.1'], ['96.2', '96.2']]) {
+      expect(cells).toContain(raw);
+      expect(html).toContain(`<td class="num" title="${raw}">${shown}</td>`);
+    }
     expect(page.text).toContain('threshold: [ 4, 3, 2 ]');
     expect(page.text).toContain(run.git.commit ?? 'no commit in fixture');
     expect(page.text).toContain('Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs, 7.8 GB, linux/x64');
@@ -65,7 +71,7 @@ describe('renderRunReport with hostile names', () => {
   });
 
   it('keeps the script elements intact: the names travel inside the JSON and parse back', () => {
-    expect(page.scripts.map((s) => s.id || s.type || 'code')).toEqual(['code', 'chart-data', 'code']);
+    expect(page.scripts.map((s) => s.id || s.type || 'code')).toEqual(['code', 'chart-data', 'comparison-data', 'code', 'code']);
     const charts = JSON.parse(page.scripts[1]?.content ?? '') as { config: { data: { datasets: { label: string }[] } } }[];
     const labels = charts.flatMap((c) => c.config.data.datasets.map((d) => d.label));
     expect(labels).toContain(`${HOSTILE}</script><!--`);
