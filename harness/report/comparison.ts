@@ -6,6 +6,7 @@
  */
 import { human, usd } from '../format.ts';
 import { columnLegend } from '../results/legend.ts';
+import { replayedValues } from '../results/replayed.ts';
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 import type { ChartSpec } from './charts.ts';
 import { escapeHtml } from './escape.ts';
@@ -46,11 +47,8 @@ function cell(x: number | null, unit?: 'usd'): string {
   return `<td class="num" data-v="${escapeHtml(String(x))}" title="${escapeHtml(String(x))}">${escapeHtml(human(x, unit))}</td>`;
 }
 
-/** What a variant took from earlier work instead of doing it, which makes its time not its whole cost. */
-function replayed(v: VariantRecord): string[] {
-  const r = v.backend_extra?.['replayed'];
-  return Array.isArray(r) ? r.filter((x): x is string => typeof x === 'string') : [];
-}
+// What a variant took from an earlier run instead of doing it makes its time not its whole cost.
+const replayed = replayedValues;
 
 /** Best first by the default measure; variants without a value last, in run order. */
 function ranked(variants: readonly VariantRecord[], by: LeaderboardMeasure): VariantRecord[] {
