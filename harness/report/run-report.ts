@@ -61,9 +61,9 @@ function renderSection(s: FigureSection): string {
 /** Why a measure can be empty, where the reason is the usual one. */
 function emptyWhy(c: ChartSpec): string {
   const axis = `${c.title} ${c.y.title}`.toLowerCase();
-  const notRr = 'scores that do not estimate the resemblance, such as simhash\'s and I-Match\'s';
-  if (axis.includes('average error') || axis.includes('correlation')) return ` (${notRr}, have no average error or correlation)`;
-  if (axis.includes('rr threshold')) return ` (${notRr}, place no document at an RR threshold)`;
+  const notRr = 'a detector whose scores are not resemblance estimates';
+  if (axis.includes('average error') || axis.includes('correlation')) return ` (${notRr} has no average error or correlation)`;
+  if (axis.includes('rr threshold')) return ` (${notRr} places no document at an RR threshold)`;
   return '';
 }
 

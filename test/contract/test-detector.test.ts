@@ -154,7 +154,7 @@ describe('a detector written in the test folder', () => {
     expect(html.includes('exact-duplicates')).toBe(true);
     expect(html.includes('candidate_pairs')).toBe(true);
     // Broder's own figure is drawn over Broder's variants other than the ground truth: none here
-    expect(html.includes('Reduction of MR#1 output pairs')).toBe(false);
+    expect(html.includes('Reduction of MR#1 output pairs (Figure 3.9)')).toBe(false);
   });
 
   it('passes bench check against a baseline of its own run, and fails when its quality changes', async () => {

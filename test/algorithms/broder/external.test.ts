@@ -157,7 +157,8 @@ describe('out-of-core Broder kernel on the local backend', () => {
     };
     const roomy = await run(256);
     const tight = await run(0.2);
-    expect(roomy.extra).toEqual({ engine: 'kernel' });
+    // The fingerprints are computed (no store here), in memory.
+    expect(roomy.extra).toEqual({ engine: 'kernel', computed: ['fingerprint features (char-16 shingles, rabin64)'] });
     expect(roomy.spillBytes).toBe(0);
     expect(tight.extra?.engine).toBe('kernel');
     expect(String(tight.extra?.out_of_core)).toMatch(/over memory_mb 0.2/);
