@@ -1,0 +1,125 @@
+/**
+ * The one stable sort of the project's typed arrays: fixed-width records of 32-bit words,
+ * ordered by their first `keyWords` words (most significant first), each optionally carrying an
+ * owner (a document, an entry index) in an array of its own. Index orders (`stable-order.ts`) and
+ * pair lists are records too, so every radix sort of the project is this one.
+ *
+ * An LSD radix sort, linear in the records: a key word is cut into digits of at most
+ * `digitBits` bits, as few and as narrow as its significant bits need (`digit-plan.ts`), and a
+ * pass in which every record has the same digit is skipped. Records move whole, so every pass
+ * reads its input sequentially (gathering through a permutation is several times slower: cache
+ * misses). A few records sort by comparison, where a pass's counters would cost more than they.
+ */
+import { countsToStarts } from '../list-offsets.ts';
+import { DEFAULT_DIGIT_BITS, digitPlan, significantBits } from './digit-plan.ts';
+import { sortUniformKeys, UNIFORM_KEYS_LIMIT } from './uniform-keys.ts';
+
+export interface RecordSortOptions {
+  /** words a record */
+  readonly width: number;
+  /** the key: the record's first `keyWords` words, most significant first */
+  readonly keyWords: number;
+  /** records to sort, from the first (default: all of `records`) */
+  readonly count?: number;
+  /** one word a record, moved with it */
+  readonly owners?: Uint32Array;
+  /** the widest digit of a pass, 1 to 24 bits (default 16) */
+  readonly digitBits?: number;
+  /**
+   * What the keys are: `'uniform'` hashes (fingerprints) spread evenly over their first word,
+   * which one pass by its top 16 bits leaves in buckets of a few records that an insertion
+   * sort finishes: a quarter of the LSD sort's traffic. Default `'any'`.
+   */
+  readonly keys?: 'any' | 'uniform';
+}
+
+export interface SortedRecords {
+  /** the sorted records: `records` itself or a new array */
+  readonly records: Uint32Array;
+  /** their owners, likewise */
+  readonly owners: Uint32Array | undefined;
+}
+
+/**
+ * Sorts `count` records stably by key: records of equal keys keep their order. Returns the
+ * sorted records and owners, in the given arrays or in new ones (the given ones may be
+ * overwritten either way).
+ */
+export function sortRecords(records: Uint32Array, o: RecordSortOptions & { readonly owners: Uint32Array }): SortedRecords & { readonly owners: Uint32Array };
+export function sortRecords(records: Uint32Array, o: RecordSortOptions): SortedRecords;
+export function sortRecords(records: Uint32Array, o: RecordSortOptions): SortedRecords {
+  const { width, keyWords } = o;
+  const count = o.count ?? records.length / width;
+  if (!Number.isInteger(width) || width < 1 || !Number.isInteger(keyWords) || keyWords < 0 || keyWords > width) {
+    throw new RangeError(`records of ${width} words with ${keyWords} key words: need 0 <= key words <= width, width >= 1`);
+  }
+  if (!Number.isInteger(count) || count < 0 || count * width > records.length) throw new RangeError(`${count} records of ${width} words: more than the ${records.length} words given`);
+  if (o.owners && o.owners.length < count) throw new RangeError(`${count} records: only ${o.owners.length} owners`);
+  const maxDigitBits = o.digitBits ?? DEFAULT_DIGIT_BITS;
+  // Validates the digit width before any shortcut does.
+  digitPlan(32, maxDigitBits);
+  if (o.keys === 'uniform' && o.owners && keyWords === width && count <= UNIFORM_KEYS_LIMIT) {
+    return sortUniformKeys(records, o.owners, width, count);
+  }
+  // A pass costs 2^digitBits counters whatever the count: a few records sort by comparison.
+  if (count < (1 << maxDigitBits) / 16) return comparisonSorted(records, o.owners, width, keyWords, count);
+  return lsdSorted(records, o.owners, width, keyWords, count, maxDigitBits);
+}
+
+function lsdSorted(records: Uint32Array, owners: Uint32Array | undefined, width: number, keyWords: number, count: number, maxDigitBits: number): SortedRecords {
+  let from = records;
+  let to: Uint32Array | undefined;
+  let ownersFrom = owners;
+  let ownersTo: Uint32Array | undefined;
+  let counts: Uint32Array | undefined;
+  for (let word = keyWords - 1; word >= 0; word--) {
+    let bits = 0;
+    for (let i = 0; i < count; i++) bits |= from[i * width + word] as number;
+    const { passes, digitBits } = digitPlan(significantBits(bits), maxDigitBits);
+    const buckets = 2 ** digitBits;
+    const mask = buckets - 1;
+    for (let pass = 0; pass < passes; pass++) {
+      const shift = pass * digitBits;
+      if (!counts || counts.length < buckets) counts = new Uint32Array(buckets);
+      else counts.fill(0, 0, buckets);
+      for (let i = 0; i < count; i++) {
+        const d = ((from[i * width + word] as number) >>> shift) & mask;
+        counts[d] = (counts[d] as number) + 1;
+      }
+      // Every record has the same digit: the pass would leave them as they are.
+      if (counts[((from[word] as number) >>> shift) & mask] === count) continue;
+      countsToStarts(counts, buckets);
+      to ??= new Uint32Array(count * width);
+      if (ownersFrom) ownersTo ??= new Uint32Array(count);
+      for (let i = 0; i < count; i++) {
+        const d = ((from[i * width + word] as number) >>> shift) & mask;
+        const t = counts[d] as number;
+        counts[d] = t + 1;
+        for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
+        if (ownersFrom) (ownersTo as Uint32Array)[t] = ownersFrom[i] as number;
+      }
+      [from, to] = [to, from];
+      if (ownersFrom) [ownersFrom, ownersTo] = [ownersTo as Uint32Array, ownersFrom];
+    }
+  }
+  return { records: from, owners: ownersFrom };
+}
+
+function comparisonSorted(records: Uint32Array, owners: Uint32Array | undefined, width: number, keyWords: number, count: number): SortedRecords {
+  const order = Array.from({ length: count }, (_, i) => i);
+  order.sort((i, j) => {
+    for (let w = 0; w < keyWords; w++) {
+      const p = records[i * width + w] as number;
+      const q = records[j * width + w] as number;
+      if (p !== q) return p - q;
+    }
+    return i - j;
+  });
+  const out = new Uint32Array(count * width);
+  const outOwners = owners ? new Uint32Array(count) : undefined;
+  order.forEach((from, to) => {
+    for (let x = 0; x < width; x++) out[to * width + x] = records[from * width + x] as number;
+    if (outOwners) outOwners[to] = (owners as Uint32Array)[from] as number;
+  });
+  return { records: out, owners: outOwners };
+}
