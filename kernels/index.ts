@@ -4,6 +4,7 @@
  */
 export { countsToStarts, listOffsets, type ListOffsetsOptions } from './list-offsets.ts';
 export { invertLists, type InvertListsOptions, type Postings } from './postings.ts';
+export { compareKeys } from './sort/compare-keys.ts';
 export { DEFAULT_DIGIT_BITS, digitPlan, MAX_DIGIT_BITS, significantBits, type DigitPlan } from './sort/digit-plan.ts';
 export { sortPairColumns, type PairColumns } from './sort/pair-list.ts';
 export { sortRecords, type RecordSortOptions, type SortedRecords } from './sort/records.ts';

@@ -61,16 +61,28 @@ export function sortRecords(records: Uint32Array, o: RecordSortOptions): SortedR
   if (o.keys === 'uniform' && o.owners && keyWords === width && count <= UNIFORM_KEYS_LIMIT) {
     return sortUniformKeys(records, o.owners, width, count);
   }
-  // A pass costs 2^digitBits counters whatever the count: a few records sort by comparison.
-  if (count < (1 << maxDigitBits) / 16) return comparisonSorted(records, o.owners, width, keyWords, count);
-  return lsdSorted(records, o.owners, width, keyWords, count, maxDigitBits);
+  // A pass costs up to 65,536 counters whatever the count: a few records sort by comparison.
+  if (count < 2 ** Math.min(maxDigitBits, DEFAULT_DIGIT_BITS) / 16) return comparisonSorted(records, o.owners, width, keyWords, count);
+  if (!o.owners) return { records: lsdSorted(records, width, keyWords, count, maxDigitBits), owners: undefined };
+  // Owners ride in their records as one more word, so that a pass moves each record in one sequential write.
+  const owners = o.owners;
+  const packed = new Uint32Array(count * (width + 1));
+  for (let i = 0; i < count; i++) {
+    for (let x = 0; x < width; x++) packed[i * (width + 1) + x] = records[i * width + x] as number;
+    packed[i * (width + 1) + width] = owners[i] as number;
+  }
+  const sorted = lsdSorted(packed, width + 1, keyWords, count, maxDigitBits);
+  for (let i = 0; i < count; i++) {
+    for (let x = 0; x < width; x++) records[i * width + x] = sorted[i * (width + 1) + x] as number;
+    owners[i] = sorted[i * (width + 1) + width] as number;
+  }
+  return { records, owners };
 }
 
-function lsdSorted(records: Uint32Array, owners: Uint32Array | undefined, width: number, keyWords: number, count: number, maxDigitBits: number): SortedRecords {
+/** The LSD passes: the records sorted, in `records` or in a new array. */
+function lsdSorted(records: Uint32Array, width: number, keyWords: number, count: number, maxDigitBits: number): Uint32Array {
   let from = records;
   let to: Uint32Array | undefined;
-  let ownersFrom = owners;
-  let ownersTo: Uint32Array | undefined;
   let counts: Uint32Array | undefined;
   for (let word = keyWords - 1; word >= 0; word--) {
     let bits = 0;
@@ -90,19 +102,65 @@ function lsdSorted(records: Uint32Array, owners: Uint32Array | undefined, width:
       if (counts[((from[word] as number) >>> shift) & mask] === count) continue;
       countsToStarts(counts, buckets);
       to ??= new Uint32Array(count * width);
-      if (ownersFrom) ownersTo ??= new Uint32Array(count);
-      for (let i = 0; i < count; i++) {
-        const d = ((from[i * width + word] as number) >>> shift) & mask;
-        const t = counts[d] as number;
-        counts[d] = t + 1;
-        for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
-        if (ownersFrom) (ownersTo as Uint32Array)[t] = ownersFrom[i] as number;
-      }
+      scatter(from, to, counts, { count, width, word, shift, mask });
       [from, to] = [to, from];
-      if (ownersFrom) [ownersFrom, ownersTo] = [ownersTo as Uint32Array, ownersFrom];
     }
   }
-  return { records: from, owners: ownersFrom };
+  return from;
+}
+
+interface Pass {
+  readonly count: number;
+  readonly width: number;
+  readonly word: number;
+  readonly shift: number;
+  readonly mask: number;
+}
+
+/**
+ * Moves each record to its digit's next place. The narrow widths the project sorts (index
+ * orders, pair counts, pair lists, fingerprints with owners) are written out: a loop over the
+ * words of each record costs about as much again as the move.
+ */
+function scatter(from: Uint32Array, to: Uint32Array, starts: Uint32Array, p: Pass): void {
+  const { count, width, word, shift, mask } = p;
+  if (width === 2) {
+    for (let i = 0; i < count; i++) {
+      const w0 = from[2 * i] as number;
+      const w1 = from[2 * i + 1] as number;
+      const d = ((word === 0 ? w0 : w1) >>> shift) & mask;
+      const t = starts[d] as number;
+      starts[d] = t + 1;
+      to[2 * t] = w0;
+      to[2 * t + 1] = w1;
+    }
+  } else if (width === 3) {
+    for (let i = 0; i < count; i++) {
+      const d = ((from[3 * i + word] as number) >>> shift) & mask;
+      const t = starts[d] as number;
+      starts[d] = t + 1;
+      to[3 * t] = from[3 * i] as number;
+      to[3 * t + 1] = from[3 * i + 1] as number;
+      to[3 * t + 2] = from[3 * i + 2] as number;
+    }
+  } else if (width === 4) {
+    for (let i = 0; i < count; i++) {
+      const d = ((from[4 * i + word] as number) >>> shift) & mask;
+      const t = starts[d] as number;
+      starts[d] = t + 1;
+      to[4 * t] = from[4 * i] as number;
+      to[4 * t + 1] = from[4 * i + 1] as number;
+      to[4 * t + 2] = from[4 * i + 2] as number;
+      to[4 * t + 3] = from[4 * i + 3] as number;
+    }
+  } else {
+    for (let i = 0; i < count; i++) {
+      const d = ((from[i * width + word] as number) >>> shift) & mask;
+      const t = starts[d] as number;
+      starts[d] = t + 1;
+      for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
+    }
+  }
 }
 
 function comparisonSorted(records: Uint32Array, owners: Uint32Array | undefined, width: number, keyWords: number, count: number): SortedRecords {

@@ -4,6 +4,7 @@
  * sort finishes (a bucket of more than 64 out of order, a comparison sort): a quarter of the LSD
  * radix sort's traffic. Past `UNIFORM_KEYS_LIMIT` records the buckets grow and the LSD sort wins.
  */
+import { compareKeys } from './compare-keys.ts';
 const BUCKETS = 65536;
 
 /** The most records this sort takes: about 32 a bucket. */
@@ -120,14 +121,4 @@ function sortBucket(keys: Uint32Array, owners: Uint32Array, width: number, from:
     for (let w = 0; w < width; w++) keys[j * width + w] = key[w] as number;
     owners[j] = owner;
   }
-}
-
-/** -1, 0, 1 as key i of a compares with key j of b. */
-function compareKeys(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): number {
-  for (let x = 0; x < width; x++) {
-    const p = a[i * width + x] as number;
-    const q = b[j * width + x] as number;
-    if (p !== q) return p < q ? -1 : 1;
-  }
-  return 0;
 }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortRecords } from '../../kernels/index.ts';
+import { mulberry32 } from '../algorithms/text/random-text.ts';
 
 /** Word values that make equal keys, digits that all agree, and the extremes. */
 const word = fc.oneof(fc.constantFrom(0, 1, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff), fc.integer({ min: 0, max: 3 }), fc.nat({ max: 0xffffffff }));
@@ -117,22 +118,11 @@ describe('sortRecords', () => {
 });
 
 /** Few distinct top halves and repeated keys: big buckets, equal keys from several owners. */
-export function randomEntries(n: number, width: number, seed: number, distinctTops: number): [Uint32Array, Uint32Array] {
+function randomEntries(n: number, width: number, seed: number, distinctTops: number): [Uint32Array, Uint32Array] {
   const random = mulberry32(seed);
   const keys = new Uint32Array(n * width);
   for (let i = 0; i < n * width; i++) keys[i] = Math.floor(random() * 2 ** 32) >>> 0;
   for (let i = 0; i < n; i++) keys[i * width] = ((Math.floor(random() * distinctTops) << 16) | ((keys[i * width] as number) & 0xffff)) >>> 0;
   for (let i = 1; i < n; i += 3) keys.copyWithin(i * width, (i - 1) * width, i * width);
   return [keys, Uint32Array.from({ length: n }, (_, i) => i)];
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
