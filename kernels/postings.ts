@@ -19,6 +19,11 @@ export interface InvertListsOptions {
    * `'in-postings'`, for each entry (as `entries` holds them), its position in its key's postings.
    */
   readonly positions?: 'in-list' | 'in-postings';
+  /**
+   * The postings' offsets (keys + 1, the last the total) when the caller has counted them
+   * already: no counting pass, and this array is the result's `start`.
+   */
+  readonly start?: Uint32Array;
   /** makes the arrays returned (e.g. on a SharedArrayBuffer, for worker threads); zero-filled */
   readonly allocate?: (length: number) => Uint32Array;
 }
@@ -32,20 +37,14 @@ export interface Postings {
 }
 
 /** The postings of the lists' keys. */
+export function invertLists(o: InvertListsOptions & { readonly positions: 'in-list' | 'in-postings' }): Postings & { readonly positions: Uint32Array };
+export function invertLists(o: InvertListsOptions): Postings;
 export function invertLists(o: InvertListsOptions): Postings {
   const { keys, entries, listStart } = o;
   const listEnd = o.listEnd ?? listStart.subarray(1);
   const lists = o.lists ?? listEnd.length;
   const allocate = o.allocate ?? ((length: number) => new Uint32Array(length));
-  const start = allocate(keys + 1);
-  for (let l = 0; l < lists; l++) {
-    const end = listEnd[l] as number;
-    for (let q = listStart[l] as number; q < end; q++) {
-      const k = (entries[q] as number) + 1;
-      start[k] = (start[k] as number) + 1;
-    }
-  }
-  for (let k = 0; k < keys; k++) start[k + 1] = (start[k + 1] as number) + (start[k] as number);
+  const start = o.start ?? countedStarts(o, listEnd, lists, allocate(keys + 1));
   const total = start[keys] as number;
   const fill = start.slice(0, keys);
   const out = allocate(total);
@@ -65,4 +64,17 @@ export function invertLists(o: InvertListsOptions): Postings {
     }
   }
   return { start, lists: out, positions };
+}
+
+function countedStarts(o: InvertListsOptions, listEnd: Uint32Array, lists: number, start: Uint32Array): Uint32Array {
+  const { keys, entries, listStart } = o;
+  for (let l = 0; l < lists; l++) {
+    const end = listEnd[l] as number;
+    for (let q = listStart[l] as number; q < end; q++) {
+      const k = (entries[q] as number) + 1;
+      start[k] = (start[k] as number) + 1;
+    }
+  }
+  for (let k = 0; k < keys; k++) start[k + 1] = (start[k + 1] as number) + (start[k] as number);
+  return start;
 }
