@@ -30,3 +30,24 @@ export function digitPlan(keyBits: number, maxDigitBits: number): DigitPlan {
   const passes = Math.ceil(keyBits / maxDigitBits);
   return { passes, digitBits: Math.ceil(keyBits / passes) };
 }
+
+export interface Digit {
+  readonly shift: number;
+  readonly mask: number;
+  /** the digit's values: 2^bits */
+  readonly buckets: number;
+}
+
+/** The digits of a key word whose values OR together to `bits`, least significant first. */
+export function digitsOf(bits: number, maxDigitBits: number): Digit[] {
+  const { passes, digitBits } = digitPlan(significantBits(bits), maxDigitBits);
+  const buckets = 2 ** digitBits;
+  return Array.from({ length: passes }, (_, pass) => ({ shift: pass * digitBits, mask: buckets - 1, buckets }));
+}
+
+/** A zero for each value of a digit: `counts` cleared when it is large enough, else a new array. */
+export function zeroedCounts(counts: Uint32Array | undefined, buckets: number): Uint32Array {
+  if (!counts || counts.length < buckets) return new Uint32Array(buckets);
+  counts.fill(0, 0, buckets);
+  return counts;
+}

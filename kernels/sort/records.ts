@@ -11,7 +11,7 @@
  * misses). A few records sort by comparison, where a pass's counters would cost more than they.
  */
 import { countsToStarts } from '../list-offsets.ts';
-import { DEFAULT_DIGIT_BITS, digitPlan, significantBits } from './digit-plan.ts';
+import { DEFAULT_DIGIT_BITS, digitPlan, digitsOf, zeroedCounts } from './digit-plan.ts';
 import { sortUniformKeys, UNIFORM_KEYS_LIMIT } from './uniform-keys.ts';
 
 export interface RecordSortOptions {
@@ -87,13 +87,8 @@ function lsdSorted(records: Uint32Array, width: number, keyWords: number, count:
   for (let word = keyWords - 1; word >= 0; word--) {
     let bits = 0;
     for (let i = 0; i < count; i++) bits |= from[i * width + word] as number;
-    const { passes, digitBits } = digitPlan(significantBits(bits), maxDigitBits);
-    const buckets = 2 ** digitBits;
-    const mask = buckets - 1;
-    for (let pass = 0; pass < passes; pass++) {
-      const shift = pass * digitBits;
-      if (!counts || counts.length < buckets) counts = new Uint32Array(buckets);
-      else counts.fill(0, 0, buckets);
+    for (const { shift, mask, buckets } of digitsOf(bits, maxDigitBits)) {
+      counts = zeroedCounts(counts, buckets);
       for (let i = 0; i < count; i++) {
         const d = ((from[i * width + word] as number) >>> shift) & mask;
         counts[d] = (counts[d] as number) + 1;
@@ -109,58 +104,23 @@ function lsdSorted(records: Uint32Array, width: number, keyWords: number, count:
   return from;
 }
 
+/** Moves each record to its digit's next place. */
+function scatter(from: Uint32Array, to: Uint32Array, starts: Uint32Array, p: Pass): void {
+  const { count, width, word, shift, mask } = p;
+  for (let i = 0; i < count; i++) {
+    const d = ((from[i * width + word] as number) >>> shift) & mask;
+    const t = starts[d] as number;
+    starts[d] = t + 1;
+    for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
+  }
+}
+
 interface Pass {
   readonly count: number;
   readonly width: number;
   readonly word: number;
   readonly shift: number;
   readonly mask: number;
-}
-
-/**
- * Moves each record to its digit's next place. The narrow widths the project sorts (index
- * orders, pair counts, pair lists, fingerprints with owners) are written out: a loop over the
- * words of each record costs about as much again as the move.
- */
-function scatter(from: Uint32Array, to: Uint32Array, starts: Uint32Array, p: Pass): void {
-  const { count, width, word, shift, mask } = p;
-  if (width === 2) {
-    for (let i = 0; i < count; i++) {
-      const w0 = from[2 * i] as number;
-      const w1 = from[2 * i + 1] as number;
-      const d = ((word === 0 ? w0 : w1) >>> shift) & mask;
-      const t = starts[d] as number;
-      starts[d] = t + 1;
-      to[2 * t] = w0;
-      to[2 * t + 1] = w1;
-    }
-  } else if (width === 3) {
-    for (let i = 0; i < count; i++) {
-      const d = ((from[3 * i + word] as number) >>> shift) & mask;
-      const t = starts[d] as number;
-      starts[d] = t + 1;
-      to[3 * t] = from[3 * i] as number;
-      to[3 * t + 1] = from[3 * i + 1] as number;
-      to[3 * t + 2] = from[3 * i + 2] as number;
-    }
-  } else if (width === 4) {
-    for (let i = 0; i < count; i++) {
-      const d = ((from[4 * i + word] as number) >>> shift) & mask;
-      const t = starts[d] as number;
-      starts[d] = t + 1;
-      to[4 * t] = from[4 * i] as number;
-      to[4 * t + 1] = from[4 * i + 1] as number;
-      to[4 * t + 2] = from[4 * i + 2] as number;
-      to[4 * t + 3] = from[4 * i + 3] as number;
-    }
-  } else {
-    for (let i = 0; i < count; i++) {
-      const d = ((from[i * width + word] as number) >>> shift) & mask;
-      const t = starts[d] as number;
-      starts[d] = t + 1;
-      for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
-    }
-  }
 }
 
 function comparisonSorted(records: Uint32Array, owners: Uint32Array | undefined, width: number, keyWords: number, count: number): SortedRecords {

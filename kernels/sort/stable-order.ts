@@ -5,7 +5,7 @@
  * keys and index into records and sorting those, since a pass then moves one word, not three.
  */
 import { countsToStarts } from '../list-offsets.ts';
-import { DEFAULT_DIGIT_BITS, digitPlan, significantBits } from './digit-plan.ts';
+import { DEFAULT_DIGIT_BITS, digitPlan, digitsOf, zeroedCounts } from './digit-plan.ts';
 
 export interface StableOrderOptions {
   /** the entries to order and their order among equal keys (default: 0..n-1, n the columns' length) */
@@ -36,13 +36,8 @@ export function stableOrder(keys: readonly Uint32Array[], o: StableOrderOptions 
     let bits = 0;
     if (all) for (let i = 0; i < n; i++) bits |= key[i] as number;
     else for (let i = 0; i < n; i++) bits |= key[from[i] as number] as number;
-    const { passes, digitBits } = digitPlan(significantBits(bits), maxDigitBits);
-    const buckets = 2 ** digitBits;
-    const mask = buckets - 1;
-    for (let pass = 0; pass < passes; pass++) {
-      const shift = pass * digitBits;
-      if (!counts || counts.length < buckets) counts = new Uint32Array(buckets);
-      else counts.fill(0, 0, buckets);
+    for (const { shift, mask, buckets } of digitsOf(bits, maxDigitBits)) {
+      counts = zeroedCounts(counts, buckets);
       if (all) countDigits(key, counts, n, shift, mask);
       else {
         for (let i = 0; i < n; i++) {
