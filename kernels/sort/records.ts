@@ -1,14 +1,15 @@
 /**
- * The one stable sort of the project's typed arrays: fixed-width records of 32-bit words,
- * ordered by their first `keyWords` words (most significant first), each optionally carrying an
- * owner (a document, an entry index) in an array of its own. Index orders (`stable-order.ts`) and
- * pair lists are records too, so every radix sort of the project is this one.
+ * The stable sort of the project's typed arrays: fixed-width records of 32-bit words, ordered
+ * by their first `keyWords` words (most significant first), each optionally carrying an owner
+ * (a document, an entry index) in an array of its own. Pair lists are records too
+ * (`pair-list.ts`); index orders make the same passes over keys they gather (`stable-order.ts`).
  *
  * An LSD radix sort, linear in the records: a key word is cut into digits of at most
  * `digitBits` bits, as few and as narrow as its significant bits need (`digit-plan.ts`), and a
  * pass in which every record has the same digit is skipped. Records move whole, so every pass
- * reads its input sequentially (gathering through a permutation is several times slower: cache
- * misses). A few records sort by comparison, where a pass's counters would cost more than they.
+ * reads its input sequentially (gathering several words through a permutation is slower: cache
+ * misses). A few records sort by comparison, where a pass's counters would cost more than they;
+ * uniform hashes with owners sort by buckets (`uniform-keys.ts`).
  */
 import { countsToStarts } from '../list-offsets.ts';
 import { DEFAULT_DIGIT_BITS, digitPlan, digitsOf, zeroedCounts } from './digit-plan.ts';
