@@ -12,6 +12,11 @@ export interface InvertListsOptions {
   readonly listStart: Uint32Array;
   /** default: `listStart[l + 1]`, the lists end to end */
   readonly listEnd?: Uint32Array;
+  /**
+   * Which lists to invert: those whose flag is not 0 (default: all). Cheaper than empty lists
+   * when most are left out: a flag a list, not two offsets.
+   */
+  readonly keep?: Uint8Array;
   /** the number of lists (default: `listStart.length - 1`, or `listEnd.length`) */
   readonly lists?: number;
   /**
@@ -51,7 +56,9 @@ export function invertLists(o: InvertListsOptions): Postings {
   const inList = o.positions === 'in-list';
   const inPostings = o.positions === 'in-postings';
   const positions = inList ? allocate(total) : inPostings ? allocate(entries.length) : undefined;
+  const keep = o.keep;
   for (let l = 0; l < lists; l++) {
+    if (keep && keep[l] === 0) continue;
     const from = listStart[l] as number;
     const end = listEnd[l] as number;
     for (let q = from; q < end; q++) {
@@ -67,8 +74,9 @@ export function invertLists(o: InvertListsOptions): Postings {
 }
 
 function countedStarts(o: InvertListsOptions, listEnd: Uint32Array, lists: number, start: Uint32Array): Uint32Array {
-  const { keys, entries, listStart } = o;
+  const { keys, entries, listStart, keep } = o;
   for (let l = 0; l < lists; l++) {
+    if (keep && keep[l] === 0) continue;
     const end = listEnd[l] as number;
     for (let q = listStart[l] as number; q < end; q++) {
       const k = (entries[q] as number) + 1;

@@ -142,10 +142,7 @@ function singleModulusFeatures(f: DocumentFeatures, sampling: Sampling, levels: 
     if (dropped > 0) {
       // The documents' kept entries, ids ascending as in the features, from the kept ids' postings.
       docStart = listOffsets(joined, { into: sharedU32(f.docs + 1) });
-      // The dropped ids' postings end where they start: out of the documents' lists.
-      const listEnd = new Uint32Array(F);
-      for (let id = 0; id < F; id++) listEnd[id] = f.postStart[keep[id] === 0 ? id : id + 1] as number;
-      const kept = invertLists({ keys: f.docs, entries: f.postDocs, listStart: f.postStart, listEnd, start: docStart, positions: 'in-list', allocate: sharedU32 });
+      const kept = invertLists({ keys: f.docs, entries: f.postDocs, listStart: f.postStart, keep, start: docStart, positions: 'in-list', allocate: sharedU32 });
       ({ lists: ids, positions: entryPos } = kept);
     }
   }

@@ -51,6 +51,23 @@ describe('invertLists', () => {
     );
   });
 
+  it('inverts only the lists kept, as if the others were empty (property)', () => {
+    fc.assert(
+      fc.property(lists, fc.array(fc.boolean(), { maxLength: 40 }), ({ keys, sizes, entries }, flags) => {
+        const listStart = listOffsets(sizes);
+        const keep = Uint8Array.from(sizes, (_, l) => (flags[l] ? 1 : 0));
+        const listEnd = Uint32Array.from(sizes, (_, l) => (listStart[keep[l] ? l + 1 : l] as number));
+        const want = invertLists({ keys, entries, listStart: listStart.subarray(0, sizes.length), listEnd, positions: 'in-list' });
+        const got = invertLists({ keys, entries, listStart, keep, positions: 'in-list' });
+        expect([Array.from(got.start), Array.from(got.lists), Array.from(got.positions)]).toEqual([Array.from(want.start), Array.from(want.lists), Array.from(want.positions)]);
+        // with the offsets given, the same
+        const given = invertLists({ keys, entries, listStart, keep, start: want.start.slice(), positions: 'in-list' });
+        expect(Array.from(given.lists)).toEqual(Array.from(want.lists));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('writes into the arrays `allocate` makes (shared, for worker threads)', () => {
     const shared = (n: number): Uint32Array => new Uint32Array(new SharedArrayBuffer(4 * n));
     const p = invertLists({ keys: 2, entries: Uint32Array.from([1, 0, 1]), listStart: Uint32Array.from([0, 2, 3]), positions: 'in-list', allocate: shared });
