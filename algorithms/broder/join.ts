@@ -4,6 +4,8 @@
  * document counts the fingerprints it shares with every later document. The counts equal MR#2's
  * pair counts, so the scores equal the text jobs' scores bit for bit.
  */
+import { listOffsets } from '../../kernels/list-offsets.ts';
+import { invertLists } from '../../kernels/postings.ts';
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
@@ -139,20 +141,9 @@ function singleModulusFeatures(f: DocumentFeatures, sampling: Sampling, levels: 
     if (own) emittedOf = (d) => own[d] as number;
     if (dropped > 0) {
       // The documents' kept entries, ids ascending as in the features, from the kept ids' postings.
-      docStart = sharedU32(f.docs + 1);
-      for (let d = 0; d < f.docs; d++) docStart[d + 1] = (docStart[d] as number) + (joined[d] as number);
-      const fill = docStart.slice(0, f.docs);
-      ids = sharedU32(docStart[f.docs] as number);
-      entryPos = sharedU32(docStart[f.docs] as number);
-      for (let id = 0; id < F; id++) {
-        if (keep[id] === 0) continue;
-        const start = f.postStart[id] as number;
-        for (let q = start; q < (f.postStart[id + 1] as number); q++) {
-          const at = fill[f.postDocs[q] as number]!++;
-          ids[at] = id;
-          entryPos[at] = q - start;
-        }
-      }
+      docStart = listOffsets(joined, { into: sharedU32(f.docs + 1) });
+      const kept = invertLists({ keys: f.docs, entries: f.postDocs, listStart: f.postStart, keep, start: docStart, positions: 'in-list', allocate: sharedU32 });
+      ({ lists: ids, positions: entryPos } = kept);
     }
   }
   const sampled = usesSampledSize(sampling);
@@ -321,19 +312,7 @@ function sampleByLevels(f: DocumentFeatures, sampling: Sampling, levels: Samplin
   for (let d = 0; d < f.docs; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
 
   // Pass 3: each document's join ids with its position in their postings.
-  const fill = docStart.slice(0, f.docs);
-  const ids = sharedU32(joinEntries);
-  const entryPos = sharedU32(joinEntries);
-  for (let id = 0; id < F; id++) {
-    const start = postStart[id] as number;
-    for (let q = start; q < (postStart[id + 1] as number); q++) {
-      const d = postDocs[q] as number;
-      const to = fill[d] as number;
-      fill[d] = to + 1;
-      ids[to] = id;
-      entryPos[to] = q - start;
-    }
-  }
+  const { lists: ids, positions: entryPos } = invertLists({ keys: f.docs, entries: postDocs, listStart: postStart, lists: F, start: docStart, positions: 'in-list', allocate: sharedU32 });
   return {
     docs: f.docs,
     docStart,

@@ -11,6 +11,7 @@
  * same integers.
  */
 import { type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
+import { listOffsets } from '../../kernels/list-offsets.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { intersectionSize } from '../text/distinct.ts';
 import { fingerprintWidth } from '../text/fingerprint.ts';
@@ -144,8 +145,8 @@ async function computeSignatures(k: KernelContext, s: MinhashSettings, keepSets:
   const result = { values, sizes, signed: signedArr.subarray(0, signed.length), densified };
   if (!keepSets) return result;
   const width = fingerprintWidth(s.fingerprint);
-  const setStart = new Float64Array(n + 1);
-  for (let d = 0; d < n; d++) setStart[d + 1] = (setStart[d] as number) + (sizes[d] as number);
+  // Float64: the offsets times the width index words, past 2^32 in a large corpus.
+  const setStart = listOffsets(sizes, { into: new Float64Array(n + 1) });
   const words = new Uint32Array((setStart[n] as number) * width);
   ranges.forEach(([from], i) => words.set((parts[i] as SignatureSlice).setWords as Uint32Array, (setStart[from] as number) * width));
   return { ...result, sets: { words, setStart, width } };

@@ -7,7 +7,8 @@
 import { countIfAny, type KernelContext, type LocalKernel, type PairList, type Span } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
-import { pairOrder } from '../text/stable-order.ts';
+import { MAX_DIGIT_BITS } from '../../kernels/sort/digit-plan.ts';
+import { stableOrder } from '../../kernels/sort/stable-order.ts';
 import { corpusDocumentFrequencies, buildIndex, joinUnits, sentenceTasks, TASKS_MODULE } from '../text/sentence-index.ts';
 import { corpusTables, needsDocumentFrequencies } from '../text/sentence-signatures.ts';
 import { coverageScore, diagonalRunsOf } from './matching.ts';
@@ -70,7 +71,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   }
   countIfAny(k, MR2, 'near_duplicate_sentence_pairs', nearDuplicates);
 
-  // Algorithm 2: the sentence pairs grouped by document pair (two stable counting sorts, `pairOrder`),
+  // Algorithm 2: the sentence pairs grouped by document pair (a stable radix order, one pass a column),
   // each group's runs as in MR#3's reducer.
   k.progress('sequence matching');
   const px = new Uint32Array(nearDuplicates);
@@ -83,7 +84,7 @@ async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number
   }
   const docA = px.map((x) => sentDoc[x] as number);
   const docB = py.map((y) => sentDoc[y] as number);
-  const order = pairOrder(docA, docB, docs);
+  const order = stableOrder([docA, docB], { digitBits: MAX_DIGIT_BITS });
   const firstUnit = new Uint32Array(docs + 1);
   for (let d = 0; d < docs; d++) firstUnit[d + 1] = (firstUnit[d] as number) + (docN[d] as number);
   const outA: number[] = [];

@@ -23,7 +23,8 @@ import { clusterSizes } from './clusters.ts';
 import { CLUSTERS, CLUSTERS_JOB, DF_JOB, dfFromRecords, dfKey, FINGERPRINT_JOB, HAMMING_JOB, SIGNATURES } from './jobs.ts';
 import { readDfFile } from './df-file.ts';
 import { groupFingerprints, identicalPairs, type SearchResult } from './search.ts';
-import { pairOrder } from '../text/stable-order.ts';
+import { MAX_DIGIT_BITS } from '../../kernels/sort/digit-plan.ts';
+import { stableOrder } from '../../kernels/sort/stable-order.ts';
 import type { TableLayout } from './tables.ts';
 import { metaFieldsUsed, type WeightingOptions } from './weights.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -169,7 +170,7 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
     comparisons += p.fingerprintComparisons;
     candidates += p.candidatePairs;
   }
-  const pairs = sortedPairs(parts, ctx.docs.texts.length);
+  const pairs = sortedPairs(parts);
   ctx.count(HAMMING_JOB, 'fingerprint_comparisons', comparisons);
   ctx.count(HAMMING_JOB, 'candidate_pairs', candidates);
   ctx.count(HAMMING_JOB, 'output_pairs', pairs.a.length);
@@ -177,9 +178,9 @@ async function search(ctx: KernelContext, fps: Fingerprints, k: number, layout: 
 }
 
 /** The parts' pairs in one list ordered by (a, b). */
-function sortedPairs(parts: readonly SearchResult[], documents: number): KernelResult['pairs'] {
+function sortedPairs(parts: readonly SearchResult[]): KernelResult['pairs'] {
   const { a, b, score } = concatPairs(parts);
-  const order = pairOrder(a, b, documents);
+  const order = stableOrder([a, b], { digitBits: MAX_DIGIT_BITS });
   return {
     a: Uint32Array.from(order, (i) => a[i] as number),
     b: Uint32Array.from(order, (i) => b[i] as number),

@@ -17,7 +17,7 @@
  * - output_pairs: document pairs reported.
  */
 import { sharedU32 } from '../text/chunks.ts';
-import { radixOrder } from '../text/stable-order.ts';
+import { stableOrder } from '../../kernels/sort/stable-order.ts';
 import { hamming, simhashScore } from './fingerprint.ts';
 import { firstTable } from './tables.ts';
 
@@ -36,8 +36,7 @@ export interface FingerprintGroups {
  */
 export function groupFingerprints(hi: Uint32Array, lo: Uint32Array, docs: Uint32Array): FingerprintGroups {
   const n = docs.length;
-  // Sorting by (hi, lo, doc) with a stable LSD radix sort: doc order first, then lo, then hi.
-  const order = radixOrder([lo, hi], identityOrder(n, docs));
+  const order = stableOrder([hi, lo, docs]);
   const gHi = new Uint32Array(n);
   const gLo = new Uint32Array(n);
   const start = new Uint32Array(n + 1);
@@ -62,11 +61,6 @@ export function groupFingerprints(hi: Uint32Array, lo: Uint32Array, docs: Uint32
     return a;
   };
   return { hi: shared(gHi, groups), lo: shared(gLo, groups), start: shared(start, groups + 1), docs: out };
-}
-
-/** Entries 0..n-1 in ascending document order. */
-function identityOrder(n: number, docs: Uint32Array): Uint32Array {
-  return radixOrder([docs], Uint32Array.from({ length: n }, (_, i) => i));
 }
 
 /** Pairs found and counted by one search task. */
@@ -147,7 +141,6 @@ export function searchTables(p: TableSearchPayload): SearchResult {
   const sHi = new Uint32Array(F);
   const sLo = new Uint32Array(F);
   const sSize = new Uint32Array(F);
-  const identity = new Uint32Array(F);
   const sink = new PairSink();
   let comparisons = 0;
   let candidates = 0;
@@ -157,9 +150,8 @@ export function searchTables(p: TableSearchPayload): SearchResult {
     for (let f = 0; f < F; f++) {
       keyHi[f] = (g.hi[f] as number) & mh;
       keyLo[f] = (g.lo[f] as number) & ml;
-      identity[f] = f;
     }
-    const order = radixOrder([keyLo, keyHi], identity.slice());
+    const order = stableOrder([keyHi, keyLo]);
     for (let r = 0; r < F; r++) {
       const f = order[r] as number;
       sHi[r] = g.hi[f] as number;

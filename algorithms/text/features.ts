@@ -8,6 +8,8 @@
  * holding it, ascending) in one linear pass. This is MR#1's shuffle done as a sort, as Hadoop
  * does it (a reducer a key range), instead of a hash table: sequential memory traffic.
  */
+import { compareKeys } from '../../kernels/sort/compare-keys.ts';
+import { sortRecords } from '../../kernels/sort/records.ts';
 import { sharedU32 } from './chunks.ts';
 import { normalize } from './normalize.ts';
 import { shingleFingerprints } from './fingerprint.ts';
@@ -52,7 +54,8 @@ export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
     owners.fill(p.firstDoc + i, at, at + part.length / width);
     at += part.length / width;
   });
-  [keys, owners] = sortEntries(keys, owners, width);
+  // Stable: equal fingerprints stay in document order, which the merge relies on.
+  ({ records: keys, owners } = sortRecords(keys, { width, keyWords: width, owners, keys: 'uniform' }));
   const n = dropRepeats(keys, owners, width);
   const copy = (a: Uint32Array, length: number): Uint32Array => {
     if (!p.shared) return a.slice(0, length);
@@ -61,163 +64,6 @@ export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
     return length === 0 ? out.subarray(0, 0) : out;
   };
   return { width, firstDoc: p.firstDoc, docs: p.texts.length, keys: copy(keys, n * width), owners: copy(owners, n) };
-}
-
-/**
- * Sorts entries by their key words, stably: equal fingerprints stay in document order, which
- * the merge relies on. Fingerprints are uniform hashes, so one pass by the top 16 bits leaves
- * buckets of a few entries each, which an insertion sort finishes: a quarter of the LSD radix
- * sort's traffic, which remains for slices too large for that.
- */
-export function sortEntries(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
-  const n = owners.length;
-  if (n > BUCKETS * 32) return lsdRadixSort(keys, owners, width);
-  if (width === 2) return sortPairKeys(keys, owners);
-  const k2 = new Uint32Array(keys.length);
-  const o2 = new Uint32Array(n);
-  const start = new Uint32Array(BUCKETS + 1);
-  for (let i = 0; i < n; i++) start[((keys[i * width] as number) >>> 16) + 1]!++;
-  for (let d = 1; d <= BUCKETS; d++) start[d]! += start[d - 1]!;
-  const fill = start.slice(0, BUCKETS);
-  for (let i = 0; i < n; i++) {
-    const to = fill[(keys[i * width] as number) >>> 16]!++;
-    for (let w = 0; w < width; w++) k2[to * width + w] = keys[i * width + w] as number;
-    o2[to] = owners[i] as number;
-  }
-  for (let d = 0; d < BUCKETS; d++) {
-    const from = start[d] as number;
-    const to = start[d + 1] as number;
-    if (to - from > 1) sortBucket(k2, o2, width, from, to);
-  }
-  return [k2, o2];
-}
-
-const BUCKETS = 65536;
-
-/**
- * `sortEntries` for two-word keys (rabin64, the default fingerprint), with the words compared
- * inline instead of through `compareKeys`: 40% less time over the bundled corpus's entries (100-
- * 160 against 60-77 ms for 650,000 entries, one thread), the same order. A bucket of more than 64
- * entries that is not in order already goes to `sortBucket`.
- */
-function sortPairKeys(keys: Uint32Array, owners: Uint32Array): [Uint32Array, Uint32Array] {
-  const n = owners.length;
-  const k2 = new Uint32Array(keys.length);
-  const o2 = new Uint32Array(n);
-  const start = new Uint32Array(BUCKETS + 1);
-  for (let i = 0; i < n; i++) start[((keys[2 * i] as number) >>> 16) + 1]!++;
-  for (let d = 1; d <= BUCKETS; d++) start[d]! += start[d - 1]!;
-  const fill = start.slice(0, BUCKETS);
-  for (let i = 0; i < n; i++) {
-    const hi = keys[2 * i] as number;
-    const to = fill[hi >>> 16]!++;
-    k2[2 * to] = hi;
-    k2[2 * to + 1] = keys[2 * i + 1] as number;
-    o2[to] = owners[i] as number;
-  }
-  for (let d = 0; d < BUCKETS; d++) {
-    const from = start[d] as number;
-    const to = start[d + 1] as number;
-    if (to - from > 64 && !inOrder(k2, from, to)) sortBucket(k2, o2, 2, from, to);
-    else if (to - from > 1) insertionSortPairKeys(k2, o2, from, to);
-  }
-  return [k2, o2];
-}
-
-function inOrder(keys: Uint32Array, from: number, to: number): boolean {
-  for (let i = from + 1; i < to; i++) {
-    const p = keys[2 * i - 2] as number;
-    const q = keys[2 * i] as number;
-    if (p > q || (p === q && (keys[2 * i - 1] as number) > (keys[2 * i + 1] as number))) return false;
-  }
-  return true;
-}
-
-/** Stable: an entry moves only past greater keys. */
-function insertionSortPairKeys(keys: Uint32Array, owners: Uint32Array, from: number, to: number): void {
-  for (let i = from + 1; i < to; i++) {
-    const hi = keys[2 * i] as number;
-    const lo = keys[2 * i + 1] as number;
-    const ph = keys[2 * i - 2] as number;
-    if (ph < hi || (ph === hi && (keys[2 * i - 1] as number) <= lo)) continue;
-    const owner = owners[i] as number;
-    let j = i;
-    while (j > from) {
-      const qh = keys[2 * j - 2] as number;
-      const ql = keys[2 * j - 1] as number;
-      if (qh < hi || (qh === hi && ql <= lo)) break;
-      keys[2 * j] = qh;
-      keys[2 * j + 1] = ql;
-      owners[j] = owners[j - 1] as number;
-      j--;
-    }
-    keys[2 * j] = hi;
-    keys[2 * j + 1] = lo;
-    owners[j] = owner;
-  }
-}
-
-/** A stable sort of entries [from, to) by key: insertion for the few entries a bucket holds, a merge sort past that. */
-function sortBucket(keys: Uint32Array, owners: Uint32Array, width: number, from: number, to: number): void {
-  if (to - from > 64) {
-    const order = Array.from({ length: to - from }, (_, i) => from + i).sort((i, j) => compareKeys(keys, i, keys, j, width) || i - j);
-    const k = keys.slice(from * width, to * width);
-    const o = owners.slice(from, to);
-    order.forEach((src, i) => {
-      for (let w = 0; w < width; w++) keys[(from + i) * width + w] = k[(src - from) * width + w] as number;
-      owners[from + i] = o[src - from] as number;
-    });
-    return;
-  }
-  const key = new Uint32Array(width);
-  for (let i = from + 1; i < to; i++) {
-    if (compareKeys(keys, i - 1, keys, i, width) <= 0) continue;
-    for (let w = 0; w < width; w++) key[w] = keys[i * width + w] as number;
-    const owner = owners[i] as number;
-    let j = i;
-    while (j > from && compareKeys(keys, j - 1, key, 0, width) > 0) {
-      for (let w = 0; w < width; w++) keys[j * width + w] = keys[(j - 1) * width + w] as number;
-      owners[j] = owners[j - 1] as number;
-      j--;
-    }
-    for (let w = 0; w < width; w++) keys[j * width + w] = key[w] as number;
-    owners[j] = owner;
-  }
-}
-
-/** Stable LSD radix sort of entries by their key words, 16 bits a pass, least significant first. */
-function lsdRadixSort(keys: Uint32Array, owners: Uint32Array, width: number): [Uint32Array, Uint32Array] {
-  const n = owners.length;
-  let k = keys;
-  let o = owners;
-  let k2: Uint32Array = new Uint32Array(k.length);
-  let o2: Uint32Array = new Uint32Array(n);
-  const count = new Uint32Array(65536);
-  for (let word = width - 1; word >= 0; word--) {
-    for (let shift = 0; shift < 32; shift += 16) {
-      count.fill(0);
-      for (let i = 0; i < n; i++) {
-        const digit = ((k[i * width + word] as number) >>> shift) & 0xffff;
-        count[digit] = (count[digit] as number) + 1;
-      }
-      let sum = 0;
-      for (let d = 0; d < 65536; d++) {
-        const c = count[d] as number;
-        count[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < n; i++) {
-        const digit = ((k[i * width + word] as number) >>> shift) & 0xffff;
-        const to = count[digit] as number;
-        count[digit] = to + 1;
-        for (let w = 0; w < width; w++) k2[to * width + w] = k[i * width + w] as number;
-        o2[to] = o[i] as number;
-      }
-      [k, k2] = [k2, k];
-      [o, o2] = [o2, o];
-    }
-  }
-  return [k, o];
 }
 
 /** A document is the *set* of its fingerprints: drop an entry equal to the one before it. */
@@ -237,16 +83,6 @@ function dropRepeats(keys: Uint32Array, owners: Uint32Array, width: number): num
 function sameKey(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): boolean {
   for (let x = 0; x < width; x++) if (a[i * width + x] !== b[j * width + x]) return false;
   return true;
-}
-
-/** -1, 0, 1 as key i of a compares with key j of b. */
-function compareKeys(a: Uint32Array, i: number, b: Uint32Array, j: number, width: number): number {
-  for (let x = 0; x < width; x++) {
-    const p = a[i * width + x] as number;
-    const q = b[j * width + x] as number;
-    if (p !== q) return p < q ? -1 : 1;
-  }
-  return 0;
 }
 
 /** Every document as the set of its fingerprint ids, and every id with its documents. */

@@ -9,7 +9,8 @@
  * jobs' pair counts, whatever the number of spills.
  */
 import { PairCounts } from './pair-counts.ts';
-import { mergeRuns, radixSortRecords, throwIfStopped, writeRun, type RunPart } from './sorted-runs.ts';
+import { sortRecords } from '../../kernels/sort/records.ts';
+import { mergeRuns, throwIfStopped, writeRun, type RunPart } from './sorted-runs.ts';
 
 /** Words of a pair record: a, b, count. */
 export const PAIR_RECORD = 3;
@@ -77,7 +78,7 @@ export class PairCountSpiller {
     throwIfStopped(this.stop);
     const n = this.table.drainRecords(this.records);
     if (n === 0) return;
-    const sorted = radixSortRecords(this.records, PAIR_RECORD, 2, n);
+    const sorted = sortRecords(this.records, { width: PAIR_RECORD, keyWords: 2, count: n }).records;
     const path = `${this.pathPrefix}-${this.runs.length}`;
     this.bytes += writeRun(path, sorted, PAIR_RECORD, n);
     const cuts: number[] = [0];

@@ -4,6 +4,7 @@
  * by signature, and Algorithm 1 run as ScanCount on worker threads.
  */
 import type { KernelContext } from '../../contract/index.ts';
+import { invertLists } from '../../kernels/postings.ts';
 import { balancedRanges, sharedU32 } from './chunks.ts';
 import { KeyTable } from './key-table.ts';
 import type { DocumentFrequencies } from './document-frequencies.ts';
@@ -86,24 +87,8 @@ export function buildIndex(slices: readonly (readonly [number, number])[], signe
 
   // Postings: units by signature id, ascending (filled in unit order).
   const terms = globalId.size;
-  const postStart = sharedU32(terms + 1);
-  for (let q = 0; q < entries; q++) {
-    const t = (sigs[q] as number) + 1;
-    postStart[t] = (postStart[t] as number) + 1;
-  }
-  for (let t = 0; t < terms; t++) postStart[t + 1] = (postStart[t + 1] as number) + (postStart[t] as number);
-  const fill = postStart.slice(0, terms);
-  const postUnit = sharedU32(entries);
-  const entryPos = sharedU32(entries);
-  for (let x = 0; x < units; x++) {
-    for (let q = sigStart[x] as number; q < (sigStart[x + 1] as number); q++) {
-      const t = sigs[q] as number;
-      const to = fill[t] as number;
-      fill[t] = to + 1;
-      postUnit[to] = x;
-      entryPos[q] = to - (postStart[t] as number);
-    }
-  }
+  const postings = invertLists({ keys: terms, entries: sigs, listStart: sigStart, lists: units, positions: 'in-postings', allocate: sharedU32 });
+  const { start: postStart, lists: postUnit, positions: entryPos } = postings;
   let sharedTerms = 0;
   for (let t = 0; t < terms; t++) {
     const a = postStart[t] as number;

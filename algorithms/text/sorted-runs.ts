@@ -2,7 +2,7 @@
  * Sorted runs of fixed-width records on disk: the external-memory half of a kernel whose data
  * outgrows `memory_mb`. A record is `width` 32-bit words; runs are ordered by the first
  * `keyWords` words, most significant first. A kernel sorts what fits in memory
- * (`radixSortRecords`), writes it as a run (`writeRun`), and later streams several runs back in
+ * (kernels/sort/records.ts), writes it as a run (`writeRun`), and later streams several runs back in
  * key order (`mergeRuns`), as Hadoop's map side spills and its reduce side merges.
  *
  * The files are raw words in the machine's byte order: they are written and read by the same
@@ -219,61 +219,4 @@ export function mergeRuns(
   } finally {
     for (const r of readers) r.close();
   }
-}
-
-/**
- * Stable LSD radix sort of `count` records of `width` words by their first `keyWords` words
- * (most significant first), 16 bits a pass; passes over digits that are zero in every record
- * are skipped (document indexes below 65,536 need one pass, not two). Returns the sorted
- * records, in `data` or in a new array.
- */
-export function radixSortRecords(data: Uint32Array, width: number, keyWords: number, count = data.length / width): Uint32Array {
-  // A pass costs 65,536 counters whatever the count: small spills sort by comparison.
-  if (count < 4096) return comparisonSorted(data, width, keyWords, count);
-  let from: Uint32Array = data;
-  let to: Uint32Array = new Uint32Array(count * width);
-  const counts = new Uint32Array(65536);
-  for (let word = keyWords - 1; word >= 0; word--) {
-    let max = 0;
-    for (let i = 0; i < count; i++) max |= from[i * width + word] as number;
-    for (let shift = 0; shift < 32; shift += 16) {
-      if (shift > 0 && max >>> shift === 0) break;
-      counts.fill(0);
-      for (let i = 0; i < count; i++) {
-        const d = ((from[i * width + word] as number) >>> shift) & 0xffff;
-        counts[d] = (counts[d] as number) + 1;
-      }
-      let sum = 0;
-      for (let d = 0; d < 65536; d++) {
-        const c = counts[d] as number;
-        counts[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < count; i++) {
-        const d = ((from[i * width + word] as number) >>> shift) & 0xffff;
-        const t = counts[d] as number;
-        counts[d] = t + 1;
-        for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
-      }
-      [from, to] = [to, from];
-    }
-  }
-  return from;
-}
-
-function comparisonSorted(data: Uint32Array, width: number, keyWords: number, count: number): Uint32Array {
-  const order = Array.from({ length: count }, (_, i) => i);
-  order.sort((i, j) => {
-    for (let w = 0; w < keyWords; w++) {
-      const p = data[i * width + w] as number;
-      const q = data[j * width + w] as number;
-      if (p !== q) return p - q;
-    }
-    return i - j;
-  });
-  const out = new Uint32Array(count * width);
-  order.forEach((from, to) => {
-    for (let x = 0; x < width; x++) out[to * width + x] = data[from * width + x] as number;
-  });
-  return out;
 }

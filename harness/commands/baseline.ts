@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { writeFileAtomic } from '../report/atomic-write.ts';
+import { writeFileAtomic } from '../../kernels/io/atomic-write.ts';
 import { readCompleteRunRecord } from '../report/read-run.ts';
 import { baselineFromRuns } from '../report/regression/baseline.ts';
 

@@ -2,9 +2,9 @@
  * `bench prices refresh`: rewrites the EMR price table (data/prices/emr-prices.json) from the
  * AWS Price List Query API. Needs AWS credentials; the rest of the harness never does.
  */
-import { rename, writeFile } from 'node:fs/promises';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import type { Argv, CommandModule } from 'yargs';
+import { writeFileAtomic } from '../../kernels/io/atomic-write.ts';
 import { UserError } from '../errors.ts';
 import { refreshPriceTable, type PricingSender } from '../mapreduce/emr/pricing-api.ts';
 import { loadPriceTable, PRICE_TABLE_PATH } from '../mapreduce/emr/prices.ts';
@@ -43,9 +43,7 @@ export async function runPricesRefresh(o: RefreshOptions): Promise<void> {
     const name = (e as { name?: string }).name ?? 'error';
     throw new UserError(`prices refresh: GetProducts failed: ${name}: ${((e as Error).message ?? '').split('\n')[0]}`, { cause: e });
   }
-  const tmp = `${o.file}.tmp-${process.pid}`;
-  await writeFile(tmp, `${JSON.stringify(table, null, 2)}\n`);
-  await rename(tmp, o.file);
+  await writeFileAtomic(o.file, `${JSON.stringify(table, null, 2)}\n`);
   o.log?.(`wrote ${o.file} (${regions.length} region(s), ${types.length} instance type(s), dated ${table.fetchedAt})`);
 }
 

@@ -313,6 +313,8 @@ class EntryWriter {
       this.write(frame(FRAME.trailer, Buffer.from(JSON.stringify({ events: this.events, documents: this.documents }))));
       closeSync(this.fd!);
       this.fd = undefined;
+      // Not kernels/io's atomic write: the entry is streamed frame by frame while the corpus is
+      // read, under a name the cache's trimming recognizes (`<key>.<pid>.<n>.tmp`).
       renameSync(this.tmp, this.final);
       trim(this.cache, this.final);
     });

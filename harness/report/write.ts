@@ -1,7 +1,7 @@
 /** The reports' I/O edge: read results folders, render, write atomically. */
 import { access } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../../kernels/io/atomic-write.ts';
 import { findRunDirs } from './find-runs.ts';
 import { renderLeaderboard, type LeaderboardEntry } from './leaderboard.ts';
 import { isUserError } from '../errors.ts';

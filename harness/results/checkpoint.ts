@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PairList } from '../../contract/index.ts';
+import { writeFileAtomicSync } from '../../kernels/io/atomic-write.ts';
 import type { VariantRecord } from './types.ts';
 
 export interface SavedVariant {
@@ -118,6 +119,7 @@ export class Checkpoint {
     if (v.truth) writeFileSync(join(tmp, 'truth.bin'), encodePairs(v.truth));
     writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));
     rmSync(join(this.dir, slot), { recursive: true, force: true });
+    // A folder renamed into place, not a file: kernels/io/atomic-write.ts writes files only.
     renameSync(tmp, join(this.dir, slot));
     const previous = this.manifest.variants[name]?.dir;
     this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } }, next_slot: this.manifest.next_slot + 1 };
@@ -135,9 +137,7 @@ export class Checkpoint {
   }
 
   private writeManifest(): void {
-    const tmp = join(this.dir, 'manifest.json.tmp');
-    writeFileSync(tmp, JSON.stringify(this.manifest));
-    renameSync(tmp, join(this.dir, 'manifest.json'));
+    writeFileAtomicSync(join(this.dir, 'manifest.json'), JSON.stringify(this.manifest));
   }
 }
 

@@ -85,7 +85,11 @@ export class RunFolder {
     writeFileSync(path, data);
   }
 
-  /** Renames the folder into place, replacing an earlier run of the same experiment and id (and nothing else). */
+  /**
+   * Renames the folder into place, replacing an earlier run of the same experiment and id (and
+   * nothing else). A whole folder, which the atomic file write (kernels/io) does not cover: a
+   * folder cannot be renamed over another, so the old one steps aside first.
+   */
   commit(): string {
     const at = RunFolder.inspect(this.finalDir, this.experiment, this.runId);
     if (at.kind === 'foreign') {

@@ -24,7 +24,8 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, rmSync, utimesSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomic } from '../../kernels/io/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
 import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
@@ -232,7 +233,6 @@ export class ValueStore {
 
   private async write(w: PendingWrite): Promise<void> {
     const tmp = `${w.file.slice(0, -'.values'.length)}.${process.pid}.${tmpCounter++}.tmp`;
-    let created = false;
     try {
       const form = w.form();
       const bytes = form.arrays.reduce((s, a) => s + a.byteLength, 0);
@@ -254,20 +254,12 @@ export class ValueStore {
       const head = Buffer.from(JSON.stringify(header));
       const length = Buffer.alloc(4);
       length.writeUInt32LE(head.length);
-      const fh = await open(tmp, 'wx');
-      created = true;
-      try {
-        await fh.writev([MAGIC, length, head, ...form.arrays.flatMap((a) => chunks(arrayBytes(a)).map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)))]);
-      } finally {
-        await fh.close();
-      }
-      await rename(tmp, w.file);
-      created = false;
+      // The temporary name is the one removeDeadTemporaries knows: a crashed writer's file goes.
+      const body = form.arrays.flatMap((a) => chunks(arrayBytes(a)).map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+      await writeFileAtomic(w.file, [MAGIC, length, head, ...body], { temporary: tmp });
       trimToSize(listStoredValues(this.opts.dir), this.opts.maxBytes, w.file);
     } catch (e) {
       this.opts.notice(`stored values: ${w.describe} not kept (${(e as Error).message}); the next run computes it again`);
-    } finally {
-      if (created) await rm(tmp, { force: true }).catch(() => undefined);
     }
   }
 }

@@ -37,6 +37,7 @@ import { build } from 'esbuild';
 import { mkdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../../../kernels/io/atomic-write.ts';
 
 export const JOB_SCRIPT_NAME = 'ndd-job.js';
 
@@ -92,10 +93,10 @@ async function ensureBundle(entry: string, outFile: string): Promise<string> {
     banner: { js: 'var __nddImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   const inputs = Object.keys(result.metafile.inputs).map((p) => resolve(REPO_ROOT, p));
-  await writeFile(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(inputs));
   await utimes(tmp, started, started);
+  // esbuild wrote the bundle's temporary file itself: only the rename is left to do.
   await rename(tmp, outFile);
-  await rename(`${inputsFile}.${process.pid}.tmp`, inputsFile);
+  await writeFileAtomic(inputsFile, JSON.stringify(inputs));
   return outFile;
 }
 
