@@ -38,6 +38,7 @@ export class WorkerPool implements TaskRunner {
   private readonly busy = new Map<Worker, Set<number>>();
   private nextId = 0;
   private closed = false;
+  private stopping: Promise<void> | undefined;
   /** modules every thread loads as it starts, before its first task */
   private preloads: readonly string[] = [];
   /** why the pool stopped: a task asked of it after that rejects with the same reason */
@@ -190,7 +191,14 @@ export class WorkerPool implements TaskRunner {
     await this.shutdown(new Error('worker pool closed'));
   }
 
-  private async shutdown(why: Error): Promise<void> {
+  private shutdown(why: Error): Promise<void> {
+    // A second shutdown (close after an abort) waits for the first one's threads to stop: its
+    // caller may remove the folder those threads were writing in.
+    this.stopping ??= this.stopAll(why);
+    return this.stopping;
+  }
+
+  private async stopAll(why: Error): Promise<void> {
     if (!this.closed) this.stopped = why;
     this.closed = true;
     this.queue.length = 0;
