@@ -5,6 +5,7 @@
  */
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 import { numericScale, type ChartSpec, type Series, type XYPoint } from './charts.ts';
+import { human } from '../format.ts';
 import { escapeHtml } from './escape.ts';
 import { embed, renderChartFigure, renderPage } from './page.ts';
 import { paretoFrontier } from './pareto.ts';
@@ -80,18 +81,10 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function num(x: number | null, digits: number): string {
-  return x === null ? '' : String(Math.round(x * 10 ** digits) / 10 ** digits);
-}
-
-function numCell(x: number | null, digits: number): string {
-  return `<td class="num" data-v="${x === null ? '' : escapeHtml(String(x))}">${escapeHtml(num(x, digits))}</td>`;
-}
-
-/** Local runs cost fractions of a cent: three significant digits, not four decimals (which read 0). */
-function costCell(x: number): string {
-  const shown = x === 0 ? '0' : x.toPrecision(3);
-  return `<td class="num" data-v="${escapeHtml(String(x))}">${escapeHtml(shown)}</td>`;
+/** A number for people (three significant figures, money in dollars and cents), every digit in the sort key and tooltip. */
+function numCell(x: number | null, unit?: 'usd'): string {
+  if (x === null) return '<td class="num" data-v=""></td>';
+  return `<td class="num" data-v="${escapeHtml(String(x))}" title="${escapeHtml(String(x))}">${escapeHtml(human(x, unit))}</td>`;
 }
 
 function renderTable(group: CorpusGroup): string {
@@ -99,7 +92,7 @@ function renderTable(group: CorpusGroup): string {
     .flatMap(({ run, reportHref }) => run.variants.map((v) => ({ run, v, reportHref })))
     // Best F1 first; runs without one (empty denominator) last.
     .sort((a, b) => (b.v.measures.f1_pairs ?? -Infinity) - (a.v.measures.f1_pairs ?? -Infinity));
-  const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost, USD', 'Backend', 'Started', 'Report'];
+  const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost', 'Backend', 'Started', 'Report'];
   const measureOf: Record<string, LeaderboardMeasure | undefined> = { 'F1 (pairs)': QUALITY_MEASURES[0], 'Recall (pairs)': QUALITY_MEASURES[1], 'Avg error': QUALITY_MEASURES[2] };
   const th = head
     .map((h) => {
@@ -112,12 +105,12 @@ function renderTable(group: CorpusGroup): string {
     .map(
       ({ run, v, reportHref }) =>
         `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
-        numCell(v.measures.f1_pairs ?? null, 4) +
-        numCell(v.measures.recall_pairs ?? null, 4) +
-        numCell(v.measures.precision_pairs ?? null, 4) +
-        numCell(v.measures.avg_error ?? null, 4) +
-        numCell(v.measures.runtime_s ?? null, 3) +
-        costCell(v.measures.cost_usd ?? 0) +
+        numCell(v.measures.f1_pairs ?? null) +
+        numCell(v.measures.recall_pairs ?? null) +
+        numCell(v.measures.precision_pairs ?? null) +
+        numCell(v.measures.avg_error ?? null) +
+        numCell(v.measures.runtime_s ?? null) +
+        numCell(v.measures.cost_usd ?? 0, 'usd') +
         `<td>${escapeHtml(run.backend.kind)}</td><td>${escapeHtml(run.started_at)}</td><td><a href="${escapeHtml(reportHref)}">${escapeHtml(run.run_id)}</a></td></tr>`,
     )
     .join('\n');

@@ -20,9 +20,17 @@ export function summaryTable(run: RunRecord): string {
     line(header.map((_, i) => '-'.repeat(widths[i] as number))),
     ...rows.map(line),
     timeLine(run),
+    ...resumedNote(run),
     ...replayedNotes(run),
   ];
   return out.join('\n') + '\n';
+}
+
+/** A resumed run's saved variants keep their earlier times, and the first ones after them compute what those had. */
+function resumedNote(run: RunRecord): string[] {
+  const resumed = run.resumed;
+  if (resumed.length === 0) return [];
+  return [`note: ${resumed.length} variant${resumed.length === 1 ? ' was' : 's were'} taken from the checkpoint of an interrupted run (${resumed.join(', ')}); the first variants after them computed what those had (run.json: backend_extra.computed)`];
 }
 
 /** A variant that replayed stored values did less than one that computes them: its time says so. */

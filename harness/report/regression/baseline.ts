@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DataError, UserError } from '../../errors.ts';
 import { exactMeasures } from '../../results/measures.ts';
-import { describeWork, replayedValues } from '../../results/replayed.ts';
+import { describeWork, sameWork, workOf } from '../../results/replayed.ts';
 import type { RunRecord, VariantRecord } from '../../results/types.ts';
 
 export const BASELINE_SCHEMA_VERSION = 2;
@@ -32,8 +32,9 @@ const baselineSchema = z
           quality: z.record(z.string(), nullableNumber),
           /** every sample of the timing measures */
           timings: z.record(z.string(), z.array(z.number()).min(1)),
-          /** the stored values the variant replayed (results/replayed.ts): its timings are of that kind of run; absent in older baselines */
+          /** the stored values the variant replayed and computed (results/replayed.ts): its timings are of that kind of run; absent in older baselines */
           replayed: z.array(z.string()).optional(),
+          computed: z.array(z.string()).optional(),
         })
         .strict(),
     ),
@@ -79,12 +80,14 @@ export function baselineFromRuns(runs: readonly RunRecord[], label: (i: number) 
       const seen = variants[v.name];
       if (!seen) {
         const timings = Object.fromEntries(timing.flatMap((k) => (typeof v.measures[k] === 'number' ? [[k, [v.measures[k]]]] : [])));
-        variants[v.name] = { algorithm: v.algorithm, ground_truth: v.ground_truth, quality, timings, replayed: replayedValues(v) };
+        const work = workOf(v);
+        variants[v.name] = { algorithm: v.algorithm, ground_truth: v.ground_truth, quality, timings, replayed: [...work.replayed], computed: [...work.computed] };
         continue;
       }
       // Timings of runs that did different work are not samples of one thing.
-      if (JSON.stringify(replayedValues(v)) !== JSON.stringify(seen.replayed)) {
-        throw new UserError(`${label(i)}: variant ${v.name} ${describeWork(replayedValues(v))}, ${label(0)} ${describeWork(seen.replayed ?? [])}: a baseline's runs must be of one kind (--no-stored-values computes everything)`);
+      const seenWork = { replayed: seen.replayed ?? [], computed: seen.computed ?? [] };
+      if (!sameWork(workOf(v), seenWork)) {
+        throw new UserError(`${label(i)}: variant ${v.name} ${describeWork(workOf(v))}, ${label(0)} ${describeWork(seenWork)}: a baseline's runs must be of one kind (uninterrupted, and all with or all without --no-stored-values)`);
       }
       for (const [k, x] of Object.entries(quality)) {
         if (seen.quality[k] !== x) {

@@ -3,7 +3,7 @@
  * regression and both values are shown; timings get the statistical verdict of timing.ts.
  */
 import { UserError } from '../../errors.ts';
-import { describeWork, replayedValues } from '../../results/replayed.ts';
+import { describeWork, sameWork, workOf } from '../../results/replayed.ts';
 import type { RunRecord } from '../../results/types.ts';
 import { assertRepetitions, qualityOf, type Baseline } from './baseline.ts';
 import { compareTimings, type TimingComparison, type TimingOptions } from './timing.ts';
@@ -80,14 +80,16 @@ export function checkRuns(runs: readonly RunRecord[], baseline: Baseline, baseli
     for (const [name, b] of Object.entries(baseline.variants)) {
       if (missing.has(name)) continue;
       // Like with like: a variant that replayed stored values did less work than one that computed them.
-      const work = runs.map((r) => replayedValues(r.variants.find((v) => v.name === name) ?? {}));
-      const mixed = work.find((w) => JSON.stringify(w) !== JSON.stringify(work[0]));
+      const work = runs.map((r) => workOf(r.variants.find((v) => v.name === name) ?? {}));
+      const first = work[0] ?? { replayed: [], computed: [] };
+      const mixed = work.find((w) => !sameWork(w, first));
       if (mixed) {
-        notes.push(`timings of ${name} not compared: the runs did different work (${describeWork(work[0] ?? [])} against ${describeWork(mixed)})`);
+        notes.push(`timings of ${name} not compared: the runs did different work (${describeWork(first)} against ${describeWork(mixed)})`);
         continue;
       }
-      if (b.replayed !== undefined && JSON.stringify(b.replayed) !== JSON.stringify(work[0])) {
-        notes.push(`timings of ${name} not compared: this run ${describeWork(work[0] ?? [])}, the baseline's ${describeWork(b.replayed)} (--no-stored-values computes everything)`);
+      const recorded = b.replayed === undefined ? undefined : { replayed: b.replayed, computed: b.computed ?? [] };
+      if (recorded && !sameWork(recorded, first)) {
+        notes.push(`timings of ${name} not compared: this run ${describeWork(first)}, the baseline's ${describeWork(recorded)} (a resumed run, or one with other stored values: --no-stored-values computes everything)`);
         continue;
       }
       for (const [k, baselineSamples] of Object.entries(b.timings)) {

@@ -112,7 +112,9 @@ describe('checkRuns compares like with like', () => {
     const truth = a.variants.find((v) => v.ground_truth)?.name ?? '';
     expect(r.timings.filter((t) => t.variant === truth)).toEqual([]);
     expect(r.timings.filter((t) => t.verdict === 'improved').map((t) => t.variant)).not.toContain(truth);
-    expect(r.notes).toContain(`timings of ${truth} not compared: this run replayed ${FEATURES}, the baseline's computed everything it used (--no-stored-values computes everything)`);
+    expect(r.notes).toContain(
+      `timings of ${truth} not compared: this run replayed ${FEATURES}, the baseline's neither replayed nor computed a stored value (a resumed run, or one with other stored values: --no-stored-values computes everything)`,
+    );
     // The other variants did the same work in both, and are compared as before.
     expect(r.timings.length).toBe((a.variants.length - 1) * 2);
   });
@@ -122,6 +124,26 @@ describe('checkRuns compares like with like', () => {
     const r = checkRuns(replaying(repetitions([1.02, 0.98, 1.0, 1.04, 0.97])), replayedBaseline, 'base.json', label, opts);
     expect(r.timings).toHaveLength(a.variants.length * 2);
     expect(r.notes.filter((n) => n.includes('not compared'))).toEqual([]);
+  });
+
+  it('does not compare the first variant after a resume, which computed what the saved ones had', () => {
+    // Uninterrupted, the ground truth computes the fingerprints and broder/sct=3 reuses them;
+    // resumed after the ground truth, broder/sct=3 computes them itself.
+    const computedBy = (name: string) => (runs: readonly RunRecord[]): RunRecord[] =>
+      runs.map((run) =>
+        editedRun(run, (r) => {
+          const v = r.variants.find((x) => x.name === name);
+          if (v) v.backend_extra = { ...v.backend_extra, computed: [FEATURES] };
+        }),
+      );
+    const truth = a.variants.find((v) => v.ground_truth)?.name ?? '';
+    const uninterrupted = baselineFromRuns(computedBy(truth)(repetitions(noise)), label, now);
+    const resumed = computedBy('broder/sct=3')(repetitions(noise));
+    const r = checkRuns(resumed, uninterrupted, 'base.json', label, opts);
+    expect(r.timings.map((t) => t.variant)).not.toContain('broder/sct=3');
+    expect(r.notes).toContain(
+      `timings of broder/sct=3 not compared: this run computed ${FEATURES}, the baseline's neither replayed nor computed a stored value (a resumed run, or one with other stored values: --no-stored-values computes everything)`,
+    );
   });
 
   it('refuses a baseline of runs that did different work', () => {
