@@ -47,8 +47,6 @@ function cell(x: number | null, unit?: 'usd'): string {
   return `<td class="num" data-v="${escapeHtml(String(x))}" title="${escapeHtml(String(x))}">${escapeHtml(human(x, unit))}</td>`;
 }
 
-// What a variant took from an earlier run instead of doing it makes its time not its whole cost.
-const replayed = replayedValues;
 
 /** Best first by the default measure; variants without a value last, in run order. */
 function ranked(variants: readonly VariantRecord[], by: LeaderboardMeasure): VariantRecord[] {
@@ -65,7 +63,9 @@ function table(variants: readonly VariantRecord[], by: LeaderboardMeasure): stri
     return `<th scope="col"${attrs}${c.measure === by ? ` aria-sort="${by.worse === 'lower' ? 'descending' : 'ascending'}"` : ''}>${escapeHtml(c.head)}</th>`;
   }).join('');
   const rows = ranked(variants, by).map((v) => {
-    const note = replayed(v).length > 0 ? ` <span class="note" title="${escapeHtml(`replayed ${replayed(v).join(', ')}`)}">(replayed)</span>` : '';
+    // What a variant took from an earlier run instead of doing it makes its time not its whole cost.
+    const replayed = replayedValues(v);
+    const note = replayed.length > 0 ? ` <span class="note" title="${escapeHtml(`replayed ${replayed.join(', ')}`)}">(replayed)</span>` : '';
     return `<tr><td>${escapeHtml(v.name)}${note}</td><td>${escapeHtml(v.algorithm)}</td>${COLUMNS.map((c) => cell(c.value(v), c.unit)).join('')}</tr>`;
   });
   return `<div class="table-wrap"><table class="sortable" id="comparison-table"><thead><tr><th scope="col">Variant</th><th scope="col">Detector</th>${head}</tr></thead>
@@ -93,7 +93,7 @@ export function comparisonSection(run: RunRecord): ComparisonSection {
   const first = QUALITY_MEASURES[0];
   if (!first) throw new Error('no quality measures registered');
   const truthNote = truth ? ` The ground truth, ${truth.name}, took ${human(truth.measures.runtime_s ?? 0)} s and ${usd(truth.measures.cost_usd ?? 0)}.` : '';
-  const anyReplayed = contestants.some((v) => replayed(v).length > 0);
+  const anyReplayed = contestants.some((v) => replayedValues(v).length > 0);
   const note =
     `Every variant of the run, best first by the quality chosen above; click a header to sort by it. Runtimes and costs are as measured in this run: a variant that reuses what an earlier one computed (the shingles' fingerprints of the same shingling) shows only its own work.` +
     (anyReplayed ? ' A variant marked (replayed) took stored values from an earlier run instead of computing them.' : '') +
