@@ -10,7 +10,7 @@ import type { DocumentSet } from './documents.ts';
 import type { JobSpec, SideRecord } from './jobs.ts';
 import type { PairList } from './pairs.ts';
 import type { Span } from './spans.ts';
-import type { WorkerTask } from './tasks.ts';
+import type { WorkerModule, WorkerTask } from './tasks.ts';
 
 export interface PlanContext {
   /**
@@ -104,7 +104,7 @@ export interface LocalKernel {
    */
   readonly outOfCore?: boolean;
   /** Modules the kernel runs on worker threads (`runInWorker`); a backend may load them early. */
-  readonly workerModules?: readonly string[];
+  readonly workerModules?: readonly Pick<WorkerModule<unknown>, 'url'>[];
 }
 
 export interface KernelResult {

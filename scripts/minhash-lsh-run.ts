@@ -24,7 +24,7 @@ const params = adapter.params.parse({ permutations: Number(perms), threshold: Nu
 const ctx = { minScore: Number.MIN_VALUE, seed: 1 };
 const plan = adapter.plan(params, ctx);
 // the worker threads start and load the kernel's modules while the input is read
-const backend = createLocalBackend({ workers: 2, memoryMb: 4096, pricePerVcpuHour: 0, engine: 'auto', preload: plan.local?.workerModules ?? [] });
+const backend = createLocalBackend({ workers: 2, memoryMb: 4096, pricePerVcpuHour: 0, engine: 'auto', preload: (plan.local?.workerModules ?? []).map((m) => m.url) });
 const texts = readFileSync(textsPath, 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')

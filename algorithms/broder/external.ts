@@ -31,8 +31,7 @@ import { usesSampledSize } from './sampling.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as ExternalJoin from './external-join.ts';
 
-export const EXTERNAL_JOIN_MODULE = new URL('./external-join.ts', import.meta.url).href;
-const externalJoin = workerModule<typeof ExternalJoin>(EXTERNAL_JOIN_MODULE);
+export const externalJoin = workerModule<typeof ExternalJoin>(new URL('./external-join.ts', import.meta.url).href);
 
 /**
  * Worker-thread bytes per character of a fingerprinted batch: measured 6.8 for the fingerprints

@@ -6,10 +6,10 @@
  */
 import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, featuresCodec, featuresKey, FEATURES_MODULE } from '../text/corpus-features.ts';
+import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
-import { EXTERNAL_JOIN_MODULE, runExternal } from './external.ts';
-import { FINGERPRINT_RUNS_MODULE } from '../text/fingerprint-runs.ts';
+import { externalJoin, runExternal } from './external.ts';
+import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, type ScanPayload, type ScanResult } from './join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
@@ -20,8 +20,7 @@ import type * as Join from './join.ts';
 
 const ALWAYS_COUNTED = new Set(['documents', 'fingerprints']);
 
-export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
-const join = workerModule<typeof Join>(JOIN_MODULE);
+const join = workerModule<typeof Join>(new URL('./join.ts', import.meta.url).href);
 
 /**
  * The in-memory kernel's cost model, the peak memory of the whole process: measured 2,430 MB on
@@ -42,7 +41,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     run: (k) => (external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes ? runExternal(k, params, floor) : runKernel(k, params, floor)),
     memoryBytes: broderKernelBytes,
     outOfCore: external,
-    workerModules: [FEATURES_MODULE, JOIN_MODULE, FINGERPRINT_RUNS_MODULE, EXTERNAL_JOIN_MODULE],
+    workerModules: [featureTasks, join, fingerprintRuns, externalJoin],
   };
 }
 

@@ -19,16 +19,14 @@ import { workerModule } from '../../contract/tasks.ts';
 import type * as WordSetsModule from '../text/word-sets.ts';
 import type * as Sign from './sign.ts';
 
-export const WORD_SETS_MODULE = new URL('../text/word-sets.ts', import.meta.url).href;
-export const SIGN_MODULE = new URL('./sign.ts', import.meta.url).href;
-const wordSets = workerModule<typeof WordSetsModule>(WORD_SETS_MODULE);
-const sign = workerModule<typeof Sign>(SIGN_MODULE);
+const wordSets = workerModule<typeof WordSetsModule>(new URL('../text/word-sets.ts', import.meta.url).href);
+const sign = workerModule<typeof Sign>(new URL('./sign.ts', import.meta.url).href);
 
 export function imatchKernel(params: ImatchParams, ctx: PlanContext): LocalKernel {
   return {
     run: (k) => runKernel(k, params, ctx),
     memoryBytes: (shape) => kernelBytes(shape, params.extra_lexicons + 1),
-    workerModules: [WORD_SETS_MODULE, SIGN_MODULE],
+    workerModules: [wordSets, sign],
   };
 }
 

@@ -23,8 +23,7 @@ import { clustersOf } from './union-find.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as Worker from './kernel-worker.ts';
 
-export const WORKER_MODULE = new URL('./kernel-worker.ts', import.meta.url).href;
-const worker = workerModule<typeof Worker>(WORKER_MODULE);
+const worker = workerModule<typeof Worker>(new URL('./kernel-worker.ts', import.meta.url).href);
 
 /**
  * The kernel's cost model: the signatures (8 bytes a slot, twice while the slices are gathered,
@@ -40,7 +39,7 @@ export function minhashKernel(s: MinhashSettings): LocalKernel {
   return {
     run: (k) => runKernel(k, s),
     memoryBytes: (shape) => minhashKernelBytes(shape, s.sketch.k),
-    workerModules: [WORKER_MODULE],
+    workerModules: [worker],
   };
 }
 

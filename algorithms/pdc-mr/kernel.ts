@@ -9,7 +9,7 @@ import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { MAX_DIGIT_BITS } from '../../kernels/sort/digit-plan.ts';
 import { stableOrder } from '../../kernels/sort/stable-order.ts';
-import { corpusDocumentFrequencies, buildIndex, joinUnits, sentenceTasks, TASKS_MODULE } from '../text/sentence-index.ts';
+import { corpusDocumentFrequencies, buildIndex, joinUnits, sentenceTasks } from '../text/sentence-index.ts';
 import { corpusTables, needsDocumentFrequencies } from '../text/sentence-signatures.ts';
 import { coverageScore, diagonalRunsOf } from './matching.ts';
 import { DF, MR1, MR2, MR3 } from './jobs.ts';
@@ -22,7 +22,7 @@ export function pdcMrKernel(params: PdcMrParams, minScore: number): LocalKernel 
     // Per character of text about one signature entry every 6 characters (a word) with its
     // string key, postings and per-sentence arrays: ~24 bytes a character, plus the documents.
     memoryBytes: (shape) => 24 * shape.chars + 256 * shape.documents + (1 << 20),
-    workerModules: [TASKS_MODULE],
+    workerModules: [sentenceTasks],
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { concatPairs, countIfAny, type CorpusShape, type KernelContext, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { corpusFeatures, FEATURES_MODULE } from '../text/corpus-features.ts';
+import { corpusFeatures, featureTasks } from '../text/corpus-features.ts';
 import type { DocumentFeatures } from '../text/features.ts';
 import type { TokenSpec } from './jobs.ts';
 import type { JoinResult } from './join.ts';
@@ -17,12 +17,11 @@ import { rankTokens, signatures } from './tokens.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as Join from './join.ts';
 
-export const JOIN_MODULE = new URL('./join.ts', import.meta.url).href;
-const join = workerModule<typeof Join>(JOIN_MODULE);
+const join = workerModule<typeof Join>(new URL('./join.ts', import.meta.url).href);
 
 export function ppjoinKernel(spec: TokenSpec, s: JoinSettings): LocalKernel {
   return {
-    workerModules: [FEATURES_MODULE, JOIN_MODULE],
+    workerModules: [featureTasks, join],
     memoryBytes: kernelBytes,
     async run(k: KernelContext) {
       const features = await corpusFeatures(k, spec.shingle, spec.fingerprint);

@@ -31,10 +31,8 @@ import { workerModule } from '../../contract/tasks.ts';
 import type * as Tasks from './kernel-tasks.ts';
 import type * as Search from './search.ts';
 
-export const TASKS_MODULE = new URL('./kernel-tasks.ts', import.meta.url).href;
-export const SEARCH_MODULE = new URL('./search.ts', import.meta.url).href;
-const tasks = workerModule<typeof Tasks>(TASKS_MODULE);
-const searchTasks = workerModule<typeof Search>(SEARCH_MODULE);
+const tasks = workerModule<typeof Tasks>(new URL('./kernel-tasks.ts', import.meta.url).href);
+const searchTasks = workerModule<typeof Search>(new URL('./search.ts', import.meta.url).href);
 
 interface FrozenDf {
   readonly arrays: HashCountArrays;
@@ -52,7 +50,7 @@ interface Fingerprints {
 
 export function simhashKernel(o: WeightingOptions, dfFile: string | null, k: number, layout: TableLayout): LocalKernel {
   return {
-    workerModules: [TASKS_MODULE, SEARCH_MODULE],
+    workerModules: [tasks, searchTasks],
     memoryBytes: (shape) => memoryEstimate(o, shape.documents, shape.chars),
     async run(ctx) {
       const dfCacheKey = `simhash-df:${dfFile ?? dfKey(o)}:${o.seeds.pc}:${o.seeds.pb}`;

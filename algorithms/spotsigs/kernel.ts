@@ -1,7 +1,7 @@
 /** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
 import { countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
-import { buildIndex, corpusDocumentFrequencies, joinUnits, sentenceTasks, TASKS_MODULE } from '../text/sentence-index.ts';
+import { buildIndex, corpusDocumentFrequencies, joinUnits, sentenceTasks } from '../text/sentence-index.ts';
 import { corpusTables } from '../text/sentence-signatures.ts';
 import { jaccard } from '../text/set-similarity.ts';
 import { DF, MR1, MR2, signatureSpec } from './jobs.ts';
@@ -11,7 +11,7 @@ export function spotSigsKernel(params: SpotSigsParams, minScore: number): LocalK
   return {
     run: (k) => run(k, params, minScore),
     memoryBytes: (shape) => 24 * shape.chars + 128 * shape.documents + (1 << 20),
-    workerModules: [TASKS_MODULE],
+    workerModules: [sentenceTasks],
   };
 }
 

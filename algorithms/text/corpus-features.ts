@@ -12,8 +12,7 @@ import type { FingerprintKind, ShingleSpec } from './params.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as Features from './features.ts';
 
-export const FEATURES_MODULE = new URL('./features.ts', import.meta.url).href;
-const features = workerModule<typeof Features>(FEATURES_MODULE);
+export const featureTasks = workerModule<typeof Features>(new URL('./features.ts', import.meta.url).href);
 
 /** The cache key of the features of one shingling and fingerprint. */
 export function featuresKey(shingle: ShingleSpec, kind: FingerprintKind): string {
@@ -50,7 +49,7 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
   k.progress('fingerprinting', 0, texts.length);
   const results = await Promise.all(
     slices.map(async ([from, to]) => {
-      const r = await k.runInWorker(features.task('fingerprintSlice'), {
+      const r = await k.runInWorker(featureTasks.task('fingerprintSlice'), {
         texts: texts.slice(from, to),
         firstDoc: from,
         shingle,
@@ -65,7 +64,7 @@ async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: Fin
   k.progress('merging fingerprints');
   const entries = results.reduce((n, r) => n + r.owners.length, 0);
   if (!shared || entries < THREADED_MERGE_ENTRIES) return mergeSlices(results);
-  return mergeOnThreads(results, k.parallelism, (name, payload) => k.runInWorker(features.task(name), payload as never) as Promise<never>);
+  return mergeOnThreads(results, k.parallelism, (name, payload) => k.runInWorker(featureTasks.task(name), payload as never) as Promise<never>);
 }
 
 /**

@@ -217,8 +217,7 @@ export interface FingerprintRunsOptions {
   readonly bufferRecords: number;
 }
 
-export const FINGERPRINT_RUNS_MODULE = new URL('./fingerprint-runs.ts', import.meta.url).href;
-const fingerprintRuns = workerModule<typeof FingerprintRunsModule>(FINGERPRINT_RUNS_MODULE);
+export const fingerprintRuns = workerModule<typeof FingerprintRunsModule>(new URL('./fingerprint-runs.ts', import.meta.url).href);
 
 /**
  * Writes the corpus' fingerprint runs on the kernel's worker threads, then merges and splits

@@ -12,9 +12,8 @@ import type { JoinResult, SignedSlice } from './sentence-tasks.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as SentenceTasks from './sentence-tasks.ts';
 
-export const TASKS_MODULE = new URL('./sentence-tasks.ts', import.meta.url).href;
 /** The sentence detectors' worker tasks (sentence-tasks.ts). */
-export const sentenceTasks = workerModule<typeof SentenceTasks>(TASKS_MODULE);
+export const sentenceTasks = workerModule<typeof SentenceTasks>(new URL('./sentence-tasks.ts', import.meta.url).href);
 
 export interface UnitIndex {
   readonly units: number;

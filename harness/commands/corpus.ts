@@ -26,7 +26,7 @@ export const corpusCommand: CommandModule<object, CorpusArgs> = {
       .option('corpus-cache', { type: 'boolean', default: true, describe: 'replay the corpus from the cache of earlier reads, or fill it (--no-corpus-cache: read the collection)' })
       .conflicts('count', 'ids'),
   handler: async (args) => {
-    const loaded = await loadExperiment(args.config, process.env);
+    const loaded = await loadExperiment(args.config);
     const exp = args.strict ? strictly(loaded) : loaded;
     const progress = progressFor();
     const cache = args['corpus-cache'] ? corpusCacheFromEnv(process.env) : undefined;

@@ -52,7 +52,7 @@ async function readSources(args: SynthArgs, progress: Progress): Promise<{ docs:
   const docs: Document[] = [];
   const sources: { source: string; documents: number }[] = [];
   if (args.from) {
-    const exp = await loadExperiment(args.from, process.env);
+    const exp = await loadExperiment(args.from);
     const r = await readExperimentCorpus(exp, { onDocument: (n) => n % 500 === 0 && progress.update(`reading ${args.from}`, n) });
     r.docs.ids.forEach((id, i) => docs.push({ id, text: r.docs.texts[i] as string }));
     sources.push({ source: args.from, documents: r.docs.ids.length });

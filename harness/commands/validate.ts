@@ -22,7 +22,7 @@ export const validateCommand: CommandModule<object, { config: string }> = {
   describe: 'check a config without running it: schema, ${VARS}, files, sweeps',
   builder: (y) => y.positional('config', { type: 'string', demandOption: true, describe: 'experiment YAML file' }),
   handler: async (args) => {
-    const exp = await loadExperiment(args.config, process.env);
+    const exp = await loadExperiment(args.config);
     const first = await firstDocument(exp);
     const names = [exp.groundTruth, ...exp.variants].map((v) => `  ${v.name}`);
     process.stdout.write(

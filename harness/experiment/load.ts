@@ -27,8 +27,11 @@ function withDefaultWorkers(b: NonNullable<ExperimentInput['backend']>): Backend
   return (b.kind === 'local' ? { ...b, workers: b.workers ?? availableParallelism() } : b) as BackendConfig;
 }
 
-/** Reads, validates and expands `file`; throws one `ConfigError` listing every problem. */
 export interface LoadOptions {
+  /** The variables `${VAR}` expands from (default: the process's environment). */
+  readonly env?: Env;
+  /** The detectors the config may name (default: the built-in ones it names). */
+  readonly detectors?: DetectorCatalog;
   /**
    * For a dry run: a missing `${VAR}` becomes `<VAR>` instead of an error, and the files it
    * names are not looked for, so that a config of a licensed collection plans anywhere.
@@ -36,8 +39,9 @@ export interface LoadOptions {
   readonly withoutCollection?: boolean;
 }
 
-/** Reads, expands and validates a config; `detectors` by default the built-in ones it names. */
-export async function loadExperiment(file: string, env: Env = process.env, given?: DetectorCatalog, options: LoadOptions = {}): Promise<Experiment> {
+/** Reads, expands and validates a config; throws one `ConfigError` listing every problem. */
+export async function loadExperiment(file: string, options: LoadOptions = {}): Promise<Experiment> {
+  const env = options.env ?? process.env;
   const parsed = await parseConfig(file);
   const { doc, lineCounter } = parsed;
   const issues = new IssueList(file, lineCounter);
@@ -54,7 +58,7 @@ export async function loadExperiment(file: string, env: Env = process.env, given
   const refs = fileRefs(raw).filter((r) => !unexpanded.has(formatPath(r.path)));
   await checkFiles(refs, { dir, locate, issues });
 
-  const detectors = given ?? (await builtinDetectors(configAlgorithms(raw)));
+  const detectors = options.detectors ?? (await builtinDetectors(configAlgorithms(raw)));
   const scope: ConfigScope = { doc, locate, issues, dir, detectors };
   const gt = expandEntry({ value: groundTruthEntry(raw), path: ['ground_truth'], groundTruth: true }, scope);
   const rawRuns = isRecord(raw) && Array.isArray(raw.runs) ? raw.runs : [];

@@ -53,7 +53,7 @@ export type Preparation =
   | { readonly kind: 'already-complete'; readonly dir: string };
 
 export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
-  const loaded = await loadExperiment(o.configFile, o.env, o.detectors, { withoutCollection: o.dryRun !== undefined });
+  const loaded = await loadExperiment(o.configFile, { env: o.env, detectors: o.detectors, withoutCollection: o.dryRun !== undefined });
   // The ones the config names, as loadExperiment loaded them (a module is loaded once).
   const detectors = o.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
   const exp = o.skips === 'fail' ? strictly(loaded) : loaded;

@@ -185,7 +185,7 @@ async function openRun(held: HeldResources, run: PreparedRun, opts: RunOptions):
 function createRunRuntime(run: PreparedRun, opts: RunOptions): Runtime {
   const cache = opts.inputs?.corpusCache;
   const store = cache && opts.inputs?.storedValues !== 'compute' ? new ValueStore(storeBesideCorpusCache(cache)) : undefined;
-  const preload = [...new Set(run.planned.flatMap((p) => p.plan.local?.workerModules ?? []))];
+  const preload = [...new Set(run.planned.flatMap((p) => (p.plan.local?.workerModules ?? []).map((m) => m.url)))];
   return createRuntime({
     ...(run.backend.kind === 'local' ? { workers: run.backend.workers } : {}),
     start: run.planned.length > 1 || store === undefined ? 'now' : 'on-demand',

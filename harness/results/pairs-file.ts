@@ -147,8 +147,7 @@ function countingOrder(items: readonly number[], key: (item: number) => number, 
   return out;
 }
 
-export const PAIRS_FILE_MODULE = new URL('./pairs-file.ts', import.meta.url).href;
-const pairsFile = workerModule<typeof PairsFile>(PAIRS_FILE_MODULE);
+const pairsFile = workerModule<typeof PairsFile>(new URL('./pairs-file.ts', import.meta.url).href);
 
 interface PairsFileTask extends KeptPairs {
   readonly rank: Uint32Array;

@@ -24,7 +24,7 @@ export async function timeVariant(
 ): Promise<VariantTiming> {
   const params = a.params.parse(raw);
   const ctx = { minScore: Number.MIN_VALUE, seed: opts.seed ?? 0 };
-  const preload = a.plan(params, ctx).local?.workerModules ?? [];
+  const preload = (a.plan(params, ctx).local?.workerModules ?? []).map((m) => m.url);
   const backend = createLocalBackend({ workers: 2, memoryMb: opts.memoryMb ?? 1024, pricePerVcpuHour: 0.0504, engine: 'auto', preload });
   const work = mkdtempSync(join(tmpdir(), 'bench-ci-'));
   const run = (name: string, adapter: AlgorithmAdapter, p: unknown, set: DocumentSet) =>

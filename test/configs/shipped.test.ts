@@ -33,14 +33,14 @@ describe('shipped configs', () => {
   });
 
   it.each(configs)('%s loads and expands', async (name) => {
-    const exp = await loadExperiment(join(CONFIGS, name), env);
+    const exp = await loadExperiment(join(CONFIGS, name), { env });
     expect(exp.groundTruth.name).toBe('ground-truth');
   });
 
   it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml', 'scale.yaml'])(
     '%s names the data it misses and where to get it',
     async (name) => {
-      const e = await loadExperiment(join(CONFIGS, name), {}).catch((err: unknown) => err);
+      const e = await loadExperiment(join(CONFIGS, name), { env: {} }).catch((err: unknown) => err);
       expect(e).toBeInstanceOf(ConfigError);
       expect((e as ConfigError).issues.every((l) => /environment variable [A-Z0-9_]+ is not set: .+/.test(l))).toBe(true);
     },

@@ -154,7 +154,7 @@ runs:
     );
     let message = '';
     try {
-      await loadExperiment(file, {});
+      await loadExperiment(file, { env: {} });
     } catch (e) {
       message = (e as Error).message;
     }

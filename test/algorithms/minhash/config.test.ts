@@ -46,7 +46,7 @@ describe('minhash parameters', () => {
   it.each(refused)('refuses %s with a one-line error naming the field', async (_name, params, message) => {
     const file = join(root, 'bad.yaml');
     writeFileSync(file, `experiment: bad\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nruns:\n  - algorithm: minhash\n    params: ${params}\n`);
-    const e = await loadExperiment(file, {}).catch((err: unknown) => err);
+    const e = await loadExperiment(file, { env: {} }).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(ConfigError);
     const issues = (e as ConfigError).issues;
     expect(issues.some((l) => message.test(l) && !l.includes('\n'))).toBe(true);
@@ -55,7 +55,7 @@ describe('minhash parameters', () => {
 
 describe('configs/minhash-lsh.yaml', () => {
   it('sweeps 16 to 512 permutations, the 128-slot alternatives and hash-value sampling', async () => {
-    const exp = await loadExperiment(CONFIG, {});
+    const exp = await loadExperiment(CONFIG, { env: {} });
     expect(exp.variants.map((v) => v.name)).toEqual([
       'minhash/permutations=16',
       'minhash/permutations=32',

@@ -73,7 +73,7 @@ describe('PPJoin on the bundled corpus', () => {
   }, 180_000);
 
   it("configs/ppjoin-ground-truth.yaml's ground truth is Broder's full run from its threshold up", async () => {
-    const exp = await loadExperiment(join(CONFIGS, 'ppjoin-ground-truth.yaml'), {});
+    const exp = await loadExperiment(join(CONFIGS, 'ppjoin-ground-truth.yaml'), { env: {} });
     expect(exp.groundTruth.algorithm).toBe('ppjoin');
     const t = (exp.groundTruth.params as { threshold: number }).threshold;
     const truth = await runPlan('ppjoin', exp.groundTruth.params, docs, { engine: 'auto', workers: 2, memoryMb: 2048 });

@@ -115,7 +115,7 @@ describe('PPJoin through the runner', () => {
     const bad = async (params: string): Promise<string[]> => {
       const file = join(root, 'bad.yaml');
       writeFileSync(file, `experiment: bad\ncorpus: { format: jsonl, path: corpus.jsonl }\nruns:\n  - algorithm: ppjoin\n    params: ${params}\n`);
-      const e = await loadExperiment(file, {}).catch((err: unknown) => err);
+      const e = await loadExperiment(file, { env: {} }).catch((err: unknown) => err);
       expect(e).toBeInstanceOf(ConfigError);
       return [...(e as ConfigError).issues];
     };

@@ -19,7 +19,7 @@ let n = 0;
 async function load(corpus: string, runs: string) {
   const file = join(dir, `c${n++}.yaml`);
   writeFileSync(file, `experiment: t\ncorpus: ${corpus}\nruns:\n${runs}\n`);
-  return loadExperiment(file, {});
+  return loadExperiment(file, { env: {} });
 }
 
 async function issues(corpus: string, runs: string): Promise<string[]> {
@@ -79,12 +79,12 @@ describe('simhash configs', () => {
     const file = join(sub, 'c.yaml');
     writeFileSync(file, 'experiment: t\ncorpus: { format: spamassassin }\nruns:\n  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: df.tsv } }\n');
     expect(process.cwd()).not.toBe(sub);
-    const exp = await loadExperiment(file, {});
+    const exp = await loadExperiment(file, { env: {} });
     expect(exp.variants[0]?.params).toMatchObject({ document_frequencies: { from: 'file', path: join(sub, 'df.tsv') } });
     // named by the path as written, so that the name does not depend on where the config lies
     expect(exp.variants[0]?.name).toBe('simhash/from=file,path=df.tsv');
     writeFileSync(file, 'experiment: t\ncorpus: { format: spamassassin }\nruns:\n  - algorithm: simhash\n    params: { document_frequencies: { from: file, path: nodf.tsv } }\n');
-    const err = await loadExperiment(file, {}).catch((e: unknown) => e);
+    const err = await loadExperiment(file, { env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).issues).toEqual([
       `${file}:5:57: runs[0].params.document_frequencies.path: no such file: ${join(sub, 'nodf.tsv')} (absolute, or relative to the config file's directory)`,

@@ -27,7 +27,7 @@ const catalog = { ...TEST_DETECTORS, adapters: [...TEST_DETECTORS.adapters, join
 async function load(gt: string, evaluate = ''): Promise<string> {
   const file = join(dir, 'x.yaml');
   writeFileSync(file, `experiment: x\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nground_truth: ${gt}\n${evaluate}`);
-  const e = await loadExperiment(file, {}, catalog).then(
+  const e = await loadExperiment(file, { env: {}, detectors: catalog }).then(
     () => undefined,
     (err: unknown) => err,
   );

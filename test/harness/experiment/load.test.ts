@@ -17,7 +17,7 @@ const fixture = (name: string) => join(dir, name);
 
 /** The lines of the ConfigError that loading `name` throws. */
 async function issuesOf(name: string, env: Record<string, string> = {}): Promise<readonly string[]> {
-  const err = await loadExperiment(fixture(name), env).then(
+  const err = await loadExperiment(fixture(name), { env }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -44,7 +44,7 @@ const broderDefaults = {
 
 describe('loadExperiment: valid configs', () => {
   it('fills every default of a minimal config', async () => {
-    const exp = await loadExperiment(fixture('valid-minimal.yaml'), {});
+    const exp = await loadExperiment(fixture('valid-minimal.yaml'), { env: {} });
     expect(exp.file).toBe(fixture('valid-minimal.yaml'));
     expect(exp.name).toBe('minimal');
     expect(exp.description).toBeUndefined();
@@ -69,7 +69,7 @@ describe('loadExperiment: valid configs', () => {
   });
 
   it('reads every section of a full config, with paths made absolute', async () => {
-    const exp = await loadExperiment(fixture('valid-full.yaml'), {});
+    const exp = await loadExperiment(fixture('valid-full.yaml'), { env: {} });
     expect(exp.name).toBe('full.example_1');
     expect(exp.description).toBe('every section of a config');
     expect(exp.seed).toBe(7);
@@ -93,7 +93,7 @@ describe('loadExperiment: valid configs', () => {
   });
 
   it('reads a subset of TREC runs with its default-free fields as given', async () => {
-    const exp = await loadExperiment(fixture('valid-runs.yaml'), {});
+    const exp = await loadExperiment(fixture('valid-runs.yaml'), { env: {} });
     expect(exp.corpus).toEqual({
       format: 'trecweb',
       path: join(dir, 'data'),
@@ -103,7 +103,7 @@ describe('loadExperiment: valid configs', () => {
   });
 
   it('takes a ${VAR:-default} variable from the environment when it is set', async () => {
-    const exp = await loadExperiment(fixture('valid-full.yaml'), { NDD_TEST_DATA: join(dir, 'data') });
+    const exp = await loadExperiment(fixture('valid-full.yaml'), { env: { NDD_TEST_DATA: join(dir, 'data') } });
     expect(exp.corpus.path).toBe(join(dir, 'data', 'docs.jsonl'));
     // `./docs.jsonl` next to the config does not exist, so a used variable shows as a missing file.
     expect(await issuesOf('valid-full.yaml', { NDD_TEST_DATA: '.' })).toEqual([
@@ -112,16 +112,16 @@ describe('loadExperiment: valid configs', () => {
   });
 
   it('hashes the canonical JSON of the resolved config, whatever the key order', async () => {
-    const exp = await loadExperiment(fixture('valid-full.yaml'), {});
-    const reordered = await loadExperiment(fixture('valid-full-reordered.yaml'), {});
+    const exp = await loadExperiment(fixture('valid-full.yaml'), { env: {} });
+    const reordered = await loadExperiment(fixture('valid-full-reordered.yaml'), { env: {} });
     expect(exp.hash).toBe(createHash('sha256').update(sortedJson(exp.resolved)).digest('hex'));
     expect(reordered.hash).toBe(exp.hash);
-    const other = await loadExperiment(fixture('valid-minimal.yaml'), {});
+    const other = await loadExperiment(fixture('valid-minimal.yaml'), { env: {} });
     expect(other.hash).not.toBe(exp.hash);
   });
 
   it('resolves to plain JSON with defaults applied and sweeps kept as lists', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-mod.yaml'), { env: {} });
     expect(exp.resolved).toEqual({
       experiment: 'sweep-mod',
       seed: 1,
@@ -143,7 +143,7 @@ describe('loadExperiment: valid configs', () => {
 
 describe('loadExperiment: sweeps', () => {
   it('expands m: [2, 4, ..., 512] with method mod into 9 variants broder/mod=2 ... broder/mod=512', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-mod.yaml'), { env: {} });
     const ms = [2, 4, 8, 16, 32, 64, 128, 256, 512];
     expect(exp.variants.map((v) => v.name)).toEqual(ms.map((m) => `broder/mod=${m}`));
     expect(exp.variants.map((v) => v.swept)).toEqual(ms.map((m) => ({ 'sampling.m': m })));
@@ -154,7 +154,7 @@ describe('loadExperiment: sweeps', () => {
   });
 
   it('gives the cross product of two swept fields, the first in the document outermost', async () => {
-    const exp = await loadExperiment(fixture('sweep-two.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-two.yaml'), { env: {} });
     expect(exp.variants.map((v) => v.name)).toEqual([
       'word/size=3,mod=16', 'word/size=3,mod=64', 'word/size=3,mod=256',
       'word/size=5,mod=16', 'word/size=5,mod=64', 'word/size=5,mod=256',
@@ -168,7 +168,7 @@ describe('loadExperiment: sweeps', () => {
   });
 
   it('follows the document order of the swept fields, not the schema order', async () => {
-    const exp = await loadExperiment(fixture('sweep-two-reversed.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-two-reversed.yaml'), { env: {} });
     expect(exp.variants.map((v) => v.name)).toEqual([
       'word/mod=16,size=3', 'word/mod=16,size=5', 'word/mod=64,size=3',
       'word/mod=64,size=5', 'word/mod=256,size=3', 'word/mod=256,size=5',
@@ -176,7 +176,7 @@ describe('loadExperiment: sweeps', () => {
   });
 
   it('names swept fields by dotted path when two would get the same key', async () => {
-    const exp = await loadExperiment(fixture('sweep-collide.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-collide.yaml'), { env: {} });
     expect(exp.variants.map((v) => v.name)).toEqual([
       'broder/sampling.m=4,sampling.residue=0',
       'broder/sampling.m=4,sampling.residue=1',
@@ -306,14 +306,14 @@ describe('loadExperiment: errors, each with its exact message', () => {
   });
 
   it('makes the ConfigError message the issue lines, one a line', async () => {
-    const err = (await loadExperiment(fixture('bad-missing.yaml'), {}).catch((e: unknown) => e)) as ConfigError;
+    const err = (await loadExperiment(fixture('bad-missing.yaml'), { env: {} }).catch((e: unknown) => e)) as ConfigError;
     expect(err.message.split('\n')).toEqual(err.issues);
     expect(err.exitCode).toBe(2);
   });
 
   it('names a config file that does not exist', async () => {
     const missing = join(dir, 'no-such-config.yaml');
-    await expect(loadExperiment(missing, {})).rejects.toThrow(
+    await expect(loadExperiment(missing, { env: {} })).rejects.toThrow(
       new ConfigError([`${missing}: cannot read the config: no such file or directory`]),
     );
   });
@@ -328,7 +328,7 @@ describe('loadExperiment: hostile configs, each a one-line ConfigError', () => {
     return f;
   };
   const issues = async (f: string): Promise<readonly string[]> => {
-    const err = await loadExperiment(f, {}).catch((e: unknown) => e);
+    const err = await loadExperiment(f, { env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     return (err as ConfigError).issues;
   };

@@ -21,7 +21,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function issues(name: string, lines: string): Promise<{ file: string; issues: readonly string[] }> {
   const file = join(root, `${name}.yaml`);
   writeFileSync(file, `experiment: ${name}\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\n${lines}`);
-  const err = await loadExperiment(file, {}).then(
+  const err = await loadExperiment(file, { env: {} }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -84,9 +84,9 @@ describe('config errors of the Ye et al. features', () => {
       const file = join(root, 'fine.yaml');
       const head = `experiment: fine\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\n`;
       writeFileSync(file, `${head}evaluate:\n  size_groups: [{ min_words: 0, max_words: 9 }, { min_words: 20 }]\nruns:\n  - algorithm: broder\n`);
-      await expect(loadExperiment(file, {})).resolves.toBeDefined();
+      await expect(loadExperiment(file, { env: {} })).resolves.toBeDefined();
       writeFileSync(file, `${head}evaluate:\n  size_groups: [{ min_words: 0, max_words: 9 }, { min_words: 10 }]\n${run}`);
-      await expect(loadExperiment(file, {})).resolves.toBeDefined();
+      await expect(loadExperiment(file, { env: {} })).resolves.toBeDefined();
     });
   });
 });

@@ -9,7 +9,7 @@ const fixture = (name: string) => join(fileURLToPath(new URL('../../../fixtures/
 
 describe('filterVariants', () => {
   it('keeps exact names and glob matches, in experiment order', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-mod.yaml'), { env: {} });
     expect(filterVariants(exp, ['broder/mod=512', 'broder/mod=?']).map((v) => v.name)).toEqual([
       'broder/mod=2', 'broder/mod=4', 'broder/mod=8', 'broder/mod=512',
     ]);
@@ -17,12 +17,12 @@ describe('filterVariants', () => {
   });
 
   it('accepts the ground truth, which always runs, and returns only the other variants', async () => {
-    const exp = await loadExperiment(fixture('sweep-mod.yaml'), {});
+    const exp = await loadExperiment(fixture('sweep-mod.yaml'), { env: {} });
     expect(filterVariants(exp, ['ground-truth'])).toEqual([]);
   });
 
   it('lists the variant names when a pattern matches nothing', async () => {
-    const exp = await loadExperiment(fixture('valid-full.yaml'), {});
+    const exp = await loadExperiment(fixture('valid-full.yaml'), { env: {} });
     const call = () => filterVariants(exp, ['sct/*', 'mod=*']);
     expect(call).toThrow(UserError);
     expect(call).toThrow(

@@ -9,7 +9,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../../fixtures/studi
 
 describe('the studies section of a config', () => {
   it('fills n and shares with the columns and rows of Table 4.1', async () => {
-    const exp = await loadExperiment(fixture('studies.yaml'), {});
+    const exp = await loadExperiment(fixture('studies.yaml'), { env: {} });
     const studies = (exp.resolved as { studies: StudiesConfig }).studies;
     // run paths are absolute in the resolved config, like the corpus paths
     expect(studies.topic_collections).toEqual({ runs: [fixture('runs')], top: 2 });
@@ -22,7 +22,7 @@ describe('the studies section of a config', () => {
   });
 
   it('reports a repeated n, a share above 1 and an unknown study at their lines', async () => {
-    const err = await loadExperiment(fixture('studies-bad.yaml'), {}).catch((e: unknown) => e);
+    const err = await loadExperiment(fixture('studies-bad.yaml'), { env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     const lines = (err as ConfigError).issues.map((l) => l.replace(/^.*studies-bad\.yaml:/, ''));
     // studies-bad.yaml: line 8 `n: [10, 20, 10]` (the second 10 at column 17),
