@@ -13,6 +13,7 @@
  *   the report show it without knowing the detector.
  */
 import type { DocumentSet } from './documents.ts';
+import type { StoreCodec } from './plan.ts';
 
 /** A value JSON can hold: evidence goes to `--json`, `errors/<variant>.jsonl` and the report. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -39,6 +40,12 @@ export interface ExplainContext {
   readonly seed: number;
   /** columns the text lines must fit in */
   readonly width: number;
+  /**
+   * A value an earlier run kept for these documents (`KernelContext.stored`), when there is
+   * one; nothing is computed. Collection statistics come faster from there than from a pass
+   * over the collection. Absent: no store.
+   */
+  storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
 }
 
 /** What a detector saw of a pair. */

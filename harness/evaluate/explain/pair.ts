@@ -5,7 +5,7 @@
  * the truth), and the detector's own evidence, asked of its adapter (contract/explain.ts).
  * Nothing here knows a detector.
  */
-import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, JsonValue } from '../../../contract/index.ts';
+import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
 import { sharedText, type SharedSpan } from './shared-text.ts';
 
@@ -31,6 +31,8 @@ export interface PairQuestion {
   readonly seed: number;
   /** columns the evidence's lines must fit in */
   readonly width: number;
+  /** values earlier runs kept for these documents (contract/explain.ts) */
+  storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
 }
 
 export type Verdict = 'true positive' | 'false positive' | 'false negative' | 'true negative';
@@ -91,7 +93,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
