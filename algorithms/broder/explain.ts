@@ -11,11 +11,9 @@
  *
  * Computed again from the texts; the SCT counts scan the collection once.
  */
-import type { AdapterExplain, DocumentSet, Evidence, ExplainContext, FeatureOccurrences, JsonValue } from '../../contract/index.ts';
-import { featuresCodec } from '../text/corpus-features.ts';
-import type { DocumentFeatures } from '../text/features.ts';
-import { fingerprintHex, shingleFingerprints } from '../text/fingerprint.ts';
-import { normalize, normalizedWordCount } from '../text/normalize.ts';
+import type { AdapterExplain, Evidence, ExplainContext, FeatureOccurrences, JsonValue } from '../../contract/index.ts';
+import { documentCounts } from '../text/feature-counts.ts';
+import { normalizedWordCount } from '../text/normalize.ts';
 import { shingleOccurrences } from '../text/offsets.ts';
 import { fit, quoted, ratio } from '../text/explain-lines.ts';
 import type { BroderParams } from './params.ts';
@@ -49,58 +47,6 @@ function distinct(occ: FeatureOccurrences): Map<string, { start: number; end: nu
     if (!first.has(k)) first.set(k, { start: occ.starts[i] as number, end: occ.ends[i] as number });
   });
   return first;
-}
-
-/**
- * How many documents of the collection hold each of `keys` (distinct fingerprints): their
- * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts),
- * else one pass that fingerprints every document.
- */
-export function documentCounts(ctx: Pick<ExplainContext, 'docs' | 'storedIfAny'>, params: BroderParams, keys: readonly string[]): Map<string, number> {
-  const kept = ctx.storedIfAny?.(featuresCodec(params.shingle, params.fingerprint));
-  return kept ? countsFromFeatures(kept, keys) : countsByPass(ctx.docs, params, keys);
-}
-
-/** The length of each key's posting list, found by binary search over the ids' words (ascending fingerprint order). */
-export function countsFromFeatures(f: DocumentFeatures, keys: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  const w = f.width;
-  for (const key of keys) {
-    const words = Array.from({ length: w }, (_, k) => parseInt(key.slice(8 * k, 8 * k + 8), 16));
-    let lo = 0;
-    let hi = f.fingerprints;
-    let found = -1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      let c = 0;
-      for (let k = 0; k < w && c === 0; k++) c = (f.words[mid * w + k] as number) - (words[k] as number);
-      if (c === 0) {
-        found = mid;
-        break;
-      }
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    counts.set(key, found < 0 ? 0 : (f.postStart[found + 1] as number) - (f.postStart[found] as number));
-  }
-  return counts;
-}
-
-/** One pass that fingerprints every document, turning into hex only fingerprints whose first word is that of a key. */
-export function countsByPass(docs: DocumentSet, params: BroderParams, keys: readonly string[]): Map<string, number> {
-  const counts = new Map(keys.map((k) => [k, 0]));
-  const firstWords = new Set(keys.map((k) => parseInt(k.slice(0, 8), 16)));
-  for (const text of docs.texts) {
-    const fps = shingleFingerprints(normalize(text), params.shingle, params.fingerprint);
-    const seen = new Set<string>();
-    for (let k = 0; k < fps.count; k++) {
-      if (!firstWords.has(fps.data[k * fps.width] as number)) continue;
-      const key = fingerprintHex(fps.data, k, fps.width);
-      if (counts.has(key)) seen.add(key);
-    }
-    for (const key of seen) counts.set(key, (counts.get(key) as number) + 1);
-  }
-  return counts;
 }
 
 interface Rule {
@@ -162,7 +108,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
-    const counts = documentCounts(ctx, params, shared.map((f) => f.key));
+    const counts = documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
     for (const f of shared) {
       f.value = counts.get(f.key) as number;
       f.kept = f.value <= limit;
