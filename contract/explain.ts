@@ -46,6 +46,12 @@ export interface ExplainContext {
    * over the collection. Absent: no store.
    */
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /**
+   * A value shared by the explanations of one run or command, by key (a collection's document
+   * frequencies, a lexicon): computed by the first that asks. The key must name everything the
+   * value depends on besides the documents. Absent: compute it each time.
+   */
+  cached?<T>(key: string, compute: () => T): T;
 }
 
 /** What a detector saw of a pair. */

@@ -7,8 +7,7 @@
  * randomized lexicon that dropped that word collides anyway.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
-import { documentFrequencies } from '../text/document-frequencies.ts';
-import { fit } from '../text/explain-lines.ts';
+import { fit, once, wordFrequencies } from '../text/explain-lines.ts';
 import { sortedUnique, type Lexicons } from '../text/lexicon.ts';
 import { documentTerms, sharedScore, variantLexicons } from './jobs.ts';
 import type { ImatchParams } from './params.ts';
@@ -27,8 +26,8 @@ const listed = (words: readonly string[], width: number): string => {
 };
 
 /** The lexicons of the run, from the collection's document frequencies of words. */
-export function lexiconsOf(params: ImatchParams, ctx: Pick<ExplainContext, 'docs' | 'seed'>): Lexicons {
-  return variantLexicons(params, ctx.seed, documentFrequencies(ctx.docs.texts.map(documentTerms)));
+export function lexiconsOf(params: ImatchParams, ctx: Pick<ExplainContext, 'docs' | 'seed' | 'cached'>): Lexicons {
+  return once(ctx, `imatch-lexicons:${params.idf_min}:${params.idf_max}:${params.extra_lexicons}:${params.drop}:${ctx.seed}`, () => variantLexicons(params, ctx.seed, wordFrequencies(ctx)));
 }
 
 function evidence(params: ImatchParams, ctx: ExplainContext): Evidence {

@@ -6,9 +6,8 @@
  * on no run (a lone shared line, a signature) are shown too: they are what γ filtered out.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
-import { documentFrequencies } from '../text/document-frequencies.ts';
-import { fit, quoted, ratio } from '../text/explain-lines.ts';
-import { corpusTables, documentTerms, makeSigner, needsDocumentFrequencies, signDocument, type SignedSentence } from '../text/sentence-signatures.ts';
+import { fit, once, quoted, ratio, wordFrequencies } from '../text/explain-lines.ts';
+import { corpusTables, makeSigner, needsDocumentFrequencies, signDocument, type SignedSentence } from '../text/sentence-signatures.ts';
 import { jaccard, lengthCompatible, nearDuplicate } from '../text/set-similarity.ts';
 import { coverageScore, diagonalRuns, type SentencePair } from './matching.ts';
 import type { PdcMrParams } from './params.ts';
@@ -33,8 +32,8 @@ export function sentencePairs(a: readonly SignedSentence[], b: readonly SignedSe
 
 function evidence(params: PdcMrParams, ctx: ExplainContext): Evidence {
   const spec = params.signature;
-  const df = needsDocumentFrequencies(spec) ? documentFrequencies(ctx.docs.texts.map(documentTerms)) : null;
-  const signer = makeSigner(spec, corpusTables(spec, df));
+  const tables = once(ctx, `pdc-mr-tables:${JSON.stringify(spec)}`, () => corpusTables(spec, needsDocumentFrequencies(spec) ? wordFrequencies(ctx) : null));
+  const signer = makeSigner(spec, tables);
   const ta = ctx.docs.texts[ctx.a] as string;
   const tb = ctx.docs.texts[ctx.b] as string;
   const A = signDocument(ta, signer).sentences;

@@ -10,7 +10,7 @@
  * over the collection, or the df file), then each document weighed as the run weighed it.
  */
 import type { AdapterExplain, DocumentSet, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
-import { fit, quoted, ratio } from '../text/explain-lines.ts';
+import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
 import { shingleRanges } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import { readDfFile } from './df-file.ts';
@@ -102,7 +102,7 @@ const num = (x: number): number => Number(x.toPrecision(6));
 
 async function evidence(params: SimhashParams, ctx: ExplainContext): Promise<Evidence> {
   const o = weightingOptions(params, ctx.seed);
-  const df = documentFrequencies(params, o, ctx.docs);
+  const df = once(ctx, `simhash-df:${JSON.stringify({ f: o.features, strip: o.strip, seeds: o.seeds, df: params.document_frequencies })}`, () => documentFrequencies(params, o, ctx.docs));
   const A = weighDocument(o, df, ctx.docs.texts[ctx.a] as string, ctx.docs.meta?.[ctx.a]);
   const B = weighDocument(o, df, ctx.docs.texts[ctx.b] as string, ctx.docs.meta?.[ctx.b]);
   const lines: string[] = [];

@@ -6,12 +6,11 @@
  * antecedent to its last word.
  */
 import type { AdapterExplain, Evidence, ExplainContext } from '../../contract/index.ts';
-import { documentFrequencies } from '../text/document-frequencies.ts';
-import { fit, quoted, ratio } from '../text/explain-lines.ts';
+import { fit, once, quoted, ratio, wordFrequencies } from '../text/explain-lines.ts';
 import { fingerprintHex, fingerprintOf } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import { normalizeWithOffsets, originalRange } from '../text/offsets.ts';
-import { corpusTables, documentTerms, makeSigner } from '../text/sentence-signatures.ts';
+import { corpusTables, makeSigner } from '../text/sentence-signatures.ts';
 import { jaccard, lengthCompatible } from '../text/set-similarity.ts';
 import { wordStarts } from '../text/tokens.ts';
 import { signatureSpec } from './jobs.ts';
@@ -58,7 +57,7 @@ export function chainsOf(text: string, antecedents: ReadonlySet<string>, distanc
 
 function evidence(params: SpotSigsParams, ctx: ExplainContext): Evidence {
   const spec = signatureSpec(params);
-  const tables = corpusTables(spec, documentFrequencies(ctx.docs.texts.map(documentTerms)));
+  const tables = once(ctx, `spotsigs-tables:${spec.method === 'spotsigs' ? spec.antecedents : ''}`, () => corpusTables(spec, wordFrequencies(ctx)));
   const antecedents = new Set(tables.antecedents);
   const ta = ctx.docs.texts[ctx.a] as string;
   const tb = ctx.docs.texts[ctx.b] as string;

@@ -3,6 +3,16 @@
  * excerpt of a text that fits a line, and numbers as people read them.
  */
 
+import type { ExplainContext } from '../../contract/index.ts';
+import { documentFrequencies, type DocumentFrequencies } from './document-frequencies.ts';
+import { normalize } from './normalize.ts';
+import { words } from './tokens.ts';
+
+/** `compute()` through the explanations' shared cache when there is one (contract/explain.ts). */
+export function once<T>(ctx: Pick<ExplainContext, 'cached'>, key: string, compute: () => T): T {
+  return ctx.cached ? ctx.cached(key, compute) : compute();
+}
+
 /** `text` with white space collapsed, quoted, cut with … to at most `max` columns. */
 export function quoted(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -18,4 +28,9 @@ export function ratio(x: number | null): string {
 /** A line cut to `width` columns. */
 export function fit(line: string, width: number): string {
   return line.length <= width ? line : `${line.slice(0, width - 1)}…`;
+}
+
+/** The collection's document frequencies of the words of the normalized texts (I-Match, PDC-MR, SpotSigs), once per cache. */
+export function wordFrequencies(ctx: Pick<ExplainContext, 'cached' | 'docs'>): DocumentFrequencies {
+  return once(ctx, 'document-frequencies:words', () => documentFrequencies(ctx.docs.texts.map((t) => words(normalize(t)))));
 }

@@ -33,6 +33,8 @@ export interface PairQuestion {
   readonly width: number;
   /** values earlier runs kept for these documents (contract/explain.ts) */
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** collection statistics shared by the explanations of one run (contract/explain.ts) */
+  cached?<T>(key: string, compute: () => T): T;
 }
 
 export type Verdict = 'true positive' | 'false positive' | 'false negative' | 'true negative';
@@ -85,15 +87,20 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   if (!(a < b)) throw new Error(`explainPair: document indexes must be a < b, got ${a}, ${b}`);
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
-  const fa = features(q.truth.params as never, docs.texts[a] as string);
-  const fb = features(q.truth.params as never, docs.texts[b] as string);
+  // A document's features are the same in every explanation of a run: computed once there.
+  const of = (i: number) => {
+    const compute = () => features(q.truth.params as never, docs.texts[i] as string);
+    return q.cached ? q.cached(`truth-features:${q.truth.name}:${i}`, compute) : compute();
+  };
+  const fa = of(a);
+  const fb = of(b);
   const shared = sharedText(fa, fb);
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}) }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
