@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { Counters } from './counters.ts';
 import type { Calibration, CalibrationContext, DerivedRun } from './derived.ts';
+import type { AdapterExplain } from './explain.ts';
 import type { Plan, PlanContext } from './plan.ts';
 
 /** The general measures an adapter may show under a name of its own (`AdapterMeasure.shows`). */
@@ -110,6 +111,8 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
    * when they are a plan of their own (contract/derived.ts).
    */
   calibration?(params: z.output<S>, ctx: CalibrationContext): Calibration | undefined;
+  /** Why it decided what it did about a pair (contract/explain.ts, `bench explain`). Absent: the harness shows only what is common to all. */
+  readonly explain?: AdapterExplain<z.output<S>>;
 }
 
 /** What the job script needs of a detector: its plan function, without the schema. */

@@ -10,6 +10,7 @@
  *   plan.ts       Plan: jobs, what their output means, the local kernel and its cost model
  *   adapter.ts    AlgorithmAdapter: name, parameters, plan, own measures and figures
  *   derived.ts    variants that are several runs: trials averaged, calibration runs
+ *   explain.ts    explanations of a pair: feature occurrences, a detector's evidence
  *   errors.ts     InputFileError: a detector's bad input file, a one-line exit-2 error
  *   tasks.ts      WorkerTask: code a worker thread runs, as a typed handle
  */
@@ -18,6 +19,7 @@ export * from './counters.ts';
 export * from './derived.ts';
 export * from './documents.ts';
 export * from './errors.ts';
+export * from './explain.ts';
 export * from './jobs.ts';
 export * from './pairs.ts';
 export * from './plan.ts';

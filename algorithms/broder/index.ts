@@ -1,5 +1,6 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
 import { broderCalibration, broderTrials } from './derived.ts';
+import { broderExplain } from './explain.ts';
 import { MR1 } from './jobs.ts';
 import { broderParams } from './params.ts';
 import { plan } from './plan.ts';
@@ -13,6 +14,7 @@ export const adapter: AlgorithmAdapter<typeof broderParams> = {
   plan,
   trials: broderTrials,
   calibration: broderCalibration,
+  explain: broderExplain,
   // Figure 3.9's names for the general candidate measures: MR#1's output pairs are Broder's candidates.
   measures: [
     { key: 'mr1_output_pairs', label: 'MR#1 output pairs', worse: 'higher', shows: 'candidate_pairs' },

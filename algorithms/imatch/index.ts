@@ -1,4 +1,5 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { imatchExplain } from './explain.ts';
 import { imatchParams } from './params.ts';
 import { plan } from './plan.ts';
 
@@ -10,4 +11,5 @@ export const adapter: AlgorithmAdapter<typeof imatchParams> = {
     'Chowdhury et al. 2002, Collection statistics for fast duplicate document detection; Kołcz, Chowdhury and Alspector 2004, lexicon randomization; Zhang et al. 2010 §4.1.2',
   params: imatchParams,
   plan,
+  explain: imatchExplain,
 };

@@ -1,4 +1,5 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { minhashExplain } from './explain.ts';
 import { minhashParams } from './params.ts';
 import { plan } from './plan.ts';
 
@@ -15,4 +16,5 @@ export const adapter: AlgorithmAdapter<typeof minhashParams> = {
     'Li and König 2010, b-Bit minwise hashing; Shrivastava 2017, Optimal densification for fast and accurate minwise hashing',
   params: minhashParams,
   plan,
+  explain: minhashExplain,
 };

@@ -1,6 +1,7 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
 import { pdcMrParams } from './params.ts';
 import { plan } from './plan.ts';
+import { pdcMrExplain } from './explain.ts';
 
 export const adapter: AlgorithmAdapter<typeof pdcMrParams> = {
   name: 'pdc-mr',
@@ -8,4 +9,5 @@ export const adapter: AlgorithmAdapter<typeof pdcMrParams> = {
   citation: 'Zhang, Zhang, Yu and Huang 2010, Efficient partial-duplicate detection based on sequence matching (SIGIR), section 4',
   params: pdcMrParams,
   plan,
+  explain: pdcMrExplain,
 };

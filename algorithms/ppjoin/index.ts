@@ -1,4 +1,5 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { ppjoinExplain } from './explain.ts';
 import { ppjoinParams } from './params.ts';
 import { plan } from './plan.ts';
 
@@ -9,4 +10,5 @@ export const adapter: AlgorithmAdapter<typeof ppjoinParams> = {
     'Xiao, Wang, Lin, Yu 2008, Efficient similarity joins for near duplicate detection (WWW); Wang et al. 2010, MapDupReducer (SIGMOD demo)',
   params: ppjoinParams,
   plan,
+  explain: ppjoinExplain,
 };

@@ -1,4 +1,5 @@
 import { readCounter, type AlgorithmAdapter, type MeasuredVariant } from '../../contract/index.ts';
+import { simhashExplain } from './explain.ts';
 import { CLUSTERS_JOB, FINGERPRINT_JOB, HAMMING_JOB } from './jobs.ts';
 import { simhashParams } from './params.ts';
 import { plan } from './plan.ts';
@@ -14,6 +15,7 @@ export const adapter: AlgorithmAdapter<typeof simhashParams> = {
   plan,
   metaFields: (params) => metaFieldsUsed(weightingOptions(params, 0)),
   fileParams: [['document_frequencies', 'path']],
+  explain: simhashExplain,
   // Table 6.2 of the thesis: the mean size of the clusters documents lead (§6.3). Every pair
   // adds one to the cluster of each of its documents, so the sums come from the counters.
   measures: [

@@ -41,6 +41,11 @@ export const COMMANDS: readonly { readonly command: string; readonly describe: s
     describe: 'the cache of read collections and their fingerprints, replayed by later runs: where, what, --clear to empty it',
     load: async () => loaded((await import('./cache.ts')).cacheCommand),
   },
+  {
+    command: 'explain <run> <variant> <doc-a> <doc-b>',
+    describe: 'why a variant of a finished run decided what it did about two documents: sizes, exact resemblance, shared text, the detector’s evidence',
+    load: async () => loaded((await import('./explain.ts')).explainCommand),
+  },
   { command: 'prices', describe: 'the dated EMR price table used for cost', load: async () => loaded((await import('./prices.ts')).pricesCommand) },
   {
     command: 'synth <kind>',

@@ -43,7 +43,8 @@ export interface CorpusReadOptions {
   onDocument?(count: number): void;
 }
 
-export async function readExperimentCorpus(exp: Experiment, opts: CorpusReadOptions = {}): Promise<CorpusRead> {
+/** Reads `exp.corpus` (all it needs of the experiment: `bench explain` has only a run's corpus section). */
+export async function readExperimentCorpus(exp: Pick<Experiment, 'corpus'>, opts: CorpusReadOptions = {}): Promise<CorpusRead> {
   const t0 = performance.now();
   const c = exp.corpus;
   const stats = newCorpusStats();

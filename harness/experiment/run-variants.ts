@@ -36,7 +36,8 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
     let wasResumed: boolean;
     if (p.expansion) {
       // Expanded variants are scored without the reply oracle, as they always were (its measures are of one run's pairs).
-      const { replies: _replies, ...expandedCtx } = vctx;
+      // Nor are their errors sampled: a trial or calibration run is not a variant a user acts on.
+      const { replies: _replies, errors: _errors, ...expandedCtx } = vctx;
       const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, position, truth, log: (l) => progress.log(l) }, expandedCtx, sink);
       records.push(...out.records);
       wasResumed = out.resumed;

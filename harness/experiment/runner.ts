@@ -13,6 +13,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DocumentSet, StoreCodec } from '../../contract/index.ts';
 import type { DetectorCatalog } from '../detectors.ts';
 import { InterruptedError, UserError } from '../errors.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
@@ -29,6 +30,7 @@ import { startRunClock } from './run-clock.ts';
 import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
+import type { ErrorSampling, PlannedVariant } from './variant-run.ts';
 import { writeRun } from './run-write.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
@@ -122,6 +124,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
+        errors: errorSampling(run, input.docs, open.runtime),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,
@@ -223,6 +226,24 @@ function interruptedLine(checkpoint: Checkpoint | undefined, run: PreparedRun, o
 function resumeCommandOf(opts: RunOptions, runId: string): string {
   return opts.resumeCommand ? opts.resumeCommand(runId) : `bench run ${opts.configFile} --run-id ${runId} --resume`;
 }
+
+/** The run's error samples (issue 26): the ground truth as explanations see it, a cache they share, the run's stored values. */
+function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): ErrorSampling {
+  const gt = run.planned[0] as PlannedVariant;
+  const shared = new Map<string, unknown>();
+  return {
+    truth: { name: gt.variant.name, adapter: gt.adapter, params: gt.variant.params, decisions: gt.plan.output.decisions },
+    size: ERROR_SAMPLE,
+    cached: <T>(key: string, compute: () => T): T => {
+      if (!shared.has(key)) shared.set(key, compute());
+      return shared.get(key) as T;
+    },
+    ...(runtime.store ? { storedIfAny: <T>(codec: StoreCodec<T>) => (runtime.store as ValueStore).peek(docs, codec) } : {}),
+  };
+}
+
+/** Errors of each kind a variant's sample keeps. */
+const ERROR_SAMPLE = 20;
 
 function noticeOf(opts: RunOptions): (line: string) => void {
   return opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));

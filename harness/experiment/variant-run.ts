@@ -2,7 +2,9 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, Plan } from '../../contract/index.ts';
+import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan, StoreCodec } from '../../contract/index.ts';
+import { errorsJsonl, sampleErrors } from '../evaluate/explain/errors.ts';
+import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import type { DocumentSizes } from '../evaluate/size-groups.ts';
@@ -91,6 +93,17 @@ export interface VariantContext {
   readonly replies?: ReplyOracle;
   /** `evaluate.planted`: the planted pairs of a synthetic corpus, by edit rate */
   readonly planted?: PlantedOracle;
+  /** a sample of each variant's errors to explain into `errors/<variant>.jsonl` (issue 26); none: no such files */
+  readonly errors?: ErrorSampling;
+}
+
+/** What a run's error samples need beside the variant: the ground truth as an explanation sees it, and what the explanations share. */
+export interface ErrorSampling {
+  readonly truth: ExplainedVariant;
+  /** errors of each kind (false positives, false negatives) a variant's sample keeps */
+  readonly size: number;
+  cached<T>(key: string, compute: () => T): T;
+  storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
 }
 
 /**
@@ -156,6 +169,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth }, ctx, ctx.errors));
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
@@ -179,6 +193,37 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },
+  };
+}
+
+/** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
+async function errorFile(
+  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth },
+  ctx: VariantContext,
+  e: ErrorSampling,
+): Promise<{ record: OutputFileRecord; bytes: Buffer }> {
+  const { exp, docs } = ctx;
+  const threshold = exp.evaluate.threshold;
+  ctx.progress('explaining errors');
+  const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  const bytes = await errorsJsonl(sample, {
+    docs,
+    variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
+    truth: e.truth,
+    threshold,
+    seed: exp.seed,
+    width: 98,
+    cached: e.cached,
+    ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
+  });
+  const shown = sample.sample.length;
+  return {
+    record: {
+      file: `errors/${r.variant.name}.jsonl`,
+      rows: shown,
+      description: `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained`,
+    },
+    bytes,
   };
 }
 

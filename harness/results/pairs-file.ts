@@ -183,7 +183,8 @@ export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minSco
 
 const GZIP_LEVEL = 4;
 
-function csvField(s: string): string {
+/** A document id as a field of the pairs file (quoted when it holds a comma, quote or line break). */
+export function csvField(s: string): string {
   const v = formatCell(s);
   return /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }

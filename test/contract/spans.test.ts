@@ -175,6 +175,8 @@ backend: { kind: local, workers: 1 }
       ['spans/shared-lines.csv.gz', 2],
       // the report's excerpts: each of the two spans joins another pair of documents
       ['span-examples/shared-lines.json', 2],
+      // its errors against the ground truth, explained (a sample)
+      ['errors/shared-lines.jsonl', 1],
     ]);
   });
 });

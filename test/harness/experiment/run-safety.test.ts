@@ -134,7 +134,7 @@ describe('one writer per run id', () => {
     expect(String((err as Error).message)).toMatch(new RegExp(`race/small/r is being written by pid ${process.pid} on ${hostname()} since \\S+: wait for that run`));
     if (done.kind !== 'completed') throw new Error('expected the first run to complete');
     const listed = done.record.files.map((f) => f.path);
-    expect(listed).toEqual(['distribution.csv', 'metrics.csv', 'pairs/gate.csv.gz', 'pairs/ground-truth.csv.gz', 'size-groups.csv']);
+    expect(listed).toEqual(['distribution.csv', 'errors/gate.jsonl', 'metrics.csv', 'pairs/gate.csv.gz', 'pairs/ground-truth.csv.gz', 'size-groups.csv']);
     for (const f of listed) expect(existsSync(join(done.dir, f))).toBe(true);
     expect(readdirSync(join(root, 'race', 'small'))).toEqual(['r']);
   });

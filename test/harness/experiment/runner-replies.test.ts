@@ -82,7 +82,7 @@ describe('a run with evaluate.replies', () => {
 
   it('writes the examples the report shows, listed in run.json: the quote first, then the footer', () => {
     const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { variants: { name: string; files: { file: string }[] }[]; files: { path: string }[] };
-    expect(run.variants.find((v) => v.name === 'pdc')?.files.map((f) => f.file)).toEqual(['pairs/pdc.csv.gz', 'spans/pdc.csv.gz', 'span-examples/pdc.json']);
+    expect(run.variants.find((v) => v.name === 'pdc')?.files.map((f) => f.file)).toEqual(['pairs/pdc.csv.gz', 'spans/pdc.csv.gz', 'span-examples/pdc.json', 'errors/pdc.jsonl']);
     expect(run.files.map((f) => f.path)).toContain('span-examples/pdc.json');
     const ex = JSON.parse(readFileSync(join(dir, 'span-examples', 'pdc.json'), 'utf8')) as SpanExamplesFile;
     expect(ex.examples.map((e) => [e.a.id, e.b.id, e.spans.map((s) => s.kind)])).toEqual([

@@ -79,7 +79,8 @@ describe('bench run on a small corpus', () => {
   });
 
   it('writes the files of the results contract and nothing else', () => {
-    expect(readdirSync(dir).sort()).toEqual(['distribution.csv', 'metrics.csv', 'pairs', 'run.json', 'size-groups.csv']);
+    expect(readdirSync(dir).sort()).toEqual(['distribution.csv', 'errors', 'metrics.csv', 'pairs', 'run.json', 'size-groups.csv']);
+    expect(readdirSync(join(dir, 'errors', 'broder')).sort()).toEqual(['sct=2.jsonl', 'sct=5.jsonl']);
     expect(readdirSync(join(dir, 'pairs')).sort()).toEqual(['broder', 'ground-truth.csv.gz']);
     expect(readdirSync(join(dir, 'pairs', 'broder')).sort()).toEqual(['sct=2.csv.gz', 'sct=5.csv.gz']);
     expect(readdirSync(join(root, 'results', 'small'))).toEqual([dir.split('/').pop()]);

@@ -1,0 +1,165 @@
+/**
+ * Broder's evidence about a pair (contract/explain.ts, issue 26): the fingerprints the two
+ * documents share, and which of them the sampling kept and dropped, with the arithmetic of
+ * the score (sampling.ts is the definition this follows):
+ *
+ * - none: every shared fingerprint counts; the score is the full-shingle RR.
+ * - mod: a fingerprint is kept when fp mod m = residue; the score is the Jaccard of the two
+ *   sampled sets. Adaptive: the same at the coarser modulus of the two documents' levels.
+ * - sct: a shared fingerprint is dropped when more than `threshold` documents of the
+ *   collection hold it; the score is kept / (|A| + |B| − kept).
+ *
+ * Computed again from the texts; the SCT counts scan the collection once.
+ */
+import type { AdapterExplain, Evidence, ExplainContext, FeatureOccurrences, JsonValue } from '../../contract/index.ts';
+import { documentCounts } from '../text/feature-counts.ts';
+import { normalizedWordCount } from '../text/normalize.ts';
+import { shingleOccurrences } from '../text/offsets.ts';
+import { fit, quoted, ratio } from '../text/explain-lines.ts';
+import type { BroderParams } from './params.ts';
+import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './sampling.ts';
+
+/** How many kept and dropped fingerprints the evidence shows, each with its shingle's text. */
+const SHOWN = 5;
+
+interface SharedFingerprint {
+  readonly key: string;
+  /** the first occurrence in document a: where its shingle lies */
+  readonly start: number;
+  readonly end: number;
+  kept: boolean;
+  /** fp mod m (mod and adaptive), or the documents that hold it (sct) */
+  value: number;
+}
+
+function features(params: BroderParams, text: string): FeatureOccurrences {
+  return shingleOccurrences(text, params.shingle, params.fingerprint);
+}
+
+/** The fingerprint (hex) modulo m, exactly. */
+export function hexMod(key: string, m: number): number {
+  return Number(BigInt(`0x${key}`) % BigInt(m));
+}
+
+function distinct(occ: FeatureOccurrences): Map<string, { start: number; end: number }> {
+  const first = new Map<string, { start: number; end: number }>();
+  occ.keys.forEach((k, i) => {
+    if (!first.has(k)) first.set(k, { start: occ.starts[i] as number, end: occ.ends[i] as number });
+  });
+  return first;
+}
+
+interface Rule {
+  readonly text: string;
+  readonly data: Record<string, JsonValue>;
+  /** what the score is computed from: sizes, and whether sampling shrinks them */
+  readonly sampled: boolean;
+  readonly m?: number;
+  readonly residue?: number;
+}
+
+function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: number }): Rule {
+  const s = params.sampling;
+  const words = (i: number): number => normalizedWordCount(ctx.docs.texts[i] as string);
+  switch (s.method) {
+    case 'none':
+      return { text: 'no sampling: every fingerprint counts', data: { method: 'none' }, sampled: false };
+    case 'sct':
+      return { text: `SCT ${s.threshold}: a fingerprint held by more than ${s.threshold} documents is dropped`, data: { method: 'sct', threshold: s.threshold }, sampled: false };
+    case 'mod': {
+      const all = s.residues === 'all' ? ` (residue ${s.residue} of the ${s.m} trials)` : '';
+      return { text: `mod sampling: a fingerprint is kept when fp mod ${s.m} = ${s.residue}${all}`, data: { method: 'mod', m: s.m, residue: s.residue }, sampled: true, m: s.m, residue: s.residue };
+    }
+    case 'adaptive': {
+      const levels = samplingLevels(s);
+      const la = documentLevel(s, levels, sizes.a, words(ctx.a));
+      const lb = documentLevel(s, levels, sizes.b, words(ctx.b));
+      const m = levels.moduli[Math.max(la, lb)] as number;
+      return {
+        text: `adaptive sampling: moduli ${levels.moduli[la]} and ${levels.moduli[lb]} by size; compared at the coarser, fp mod ${m} = 0`,
+        data: { method: 'adaptive', m_a: levels.moduli[la] as number, m_b: levels.moduli[lb] as number, m },
+        sampled: true,
+        m,
+        residue: 0,
+      };
+    }
+    case 'adaptive-target':
+      throw new Error('broder: an adaptive-target variant is explained through the adaptive run it chose');
+  }
+}
+
+async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evidence> {
+  const A = distinct(features(params, ctx.docs.texts[ctx.a] as string));
+  const B = distinct(features(params, ctx.docs.texts[ctx.b] as string));
+  const r = rule(params, ctx, { a: A.size, b: B.size });
+  const shared: SharedFingerprint[] = [];
+  for (const [key, at] of A) if (B.has(key)) shared.push({ key, ...at, kept: true, value: 0 });
+  let sizeA = A.size;
+  let sizeB = B.size;
+  if (r.m !== undefined) {
+    const m = r.m;
+    const keptIn = (set: Map<string, unknown>): number => [...set.keys()].filter((k) => hexMod(k, m) === r.residue).length;
+    sizeA = keptIn(A);
+    sizeB = keptIn(B);
+    for (const f of shared) {
+      f.value = hexMod(f.key, m);
+      f.kept = f.value === r.residue;
+    }
+  }
+  const limit = commonalityLimit(params.sampling);
+  if (Number.isFinite(limit)) {
+    const counts = documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
+    for (const f of shared) {
+      f.value = counts.get(f.key) as number;
+      f.kept = f.value <= limit;
+    }
+  }
+  const kept = shared.filter((f) => f.kept).length;
+  const denominator = sizeA + sizeB - kept;
+  const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
+  const text = ctx.docs.texts[ctx.a] as string;
+  const sct = Number.isFinite(limit);
+  const show = (fs: readonly SharedFingerprint[]): SharedFingerprint[] =>
+    // SCT: the most common first (why they were dropped); otherwise in text order
+    [...fs].sort((x, y) => (sct ? y.value - x.value : 0) || x.start - y.start).slice(0, SHOWN);
+  const keptShown = show(shared.filter((f) => f.kept));
+  const droppedShown = show(shared.filter((f) => !f.kept));
+  const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
+  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.key, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
+  const lines = [
+    r.text,
+    `shared fingerprints ${shared.length}: ${kept} kept, ${shared.length - kept} dropped`,
+    `${sizeNote}: A ${sizeA} of ${A.size}, B ${sizeB} of ${B.size}` + (r.sampled ? '' : ' distinct fingerprints'),
+    `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
+  ];
+  const listed = (title: string, fs: readonly SharedFingerprint[]): void => {
+    if (fs.length === 0) return;
+    lines.push(title);
+    for (const f of fs) {
+      const head = `  ${f.key}${valueName ? ` ${valueName} ${f.value}` : ''} `;
+      lines.push(fit(head + quoted(text.slice(f.start, f.end), ctx.width - head.length), ctx.width));
+    }
+  };
+  listed(`kept (${kept}), the first ${keptShown.length}${sct ? ' by documents' : ''}:`, keptShown);
+  listed(`dropped (${shared.length - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
+  return {
+    summary: `${kept} of ${shared.length} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
+    data: {
+      sampling: r.data,
+      shared: shared.length,
+      kept,
+      dropped: shared.length - kept,
+      size_a: sizeA,
+      size_b: sizeB,
+      distinct_a: A.size,
+      distinct_b: B.size,
+      score,
+      kept_examples: keptShown.map(fpJson),
+      dropped_examples: droppedShown.map(fpJson),
+    },
+    lines: lines.map((l) => fit(l, ctx.width)),
+  };
+}
+
+export const broderExplain: AdapterExplain<BroderParams> = { features, evidence };

@@ -1,0 +1,108 @@
+/**
+ * Normalization that remembers where each character came from, for explanations (contract/
+ * explain.ts): a shingle of the normalized text is shown as the characters of the original text
+ * it was made from. `normalize.ts` is the definition and the fast path; this is a slow
+ * reference over one document, and the tests hold its text equal to `normalize`'s.
+ */
+import type { FeatureOccurrences } from '../../contract/index.ts';
+import { fingerprintHex, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import type { FingerprintKind, ShingleSpec } from './params.ts';
+
+const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
+
+export interface NormalizedWithOffsets {
+  /** exactly `normalize(text)` */
+  readonly normalized: string;
+  /**
+   * For each code unit k of `normalized`, the original characters it stands for:
+   * [from[k], to[k]) (the code point it was lowered from; for a space, the first character of
+   * the separators it replaces).
+   */
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+}
+
+/**
+ * The original index of every code unit of `text.toLowerCase()`: lowering is done on the whole
+ * text (as `normalize` does, so that a final sigma lowers alike) and each code point's share
+ * of it is the length of that code point lowered alone, which context never changes.
+ */
+function loweredOrigins(text: string, lower: string): { from: Uint32Array; to: Uint32Array } {
+  const from = new Uint32Array(lower.length);
+  const to = new Uint32Array(lower.length);
+  let o = 0;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i) as number;
+    const units = cp > 0xffff ? 2 : 1;
+    const lowered = String.fromCodePoint(cp).toLowerCase().length;
+    for (let k = 0; k < lowered && o < lower.length; k++, o++) {
+      from[o] = i;
+      to[o] = i + units;
+    }
+    i += units;
+  }
+  if (o !== lower.length) throw new Error(`offsets: lowering the text piece by piece gave ${o} code units, the whole text ${lower.length}`);
+  return { from, to };
+}
+
+export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
+  const lower = text.toLowerCase();
+  const origin = loweredOrigins(text, lower);
+  const out: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let pendingSpace = -1;
+  for (let i = 0; i < lower.length; ) {
+    const c = lower.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < lower.length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const units = pair ? 2 : 1;
+    if (!wordChar.test(lower.slice(i, i + units))) {
+      // a lone surrogate is a separator, and so is a pair that is not a letter, mark or digit
+      if (pendingSpace < 0) pendingSpace = i;
+      i += units;
+      continue;
+    }
+    if (pendingSpace >= 0 && out.length > 0) {
+      out.push(0x20);
+      from.push(origin.from[pendingSpace] as number);
+      to.push(origin.to[pendingSpace] as number);
+    }
+    pendingSpace = -1;
+    for (let k = 0; k < units; k++) {
+      out.push(lower.charCodeAt(i + k));
+      from.push(origin.from[i + k] as number);
+      to.push(origin.to[i + k] as number);
+    }
+    i += units;
+  }
+  return { normalized: utf16.decode(Uint16Array.from(out)), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+}
+
+// Lone surrogates never reach the output (they are separators), so decoding changes nothing.
+const utf16 = new TextDecoder('utf-16le');
+
+/** The original text's range of the normalized range [start, end). */
+export function originalRange(n: NormalizedWithOffsets, start: number, end: number): [number, number] {
+  if (end <= start) return [n.from[start] ?? 0, n.from[start] ?? 0];
+  return [n.from[start] as number, n.to[end - 1] as number];
+}
+
+/**
+ * A document's shingles as feature occurrences (contract/explain.ts): the fingerprint of each
+ * shingle (hex) and where it lies in the original text, in text order, duplicates kept. The
+ * shingles and fingerprints are `shingleFingerprints`', the very ones the detectors join.
+ */
+export function shingleOccurrences(text: string, spec: ShingleSpec, kind: FingerprintKind): FeatureOccurrences {
+  const n = normalizeWithOffsets(text);
+  const ranges = shingleRanges(n.normalized, spec);
+  const fps = shingleFingerprints(n.normalized, spec, kind);
+  if (fps.count !== ranges.starts.length) throw new Error(`offsets: ${fps.count} fingerprints for ${ranges.starts.length} shingles`);
+  const keys = new Array<string>(fps.count);
+  const starts = new Uint32Array(fps.count);
+  const ends = new Uint32Array(fps.count);
+  for (let k = 0; k < fps.count; k++) {
+    keys[k] = fingerprintHex(fps.data, k, fps.width);
+    [starts[k], ends[k]] = originalRange(n, ranges.starts[k] as number, ranges.ends[k] as number);
+  }
+  return { keys, starts, ends };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { adapter } from '../../../algorithms/broder/index.ts';
+import { fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
+import { docSet } from '../../support/corpus.ts';
+import { runPlan } from '../../support/run-plan.ts';
+
+const explain = adapter.explain!;
+const ctxOf = (texts: string[], a = 0, b = 1) => ({ docs: docSet(texts), a, b, seed: 1, width: 100 });
+const params = (sampling: unknown) => adapter.params.parse({ shingle: { unit: 'char', size: 5 }, sampling });
+
+// "ab cd ef gh", n = 5: A = {ab cd, cd ef, ef gh}; "ab cd ef xy": B = {ab cd, cd ef, ef xy};
+// shared {ab cd, cd ef}, RR 2/4.
+const pair = ['ab cd ef gh', 'ab cd ef xy'];
+
+describe('Broder evidence, worked by hand', () => {
+  it('without sampling, counts every shared fingerprint: 2 / (3 + 3 − 2)', async () => {
+    const e = await explain.evidence(params({ method: 'none' }), ctxOf(pair));
+    expect(e.data).toMatchObject({ shared: 2, kept: 2, dropped: 0, size_a: 3, size_b: 3, score: 0.5 });
+  });
+
+  it('with mod sampling, keeps the shared fingerprints whose residue is the one kept, and scores the sampled sets', async () => {
+    const m = 2;
+    const residue = (s: string): number => fingerprintMod(fingerprintOf(s, 'rabin64'), 0, 2, m);
+    const A = ['ab cd', 'cd ef', 'ef gh'];
+    const B = ['ab cd', 'cd ef', 'ef xy'];
+    for (const r of [0, 1]) {
+      const keptShared = ['ab cd', 'cd ef'].filter((s) => residue(s) === r).length;
+      const sa = A.filter((s) => residue(s) === r).length;
+      const sb = B.filter((s) => residue(s) === r).length;
+      const e = await explain.evidence(params({ method: 'mod', m, residue: r }), ctxOf(pair));
+      expect(e.data).toMatchObject({ shared: 2, kept: keptShared, size_a: sa, size_b: sb, score: sa + sb - keptShared === 0 ? null : keptShared / (sa + sb - keptShared) });
+      const shownResidues = [...(e.data.kept_examples as { residue: number }[]), ...(e.data.dropped_examples as { residue: number }[])].map((x) => x.residue);
+      expect(shownResidues.sort()).toEqual(['ab cd', 'cd ef'].map(residue).sort());
+    }
+  });
+
+  it('with SCT, drops a shared fingerprint held by more documents than the threshold, and says by how many', async () => {
+    // "ab cd" is in all four documents, "cd ef" in the first two: SCT 3 drops "ab cd".
+    const texts = [...pair, 'ab cd zz', 'ab cd qq'];
+    const e = await explain.evidence(params({ method: 'sct', threshold: 3 }), ctxOf(texts));
+    expect(e.data).toMatchObject({ shared: 2, kept: 1, dropped: 1, size_a: 3, size_b: 3, score: 1 / 5 });
+    expect(e.data.dropped_examples).toEqual([{ fingerprint: expect.any(String), start_a: 0, end_a: 5, documents: 4 }]);
+    expect(e.data.kept_examples).toEqual([{ fingerprint: expect.any(String), start_a: 3, end_a: 8, documents: 2 }]);
+    expect(e.lines.some((l) => l.includes('"ab cd"') && l.includes('documents 4'))).toBe(true);
+    expect(e.lines.every((l) => l.length <= 100)).toBe(true);
+  });
+
+  it('gives the score the run gives, for every sampling (a second method: the plan itself)', async () => {
+    const texts = ['the cat sat on the mat today', 'the cat sat on a mat today', 'a cat sat on the mat', 'the dog sat on the mat today', 'the cat sat'];
+    for (const sampling of [{ method: 'none' }, { method: 'mod', m: 2 }, { method: 'mod', m: 3, residue: 1 }, { method: 'sct', threshold: 2 }]) {
+      const p = params(sampling);
+      const run = await runPlan('broder', { shingle: { unit: 'char', size: 5 }, sampling }, docSet(texts), { engine: 'auto' });
+      for (let a = 0; a < texts.length; a++) {
+        for (let b = a + 1; b < texts.length; b++) {
+          const e = await explain.evidence(p, ctxOf(texts, a, b));
+          const row = run.rows.find((r) => r.startsWith(`${a} ${b} `));
+          const score = e.data.score as number | null;
+          expect(row ? Number(row.split(' ')[2]) : 0, `${JSON.stringify(sampling)} ${a}:${b}`).toBeCloseTo(score ?? 0, 12);
+        }
+      }
+    }
+  });
+});
+

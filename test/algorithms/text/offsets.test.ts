@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalize } from '../../../algorithms/text/normalize.ts';
+import { normalizeWithOffsets, shingleOccurrences } from '../../../algorithms/text/offsets.ts';
+import { charShingles, wordShingles } from '../../../algorithms/text/shingles.ts';
+import { fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
+
+const hex = (u: Uint32Array): string => [...u].map((w) => w.toString(16).padStart(8, '0')).join('');
+
+describe('normalizeWithOffsets', () => {
+  it('maps each normalized character to the original characters it came from', () => {
+    const n = normalizeWithOffsets('  Héllo,  WORLD! ');
+    expect(n.normalized).toBe('héllo world');
+    // "h" is text[2]; the space stands for ",  " starting at text[7]; "w" is text[10]
+    expect([n.from[0], n.to[0]]).toEqual([2, 3]);
+    expect([n.from[5], n.to[5]]).toEqual([7, 8]);
+    expect([n.from[6], n.to[6]]).toEqual([10, 11]);
+    expect([n.from[10], n.to[10]]).toEqual([14, 15]);
+  });
+
+  it('maps a character that lowers to two (İ → i̇) to the one it came from', () => {
+    const n = normalizeWithOffsets('aİb');
+    expect(n.normalized).toBe(normalize('aİb'));
+    expect(n.normalized.length).toBe(4);
+    expect([...n.from]).toEqual([0, 1, 1, 2]);
+  });
+
+  it('gives exactly the text normalize gives, for any text', () => {
+    const chars = fc.constantFrom('a', 'B', ' ', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\ud800', '\udc00', '7', '\u0301', '\n', 'ß');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(normalizeWithOffsets(text).normalized).toBe(normalize(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('shingleOccurrences', () => {
+  it('gives each shingle its fingerprint and the original characters it was cut from', () => {
+    const text = 'The  quick, brown fox.';
+    const occ = shingleOccurrences(text, { unit: 'word', size: 2 }, 'rabin64');
+    expect(occ.keys).toEqual(wordShingles('the quick brown fox', 2).map((s) => hex(fingerprintOf(s, 'rabin64'))));
+    // "The  quick" is [0, 10), "quick, brown" [5, 17), "brown fox" [12, 21)
+    expect([...occ.starts]).toEqual([0, 5, 12]);
+    expect([...occ.ends]).toEqual([10, 17, 21]);
+  });
+
+  it('cuts character shingles across word boundaries, as charShingles does', () => {
+    const text = 'ab, cd ef';
+    const occ = shingleOccurrences(text, { unit: 'char', size: 4, start: 'word' }, 'md5');
+    expect(occ.keys).toEqual(charShingles('ab cd ef', 4).map((s) => hex(fingerprintOf(s, 'md5'))));
+    // "ab c" ends at the "c" of text[4]; "cd e" is [4, 8)
+    expect([...occ.starts]).toEqual([0, 4]);
+    expect([...occ.ends]).toEqual([5, 8]);
+  });
+});

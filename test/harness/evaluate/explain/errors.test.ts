@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PairList } from '../../../../contract/index.ts';
+import { pairHash, sampleErrors } from '../../../../harness/evaluate/explain/errors.ts';
+import { runExperiment } from '../../../../harness/experiment/runner.ts';
+import { SMALL_JSONL } from '../../../support/corpus.ts';
+import { runOptions } from '../../../support/run-options.ts';
+
+const list = (rows: [number, number, number][]): PairList => ({ a: Uint32Array.from(rows.map((r) => r[0])), b: Uint32Array.from(rows.map((r) => r[1])), score: Float64Array.from(rows.map((r) => r[2])) });
+
+describe('sampleErrors', () => {
+  // truth at 0.5: (0,1) 0.9 and (2,3) 0.6 are near-duplicates, (0,2) 0.3 and (1,3) 0.45 are not
+  const truth = list([
+    [0, 1, 0.9],
+    [0, 2, 0.3],
+    [1, 3, 0.45],
+    [2, 3, 0.6],
+  ]);
+
+  it('finds the false positives and negatives of a score-at-threshold variant, the most wrong first', () => {
+    // decides (0,2) 0.7 [FP, truth 0.3: 0.2 wrong], (1,3) 0.5 [FP, 0.05 wrong], (0,4) 0.8 [FP, truth 0: 0.5 wrong];
+    // (0,1) 0.2 is not decided [FN, 0.4 wrong]; (2,3) is not reported [FN, 0.1 wrong]
+    const pairs = list([
+      [1, 3, 0.5],
+      [0, 4, 0.8],
+      [0, 2, 0.7],
+      [0, 1, 0.2],
+    ]);
+    const s = sampleErrors({ pairs, truth, documents: 5, decisions: { kind: 'score-at-threshold' }, threshold: 0.5, seed: 1, size: 10 });
+    expect([s.falsePositives, s.falseNegatives]).toEqual([3, 2]);
+    expect(s.sample.map((e) => [e.kind, e.a, e.b, e.score, e.truth])).toEqual([
+      ['false positive', 0, 4, 0.8, 0],
+      ['false positive', 0, 2, 0.7, 0.3],
+      ['false positive', 1, 3, 0.5, 0.45],
+      ['false negative', 0, 1, 0.2, 0.9],
+      ['false negative', 2, 3, null, 0.6],
+    ]);
+  });
+
+  it('takes every reported pair of an every-reported-pair variant as decided', () => {
+    const s = sampleErrors({ pairs: list([[0, 2, 0.01]]), truth, documents: 5, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 1, size: 10 });
+    expect(s.sample.map((e) => [e.kind, e.a, e.b])).toEqual([
+      ['false positive', 0, 2],
+      ['false negative', 0, 1],
+      ['false negative', 2, 3],
+    ]);
+  });
+
+  it('keeps of each kind the errors of the smallest seeded hash, whatever the order the pairs come in', () => {
+    const many: [number, number, number][] = [];
+    for (let a = 0; a < 30; a++) for (let b = a + 1; b < 30; b++) many.push([a, b, 0.9]);
+    const expected = many
+      .map(([a, b]) => ({ a, b, h: pairHash(7, a, b) }))
+      .sort((x, y) => x.h - y.h)
+      .slice(0, 5)
+      .map((x) => `${x.a}:${x.b}`)
+      .sort();
+    const shuffled = list([...many].reverse());
+    const s = sampleErrors({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 7, size: 5 });
+    expect(s.falsePositives).toBe(many.length);
+    expect(s.sample.map((e) => `${e.a}:${e.b}`).sort()).toEqual(expected);
+    // another seed, another sample
+    const t = sampleErrors({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 8, size: 5 });
+    expect(t.sample.map((e) => `${e.a}:${e.b}`).sort()).not.toEqual(expected);
+  });
+});
+
+describe('errors/<variant>.jsonl in a run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'errors-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists the errors the pairs files show, each explained with the scores of both files', async () => {
+    const file = join(dir, 'e.yaml');
+    writeFileSync(
+      file,
+      `experiment: errors-test\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nground_truth: { algorithm: broder, params: { shingle: { unit: word, size: 3 } } }\n` +
+        `runs:\n  - algorithm: broder\n    name: sampled\n    params: { shingle: { unit: word, size: 3 }, sampling: { method: mod, m: 3 } }\nevaluate: { threshold: 0.5, min_score: 0.01 }\nbackend: { kind: local, workers: 1 }\n`,
+    );
+    const r = await runExperiment(runOptions(file, join(dir, 'results'), { env: { NDD_BENCH_CACHE_DIR: 'off' } }));
+    if (r.kind !== 'completed') throw new Error(r.kind);
+    const pairs = (v: string) =>
+      new Map(
+        gunzipSync(readFileSync(join(r.dir, 'pairs', `${v}.csv.gz`)))
+          .toString('utf8')
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => [l.split(',').slice(0, 2).sort().join(','), Number(l.split(',')[2])] as const),
+      );
+    const truth = pairs('ground-truth');
+    const mod = pairs('sampled');
+    // brute force over the two files: decided at 0.5 against the truth at 0.5
+    const keys = new Set([...truth.keys(), ...mod.keys()]);
+    const fp = [...keys].filter((k) => (mod.get(k) ?? 0) >= 0.5 && (truth.get(k) ?? 0) < 0.5);
+    const fn = [...keys].filter((k) => (mod.get(k) ?? 0) < 0.5 && (truth.get(k) ?? 0) >= 0.5);
+    expect(fp.length + fn.length).toBeGreaterThan(0);
+    const lines = readFileSync(join(r.dir, 'errors', 'sampled.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(Math.min(fp.length, 20) + Math.min(fn.length, 20));
+    for (const l of lines) {
+      const k = [l.explanation.a.id, l.explanation.b.id].sort().join(',');
+      expect((l.kind === 'false positive' ? fp : fn).includes(k)).toBe(true);
+      expect(l.of).toBe(l.kind === 'false positive' ? fp.length : fn.length);
+      expect(l.explanation.exact.resemblance ?? 0).toBe(truth.get(k) ?? 0);
+      expect(l.explanation.run.score).toBe(mod.get(k) ?? null);
+      expect(l.explanation.evidence.data.score ?? 0).toBe(mod.get(k) ?? 0);
+    }
+    expect(r.record.variants.find((v) => v.name === 'sampled')?.files.map((f) => f.file)).toContain('errors/sampled.jsonl');
+  }, 60_000);
+});
