@@ -5,7 +5,7 @@ import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../a
 import { normalize } from '../../../algorithms/text/normalize.ts';
 import { charShingles } from '../../../algorithms/text/shingles.ts';
 
-const SHINGLE = { unit: 'char', size: 8 } as const;
+const SHINGLE = { unit: 'char', size: 8, start: 'word' } as const;
 
 /** A small seeded generator (mulberry32): the corpora are the same on every run. */
 function random(seed: number): () => number {
