@@ -105,7 +105,18 @@ export interface LocalKernel {
   readonly outOfCore?: boolean;
   /** Modules the kernel runs on worker threads (`runInWorker`); a backend may load them early. */
   readonly workerModules?: readonly Pick<WorkerModule<unknown>, 'url'>[];
+  /**
+   * The plan's exact score of any pair, whatever the floor it reports from: the score it would
+   * report at the smallest floor, 0 for a pair it would not report at all. A ground truth with
+   * a scorer reports only from the lowest score the measures read, and the evaluation asks the
+   * scorer for a variant's pairs under it (docs/design.md §8.2), instead of the ground truth
+   * reporting every pair it scores above 0.
+   */
+  readonly scorer?: (ctx: KernelContext) => Promise<PairScorer>;
 }
+
+/** Scores of the pairs (a[i], b[i]), a[i] < b[i], as a plan would report them (`LocalKernel.scorer`). */
+export type PairScorer = (a: Uint32Array, b: Uint32Array) => Float64Array;
 
 export interface KernelResult {
   readonly pairs: PairList;

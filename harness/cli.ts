@@ -6,7 +6,7 @@
 import { asksTopLevelHelp, EPILOG, EXAMPLES, helpWidth, topLevelHelp, USAGE } from './cli-help.ts';
 import { COMMANDS } from './commands/index.ts';
 import { installInterrupts } from './interrupts.ts';
-import { asEnvironmentError, isUserError, printableLines, UserError } from './errors.ts';
+import { asEnvironmentError, isUserError, keptNoteOf, printableLines, UserError } from './errors.ts';
 import { checkOutRoot } from './results/out-root.ts';
 
 class UsageError extends UserError {}
@@ -98,6 +98,8 @@ async function main(): Promise<void> {
       const message = e instanceof Error ? e.message : String(e);
       process.stderr.write(`${printableLines(message, code === 2).map((l) => (code === 2 ? `error: ${l}` : l)).join('\n')}\n`);
     }
+    const kept = keptNoteOf(caught) ?? keptNoteOf(e);
+    if (kept !== undefined) process.stderr.write(`note: ${kept}\n`);
     process.exitCode = code;
   }
 }

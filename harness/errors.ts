@@ -33,6 +33,21 @@ export class InterruptedError extends Error {
   readonly exitCode = 130;
 }
 
+/**
+ * What a failed run kept and how to go on ("2 of 5 variants are saved in …; to finish the run:
+ * …"), attached to its error by the runner and printed after it (cli.ts), last, where a long
+ * stack does not push it out of sight.
+ */
+const keptNotes = new WeakMap<object, string>();
+
+export function noteKept(e: unknown, note: string): void {
+  if (e !== null && typeof e === 'object') keptNotes.set(e, note);
+}
+
+export function keptNoteOf(e: unknown): string | undefined {
+  return e !== null && typeof e === 'object' ? keptNotes.get(e) : undefined;
+}
+
 /** A user error, or a detector's `InputFileError` (contract/errors.ts), which is the harness' `DataError` by another name. */
 export function isUserError(e: unknown): e is UserError | InputFileError {
   return e instanceof UserError || e instanceof InputFileError;

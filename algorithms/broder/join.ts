@@ -421,3 +421,22 @@ export function scanCount(p: ScanPayload): ScanResult {
   }
   return { a: outA.slice(0, n), b: outB.slice(0, n), score: outS.slice(0, n), distinct };
 }
+
+/**
+ * MR#1's counters without sampling, as `sampleFeatures` gives them for `{ method: 'none' }`,
+ * from the postings' lengths alone: its output pairs are counted, C(df, 2) an id, not made.
+ */
+export function unsampledCounters(f: DocumentFeatures): Record<string, number> {
+  let outputPairs = 0;
+  for (let id = 0; id < f.fingerprints; id++) outputPairs += pairsOf((f.postStart[id + 1] as number) - (f.postStart[id] as number));
+  let empty = 0;
+  for (let d = 0; d < f.docs; d++) if (f.docStart[d + 1] === f.docStart[d]) empty++;
+  return {
+    documents: f.docs,
+    fingerprints: f.ids.length,
+    fingerprints_kept: f.ids.length,
+    documents_without_fingerprints: empty,
+    fingerprints_over_sct: 0,
+    output_pairs: outputPairs,
+  };
+}

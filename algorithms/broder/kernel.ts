@@ -4,23 +4,27 @@
  * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
  * twenty samplings cost little more than one.
  */
-import { concatPairs, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
+import { concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
 import { externalJoin, runExternal } from './external.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
-import { sampleFeatures, scanCount, type ScanPayload, type ScanResult } from './join.ts';
+import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
+import { buildPrefixIndex, exactResemblance, prefixJoin, type PrefixJoinPayload, type PrefixJoinResult } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
 import { documentWords, wordCountsCodec } from '../text/word-count.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as Join from './join.ts';
+import type * as PrefixJoin from './prefix-join.ts';
+import type { DocumentFeatures } from '../text/features.ts';
 
 const ALWAYS_COUNTED = new Set(['documents', 'fingerprints']);
 
 const join = workerModule<typeof Join>(new URL('./join.ts', import.meta.url).href);
+const prefixJoinTask = workerModule<typeof PrefixJoin>(new URL('./prefix-join.ts', import.meta.url).href);
 
 /**
  * The in-memory kernel's cost model, the peak memory of the whole process: measured 2,430 MB on
@@ -41,7 +45,8 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     run: (k) => (external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes ? runExternal(k, params, floor) : runKernel(k, params, floor)),
     memoryBytes: broderKernelBytes,
     outOfCore: external,
-    workerModules: [featureTasks, join, fingerprintRuns, externalJoin],
+    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin],
+    ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params) } : {}),
   };
 }
 
@@ -53,6 +58,7 @@ function shapeOf(k: KernelContext): CorpusShape {
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
+  if (usesPrefixJoin(params, floor)) return runPrefixJoin(k, features, floor);
   const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   // An entry order costs a few passes over every entry and saves each later variant its own
   // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes
@@ -112,3 +118,53 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
   return { pairs };
 }
 
+
+/**
+ * Below this floor the prefixes are whole documents (any document under a million ids): every
+ * pair sharing a fingerprint is then reported, which is the full join's (ScanCount's) own work.
+ */
+const PREFIX_JOIN_FLOOR = 2 ** -20;
+
+/** Whether the unsampled RR from `floor` up is found by the prefix join (prefix-join.ts) instead of the full join. */
+export function usesPrefixJoin(params: BroderParams, floor: number): boolean {
+  return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
+}
+
+/**
+ * The ground truth from its floor up: MR#1's counters counted from the postings (its pairs are
+ * not made), the pairs from the prefix join. MR#2's `distinct_pairs`, the pairs sharing any
+ * fingerprint, is not counted: knowing it takes the full join's work, which this path avoids.
+ */
+async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor: number): Promise<KernelResult> {
+  const counters = unsampledCounters(features);
+  for (const [name, value] of Object.entries(counters)) if (value > 0 || (features.docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
+  k.progress('prefix index');
+  const { work, ...index } = buildPrefixIndex(features, floor);
+  let steps = 0;
+  for (const w of work) steps += w;
+  const inline = !k.worthThreads(steps);
+  const ranges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => work[d] as number, Math.max(1, k.parallelism * 4));
+  const run = (p: PrefixJoinPayload): Promise<PrefixJoinResult> => (inline ? Promise.resolve(prefixJoin(p)) : k.runInWorker(prefixJoinTask.task('prefixJoin'), p));
+  let done = 0;
+  k.progress('join', 0, ranges.length);
+  const parts = await Promise.all(
+    ranges.map(async ([from, to]) => {
+      const r = await run({ index, docStart: features.docStart, ids: features.ids, floor, from, to });
+      k.progress('join', ++done, ranges.length);
+      return r;
+    }),
+  );
+  const pairs = concatPairs(parts);
+  if (pairs.a.length > 0) k.count(MR2, 'output_pairs', pairs.a.length);
+  return { pairs };
+}
+
+/**
+ * The exact unsampled RR of any pair, for the evaluation (contract LocalKernel.scorer): from the
+ * features every variant of the same shingling shares, so after the ground truth it costs
+ * nothing to build.
+ */
+async function exactScorer(k: KernelContext, params: BroderParams): Promise<PairScorer> {
+  const features = await corpusFeatures(k, params.shingle, params.fingerprint);
+  return (a, b) => exactResemblance(features, a, b);
+}

@@ -34,6 +34,8 @@ interface SynthArgs {
   'edit-rates': string;
   boilerplate: number;
   'max-share': number;
+  text: string;
+  templates: number;
 }
 
 /** `mail` (the bundled corpus) or `FORMAT:PATH`, read with the project's readers. */
@@ -89,7 +91,9 @@ export const synthCommand: CommandModule<object, SynthArgs> = {
       .option('copies', { type: 'number', default: DEFAULT_SCALE.copies, describe: 'scale: share of the documents that are planted copies of another' })
       .option('edit-rates', { type: 'string', default: DEFAULT_SCALE.editRates.join(','), describe: 'scale: the per-word edit rates copies are made at, comma-separated' })
       .option('boilerplate', { type: 'number', default: DEFAULT_SCALE.boilerplate, describe: 'scale: share of the documents that carry a real line shared with others' })
-      .option('max-share', { type: 'number', default: DEFAULT_SCALE.maxShare, describe: 'scale: the most documents one shared line is planted in' }),
+      .option('max-share', { type: 'number', default: DEFAULT_SCALE.maxShare, describe: 'scale: the most documents one shared line is planted in' })
+      .option('text', { type: 'string', choices: ['words', 'walk'], default: DEFAULT_SCALE.text, describe: 'scale: words drawn one at a time at their frequencies, or a random walk over the source\'s word pairs (shares phrases as real text does)' })
+      .option('templates', { type: 'number', default: DEFAULT_SCALE.templates, describe: 'scale: site templates whose header and footer each base document carries one of (0: none); fewer templates, more shared text' }),
   handler: async (args) => {
     if (args.kind === 'scale') return synthScale(args);
     const documents = args.documents ?? DEFAULT_SYNTH.documents;
@@ -131,6 +135,8 @@ async function synthScale(args: SynthArgs): Promise<void> {
     editRates: args['edit-rates'].split(',').map((x) => (x.trim() === '' ? NaN : Number(x))),
     boilerplate: args.boilerplate,
     maxShare: args['max-share'],
+    text: args.text as ScaleSynthOptions['text'],
+    templates: args.templates,
   };
   if (args.documents === undefined) throw new UserError('synth scale needs --documents N (10000, 100000 and 1000000 make the cost curve of configs/scale.yaml)');
   let plan;
@@ -177,7 +183,15 @@ async function synthScale(args: SynthArgs): Promise<void> {
   const manifest = {
     generator: 'bench synth scale',
     seed: options.seed,
-    options: { documents: options.documents, copies: options.copies, edit_rates: options.editRates, boilerplate: options.boilerplate, max_share: options.maxShare },
+    options: {
+      documents: options.documents,
+      copies: options.copies,
+      edit_rates: options.editRates,
+      boilerplate: options.boilerplate,
+      max_share: options.maxShare,
+      ...(options.text === 'words' ? {} : { text: options.text }),
+      ...(options.templates === 0 ? {} : { templates: options.templates }),
+    },
     sources,
     model: { words: model.words.length, tokens: model.tokens.length, tokens_left_out: model.leftOut, lines: model.passages.length },
     documents: options.documents,

@@ -3,13 +3,14 @@
  * plan declared (contract/plan.ts): which pairs are its decisions, whether its scores estimate
  * the RR (and from which floor), and which counter counts its candidates.
  */
-import { readCounter, type Counters, type PairList, type PlanOutput } from '../../contract/index.ts';
+import { readCounter, type Counters, type PairList, type PairScorer, type PlanOutput } from '../../contract/index.ts';
 import { compareWithTruth } from './compare.ts';
 import { nearDuplicateDistribution } from './distribution.ts';
 import type { DocumentSizes } from './size-groups.ts';
 import { evaluateSlices, type VariantSlices } from './slices.ts';
 import { restrictToScores } from './merge-pairs.ts';
 import { sortPairs } from './sorted-pairs.ts';
+import { withLookups } from './truth-lookups.ts';
 
 /**
  * The thresholds the measures take. The config's `evaluate` section (experiment/schema.ts) has
@@ -31,6 +32,11 @@ export interface TruthSummary {
   readonly pairs: PairList;
   /** its candidate pairs, null when its plan declares none or the counter is missing */
   readonly candidates: number | null;
+  /**
+   * Its exact score of any pair, when it reports only from the lowest score the measures read
+   * (truth-lookups.ts); without it, a pair it did not report scores 0.
+   */
+  readonly scorer?: PairScorer;
 }
 
 export interface VariantEvaluation {
@@ -82,10 +88,12 @@ export function evaluateVariant(args: {
   const floor = pairsFileFloor(output, evaluate.min_score);
   // Sorted once here for the comparison and the slices (sortPairs returns a sorted list as it is).
   const allRun = sortPairs(pairs, documents, 'run');
-  const allTruth = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : allRun;
   const sliceThresholds = [evaluate.threshold, ...(evaluate.thresholds ?? []), ...(args.extraThresholds ?? [])];
   const lowest = lowestMeasuredScore(evaluate, args.extraThresholds);
   const everyPair = output.decisions.kind === 'every-reported-pair';
+  const reported = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : allRun;
+  const scorer = args.truth?.scorer;
+  const allTruth = scorer ? withLookups(reported, allRun, { floor: lowest, allRun: everyPair, scorer }) : reported;
   const { left: reference, right: run } = restrictToScores(allTruth, allRun, lowest, everyPair);
   const cmp = compareWithTruth(reference, run, documents, {
     minScore: evaluate.min_score,
@@ -95,10 +103,10 @@ export function evaluateVariant(args: {
   });
   const warnings = [...cmp.warnings];
   const notApplicable: Record<string, string> = { ...cmp.notApplicable };
-  let reported = 0;
-  for (const s of pairs.score) if (s >= floor) reported++;
+  let inFile = 0;
+  for (const s of pairs.score) if (s >= floor) inFile++;
   const measures: Record<string, number | null> = {
-    pairs: reported,
+    pairs: inFile,
     avg_error: cmp.avgError,
     correlation: cmp.correlation,
     precision_docs: cmp.precisionDocs,

@@ -17,7 +17,7 @@ import { filterVariants } from './config/only.ts';
 import { fingerprintInputs, inputChanges } from './inputs.ts';
 import { loadExperiment, strictly } from './load.ts';
 import type { BackendConfig, Experiment } from './types.ts';
-import { planVariant, REPORT_FLOOR, truthFloor, type PlannedVariant } from './variant-run.ts';
+import { planGroundTruth, planVariant, REPORT_FLOOR, type PlannedVariant } from './variant-run.ts';
 
 /** What the preparing step needs of the run's options (runner.ts RunOptions). */
 export interface PrepareOptions {
@@ -60,13 +60,16 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const variants = o.only.length > 0 ? filterVariants(exp, [...o.only]) : exp.variants;
   const backend = chooseBackend(exp, o.backendKind);
   const runId = checkRunId(o.runId ?? defaultRunId(exp, o.only, backend));
+  // Planned once: the plans name the worker modules the runtime preloads, and then run.
+  const plannedVariants = variants.map((v) => planVariant(exp, detectors, v, REPORT_FLOOR));
+  const truth = planGroundTruth(exp, detectors, plannedVariants, backend.kind);
   if (o.dryRun) {
     const plan = await dryRunPlan(exp, detectors, {
       backend,
       variants: [exp.groundTruth, ...variants],
       runId,
       reportFloor: REPORT_FLOOR,
-      truthFloor: truthFloor(exp, variants),
+      truthFloor: truth.minScore,
       ...o.dryRun,
     });
     return { kind: 'dry-run', plan };
@@ -74,8 +77,7 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const finalDir = RunFolder.finalPath(o.outRoot, exp.name, runId);
   const inputs = await fingerprintInputs(exp, o.identifyFilesBy, detectors);
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, o.complete)) return { kind: 'already-complete', dir: finalDir };
-  // Planned once: the plans name the worker modules the runtime preloads, and then run.
-  const planned = [exp.groundTruth, ...variants].map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
+  const planned = [truth, ...plannedVariants];
   return { kind: 'run', run: { exp, backend, runId, inputs, finalDir, planned, detectors } };
 }
 

@@ -4,7 +4,7 @@
  * calibration: expanded-variant.ts) several. Every later variant is compared with the ground
  * truth, which comes first.
  */
-import type { PairList } from '../../contract/index.ts';
+import type { PairList, PairScorer } from '../../contract/index.ts';
 import type { SavedVariant } from '../results/checkpoint.ts';
 import { grouped } from '../format.ts';
 import type { VariantRecord } from '../results/types.ts';
@@ -54,7 +54,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
         },
         (saved) => !p.variant.groundTruth || saved.truth !== undefined,
       );
-      if (p.variant.groundTruth && step.saved.truth) truth = truthOf(step.saved.record, step.saved.truth);
+      if (p.variant.groundTruth && step.saved.truth) truth = truthOf(step.saved.record, step.saved.truth, p.minScore === REPORT_FLOOR ? undefined : lookupsOf(p, position, ctx));
       records.push(step.saved.record);
       wasResumed = step.resumed;
       const m = step.saved.record.measures;
@@ -67,7 +67,26 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
 }
 
 /** The ground truth as later variants need it, from its saved form (run now or resumed alike). */
-function truthOf(record: VariantRecord, pairs: PairList): Truth {
+function truthOf(record: VariantRecord, pairs: PairList, lookups: Truth['lookups']): Truth {
   const candidates = record.measures.candidate_pairs ?? null;
-  return { pairs, candidates, measured: { groundTruth: true, counters: record.counters, candidates } };
+  return { pairs, candidates, measured: { groundTruth: true, counters: record.counters, candidates }, ...(lookups ? { lookups } : {}) };
+}
+
+/**
+ * The scorer of a ground truth reporting from above REPORT_FLOOR (variant-run.ts truthFloor),
+ * made once, when a variant first needs it: after the truth has run it reuses the features its
+ * kernel computed; after a resume it computes them (or replays them from the stored values).
+ */
+function lookupsOf(p: PlannedVariant, position: number, ctx: Omit<VariantContext, 'progress'>): Truth['lookups'] {
+  let made: Promise<PairScorer | undefined> | undefined;
+  const job = { variant: p.variant.name, algorithm: p.variant.algorithm, params: p.variant.params, minScore: p.minScore, seed: ctx.exp.seed, plan: p.plan, position };
+  return () => {
+    made ??= (async () => {
+      const scorer = await ctx.backend.scorer?.(job, { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: () => undefined });
+      // Planned with a floor only when the backend has the plan's scorer (planGroundTruth): its absence is a bug.
+      if (!scorer) throw new Error(`ground truth ${p.variant.name}: reported from ${p.minScore} but the ${ctx.backend.kind} backend gives no scorer for it`);
+      return scorer;
+    })();
+    return made;
+  };
 }

@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentSet, StoreCodec } from '../../contract/index.ts';
 import type { DetectorCatalog } from '../detectors.ts';
-import { InterruptedError, UserError } from '../errors.ts';
+import { InterruptedError, noteKept, UserError } from '../errors.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { Backend } from '../mapreduce/backend.ts';
 import { createBackend } from '../mapreduce/backends.ts';
@@ -138,6 +138,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   } catch (e) {
     // An interrupt, at any step, ends with one line saying what was kept.
     if (opts.signal.aborted) throw new InterruptedError(interruptedLine(held.checkpoint, run, opts));
+    // Any other failure, however late (the tables, run.json, the report), keeps what the
+    // checkpoint saved: its error says so last (cli.ts), with the command that finishes the run.
+    const saved = held.checkpoint?.savedVariants ?? 0;
+    if (saved > 0) noteKept(e, `${saved} of ${run.planned.length} variants are saved in ${held.checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`);
     throw e;
   } finally {
     await closeRun(held, { completed, run, opts });
@@ -208,10 +212,7 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
     await held.runtime?.close(o.opts.signal.aborted ? 'interrupted' : 'finished');
     if (held.workDir !== undefined) rmSync(held.workDir, { recursive: true, force: true });
     o.opts.progress.done();
-    // A failed run's note; an interrupted one says the same in its error (interruptedLine).
-    if (!o.completed && !o.opts.signal.aborted && checkpoint && checkpoint.savedVariants > 0) {
-      noticeOf(o.opts)(`note: ${checkpoint.savedVariants} of ${o.run.planned.length} variants are saved in ${checkpoint.dir}; to finish the run: ${resumeCommandOf(o.opts, o.run.runId)}`);
-    }
+    // A failed run's error says what was kept (noteKept), an interrupted one's too (interruptedLine).
   } finally {
     folder.close();
   }

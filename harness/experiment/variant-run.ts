@@ -2,7 +2,7 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, Plan, StoreCodec } from '../../contract/index.ts';
+import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import { errorsJsonl, sampleErrors } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
@@ -35,12 +35,27 @@ export const REPORT_FLOOR = Number.MIN_VALUE;
 /**
  * The score the ground truth reports from. Each variant needs the truth's score of every pair
  * it reports, however low, and the TREC studies read the truth's pairs whole: then every pair
- * (REPORT_FLOOR). A run of the ground truth alone is compared with nothing but itself, and its
- * own measures look at nothing below their lowest threshold (lowestMeasuredScore): the join
- * still counts every pair that shares a fingerprint, and hands on only those.
+ * (REPORT_FLOOR), unless the truth can score any pair on demand (`lookups`: its local kernel
+ * has a scorer and the backend runs it, contract LocalKernel.scorer). A truth that can, or a
+ * run of the ground truth alone, reports from the lowest score any measure reads
+ * (lowestMeasuredScore, with every calibration's threshold): the evaluation asks the scorer for
+ * a variant's pairs under it.
  */
-export function truthFloor(exp: Experiment, variants: readonly Variant[]): number {
-  return variants.length === 0 && exp.studies === undefined ? lowestMeasuredScore(exp.evaluate) : REPORT_FLOOR;
+export function truthFloor(exp: Experiment, variants: readonly Variant[], o: { readonly lookups?: boolean; readonly extraThresholds?: readonly number[] } = {}): number {
+  if (exp.studies !== undefined) return REPORT_FLOOR;
+  return variants.length === 0 || o.lookups === true ? lowestMeasuredScore(exp.evaluate, o.extraThresholds ?? []) : REPORT_FLOOR;
+}
+
+/**
+ * The ground truth planned at its floor (truthFloor): its plan says whether it can score pairs
+ * on demand, which a backend other than `local` never does (it runs the plan's jobs).
+ */
+export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, variants: readonly PlannedVariant[], backendKind: string): PlannedVariant {
+  const first = planVariant(exp, detectors, exp.groundTruth, REPORT_FLOOR);
+  const lookups = backendKind === 'local' && first.plan.local?.scorer !== undefined;
+  const extraThresholds = variants.flatMap((v) => (v.expansion?.kind === 'calibration' ? [v.expansion.calibration.threshold] : []));
+  const floor = truthFloor(exp, variants.map((v) => v.variant), { lookups, extraThresholds });
+  return floor === REPORT_FLOOR ? first : planVariant(exp, detectors, exp.groundTruth, floor);
 }
 
 /**
@@ -64,8 +79,11 @@ export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Vari
   return { variant: v, adapter, plan: adapter.plan(params, { minScore, seed: exp.seed }), minScore, ...(expansion ? { expansion } : {}) };
 }
 
-/** The ground truth as every later variant needs it. */
-export type Truth = TruthSummary & { readonly measured: MeasuredVariant };
+/**
+ * The ground truth as every later variant needs it; `lookups` gives its scorer (TruthSummary
+ * `scorer`), made when a variant first needs it and shared by the later ones.
+ */
+export type Truth = Omit<TruthSummary, 'scorer'> & { readonly measured: MeasuredVariant; readonly lookups?: () => Promise<PairScorer | undefined> };
 
 export interface VariantResult {
   readonly record: VariantRecord;
@@ -137,13 +155,14 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
+  const scorer = truth?.lookups ? await truth.lookups() : undefined;
   const ev = evaluateVariant({
     pairs,
     output: plan.output,
     counters: result.counters,
     documents: docs.ids.length,
     evaluate: exp.evaluate,
-    truth,
+    truth: truth ? { pairs: truth.pairs, candidates: truth.candidates, ...(scorer ? { scorer } : {}) } : undefined,
     sizes: ctx.sizes,
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
   });

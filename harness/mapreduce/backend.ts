@@ -3,7 +3,7 @@
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */
-import type { Counters, DocumentSet, Plan } from '../../contract/index.ts';
+import type { Counters, DocumentSet, PairScorer, Plan } from '../../contract/index.ts';
 import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
@@ -53,6 +53,12 @@ export interface BackendRunResult {
 export interface Backend {
   readonly kind: string;
   run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult>;
+  /**
+   * The plan's exact score of any pair (contract LocalKernel.scorer), on the same documents as
+   * `run` and sharing what its kernel computed; undefined when the plan has none. Only a backend
+   * that runs kernels in this process has it.
+   */
+  scorer?(job: VariantJob, ctx: BackendContext): Promise<PairScorer | undefined>;
   /** Releases threads, processes or clusters; always called, also after a failure. */
   close(): Promise<void>;
 }

@@ -6,10 +6,11 @@
  * is reused only when the run's inputs (config, package version, input files) and the variant's
  * algorithm and parameters are those it was saved with.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PairList } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../kernels/io/atomic-write.ts';
+import { readFileInPieces, readInto, writeFileInPieces, type PieceOptions } from '../../kernels/io/pieces.ts';
 import type { VariantRecord } from './types.ts';
 
 export interface SavedVariant {
@@ -62,6 +63,8 @@ export class Checkpoint {
     readonly dir: string,
     inputsDigest: string,
     manifest: Manifest | undefined,
+    /** the bound on one read or write of a saved file (kernels/io/pieces.ts; tests make it tiny) */
+    private readonly pieces: PieceOptions = {},
   ) {
     this.manifest = manifest ?? { inputs_digest: inputsDigest, variants: {}, next_slot: 0 };
   }
@@ -75,15 +78,15 @@ export class Checkpoint {
     return Object.keys(readManifest(dir)?.variants ?? {}).length;
   }
 
-  static open(dir: string, inputsDigest: string, resume: boolean): { checkpoint: Checkpoint; saved: number; discarded?: string } {
+  static open(dir: string, inputsDigest: string, resume: boolean, pieces: PieceOptions = {}): { checkpoint: Checkpoint; saved: number; discarded?: string } {
     const old = readManifest(dir);
     if (old && resume && old.inputs_digest === inputsDigest) {
-      return { checkpoint: new Checkpoint(dir, inputsDigest, old), saved: Object.keys(old.variants).length };
+      return { checkpoint: new Checkpoint(dir, inputsDigest, old, pieces), saved: Object.keys(old.variants).length };
     }
     const discarded = old === undefined ? undefined : resume ? 'its inputs differ from this run’s' : 'this run was not asked to resume (--resume)';
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const c = new Checkpoint(dir, inputsDigest, undefined);
+    const c = new Checkpoint(dir, inputsDigest, undefined, pieces);
     c.writeManifest();
     return { checkpoint: c, saved: 0, ...(discarded && Object.keys(old?.variants ?? {}).length > 0 ? { discarded } : {}) };
   }
@@ -97,9 +100,9 @@ export class Checkpoint {
       // A folder holding another variant's record (a checkpoint written by an older version
       // could reuse folders) is not this variant's: it runs again.
       if (record.name !== name) return undefined;
-      const files = record.files.map((f) => ({ file: f.file, bytes: readFileSync(join(dir, 'files', ...f.file.split('/'))) }));
+      const files = record.files.map((f) => ({ file: f.file, bytes: readFileInPieces(join(dir, 'files', ...f.file.split('/')), this.pieces) }));
       const truthFile = join(dir, 'truth.bin');
-      return { record, files, ...(existsSync(truthFile) ? { truth: decodePairs(readFileSync(truthFile)) } : {}) };
+      return { record, files, ...(existsSync(truthFile) ? { truth: readPairs(truthFile, this.pieces) } : {}) };
     } catch {
       // A variant whose files are not all there is run again.
       return undefined;
@@ -114,9 +117,9 @@ export class Checkpoint {
     for (const f of v.files) {
       const p = join(tmp, 'files', ...f.file.split('/'));
       mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, f.bytes);
+      writeFileInPieces(p, [f.bytes], this.pieces);
     }
-    if (v.truth) writeFileSync(join(tmp, 'truth.bin'), encodePairs(v.truth));
+    if (v.truth) writeFileInPieces(join(tmp, 'truth.bin'), pairsParts(v.truth), this.pieces);
     writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));
     rmSync(join(this.dir, slot), { recursive: true, force: true });
     // A folder renamed into place, not a file: kernels/io/atomic-write.ts writes files only.
@@ -153,16 +156,25 @@ function readManifest(dir: string): Manifest | undefined {
   }
 }
 
-/** n, then the a, b and score arrays, little-endian as the machine writes them. */
-function encodePairs(p: PairList): Buffer {
-  const n = p.a.length;
+/** n, then the a, b and score arrays, little-endian as the machine writes them: parts written in turn, never joined. */
+function pairsParts(p: PairList): ArrayBufferView[] {
   const head = Buffer.alloc(8);
-  head.writeBigUInt64LE(BigInt(n));
-  return Buffer.concat([head, Buffer.from(p.a.buffer, p.a.byteOffset, 4 * n), Buffer.from(p.b.buffer, p.b.byteOffset, 4 * n), Buffer.from(p.score.buffer, p.score.byteOffset, 8 * n)]);
+  head.writeBigUInt64LE(BigInt(p.a.length));
+  return [head, p.a, p.b, p.score];
 }
 
-function decodePairs(buf: Buffer): PairList {
-  const n = Number(buf.readBigUInt64LE(0));
-  const copy = (start: number, bytes: number): ArrayBuffer => buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + start + bytes) as ArrayBuffer;
-  return { a: new Uint32Array(copy(8, 4 * n)), b: new Uint32Array(copy(8 + 4 * n, 4 * n)), score: new Float64Array(copy(8 + 8 * n, 8 * n)) };
+function readPairs(file: string, pieces: PieceOptions): PairList {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    readInto(fd, head, 0, pieces);
+    const n = Number(head.readBigUInt64LE(0));
+    const p = { a: new Uint32Array(n), b: new Uint32Array(n), score: new Float64Array(n) };
+    readInto(fd, p.a, 8, pieces);
+    readInto(fd, p.b, 8 + 4 * n, pieces);
+    readInto(fd, p.score, 8 + 8 * n, pieces);
+    return p;
+  } finally {
+    closeSync(fd);
+  }
 }

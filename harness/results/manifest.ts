@@ -4,7 +4,8 @@
  * report.html is not listed: it is derived from the rest and `bench report` rewrites it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { forEachPiece } from '../../kernels/io/pieces.ts';
 import { join, relative, sep } from 'node:path';
 
 export interface FileEntry {
@@ -20,6 +21,13 @@ export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** A file's SHA-256, read a piece at a time (a run's files may exceed what one read takes). */
+export function fileSha256(path: string): string {
+  const h = createHash('sha256');
+  forEachPiece(path, (piece) => h.update(piece));
+  return h.digest('hex');
+}
+
 /** Every file under `dir` except run.json and report.html, sorted by path. */
 export function listRunFiles(dir: string): FileEntry[] {
   const out: FileEntry[] = [];
@@ -30,8 +38,7 @@ export function listRunFiles(dir: string): FileEntry[] {
       else if (e.isFile()) {
         const rel = relative(dir, p).split(sep).join('/');
         if (UNLISTED.has(rel)) continue;
-        const data = readFileSync(p);
-        out.push({ path: rel, bytes: data.length, sha256: sha256(data) });
+        out.push({ path: rel, bytes: statSync(p).size, sha256: fileSha256(p) });
       }
     }
   };
@@ -50,7 +57,7 @@ export function verifyRunFiles(dir: string, files: readonly FileEntry[]): string
       return `${f.path} is missing`;
     }
     if (size !== f.bytes) return `${f.path} has ${size} bytes, run.json lists ${f.bytes}`;
-    if (sha256(readFileSync(p)) !== f.sha256) return `${f.path} differs from the file run.json lists (SHA-256)`;
+    if (fileSha256(p) !== f.sha256) return `${f.path} differs from the file run.json lists (SHA-256)`;
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
  * `pairs/<variant>.csv.gz`: `doc_a,doc_b,score` with doc_a < doc_b, sorted, gzip'd. Node's gzip
  * writes no timestamp, so the same pairs give the same bytes.
  */
-import { gzip, gzipSync } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import { formatScore, type PairList } from '../../contract/index.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type { TaskRunner } from '../runtime/tasks.ts';
@@ -107,11 +107,13 @@ function keptPairs(pairs: PairList, rank: Uint32Array, minScore: number): KeptPa
 }
 
 /**
- * The CSV text of kept pairs. Rows are sorted by the two ids as strings, through their ranks, by
- * two stable counting sorts (by the second id's rank, then the first's): linear in the rows,
- * where a comparison sort of a sampled variant's 180,000 rows took most of its evaluation.
+ * The CSV text of kept pairs, in pieces of a few thousand rows, never joined: the text of a
+ * large file exceeds what one string or Buffer may hold. Rows are sorted by the two ids as
+ * strings, through their ranks, by two stable counting sorts (by the second id's rank, then the
+ * first's): linear in the rows, where a comparison sort of a sampled variant's 180,000 rows took
+ * most of its evaluation.
  */
-function csvOf({ first, second, scores }: KeptPairs, rank: Uint32Array, field: readonly string[]): Buffer {
+function csvParts({ first, second, scores }: KeptPairs, rank: Uint32Array, field: readonly string[]): Buffer[] {
   const n = first.length;
   const bySecond = countingOrder(Array.from({ length: n }, (_, r) => r), (r) => rank[second[r] as number] as number, rank.length);
   const rows = countingOrder(bySecond, (r) => rank[first[r] as number] as number, rank.length);
@@ -127,14 +129,30 @@ function csvOf({ first, second, scores }: KeptPairs, rank: Uint32Array, field: r
     }
   });
   parts.push(Buffer.from(text, 'utf8'));
-  return Buffer.concat(parts);
+  return parts;
+}
+
+/**
+ * The pieces gzip'd as one stream: the same bytes as gzip of their concatenation (deflate's
+ * output does not depend on how its input is cut), without that concatenation.
+ */
+function gzipParts(parts: readonly Buffer[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const z = createGzip({ level: GZIP_LEVEL });
+    const out: Buffer[] = [];
+    z.on('data', (b: Buffer) => out.push(b));
+    z.on('error', reject);
+    z.on('end', () => resolve(Buffer.concat(out)));
+    for (const p of parts) z.write(p);
+    z.end();
+  });
 }
 
 /** The CSV text of the pairs scoring at least `minScore`, and how many there are. */
 export function pairsCsv(pairs: PairList, ids: readonly string[], minScore: number): { bytes: Buffer; rows: number } {
   const { rank, field } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
-  return { bytes: csvOf(kept, rank, field), rows: kept.first.length };
+  return { bytes: Buffer.concat(csvParts(kept, rank, field)), rows: kept.first.length };
 }
 
 /** `items` stably sorted by `key` (0 <= key < `keys`). */
@@ -155,8 +173,8 @@ interface PairsFileTask extends KeptPairs {
 }
 
 /** Runs on a worker thread: the CSV of kept pairs, gzip'd (a copy of its own, to be moved back). */
-export function pairsFileTask(p: PairsFileTask): { bytes: Uint8Array } {
-  return { bytes: new Uint8Array(gzipSync(csvOf(p, p.rank, fieldsOf(p.fields)), { level: GZIP_LEVEL })) };
+export async function pairsFileTask(p: PairsFileTask): Promise<{ bytes: Uint8Array }> {
+  return { bytes: new Uint8Array(await gzipParts(csvParts(p, p.rank, fieldsOf(p.fields)))) };
 }
 
 /**
@@ -176,9 +194,7 @@ export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minSco
     const r = await threads.run(pairsFile.task('pairsFileTask'), { ...kept, rank, fields: sharedFields(ids, field) });
     return { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), rows };
   }
-  const csv = csvOf(kept, rank, field);
-  const bytes = await new Promise<Buffer>((resolve, reject) => gzip(csv, { level: GZIP_LEVEL }, (err, out) => (err ? reject(err) : resolve(out))));
-  return { bytes, rows };
+  return { bytes: await gzipParts(csvParts(kept, rank, field)), rows };
 }
 
 const GZIP_LEVEL = 4;

@@ -6,7 +6,8 @@
  * run.json says so); leftovers of dead runs (their pid is in the name) are removed by the next
  * run into the same results folder, with a notice.
  */
-import { mkdirSync, readdirSync, rmdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileInPieces } from '../../kernels/io/pieces.ts';
+import { mkdirSync, readdirSync, rmdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.ts';
 import { processAlive, RunLock } from './run-lock.ts';
@@ -82,7 +83,8 @@ export class RunFolder {
   write(relPath: string, data: string | Buffer): void {
     const path = join(this.tempDir, relPath);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, data);
+    // In pieces: one write call takes at most 2 GiB (kernels/io/pieces.ts).
+    writeFileInPieces(path, [typeof data === 'string' ? Buffer.from(data, 'utf8') : data]);
   }
 
   /**

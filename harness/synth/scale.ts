@@ -23,7 +23,7 @@
  */
 import type { Document } from '../../contract/index.ts';
 import { below, generator, itemGenerator, shuffle } from './random.ts';
-import type { TextModel } from './text-model.ts';
+import { walkWords, type TextModel } from './text-model.ts';
 
 export interface ScaleSynthOptions {
   readonly documents: number;
@@ -36,6 +36,19 @@ export interface ScaleSynthOptions {
   readonly boilerplate: number;
   /** the most base documents one passage is planted in */
   readonly maxShare: number;
+  /**
+   * How base documents' words are made: `words`, drawn one at a time at their frequencies (two
+   * documents share a run of words only where one is planted); `walk`, a random walk over the
+   * source's word pairs (text-model.ts walkWords), which shares short phrases as real text does.
+   */
+  readonly text: 'words' | 'walk';
+  /**
+   * Site templates (0: none): each base document carries the header and footer of one of them,
+   * picked at random, as web pages of a site carry its navigation and disclaimers. With T
+   * templates a header is in about base / T documents: shared text whose document frequency
+   * grows with the corpus, the full join's quadratic case.
+   */
+  readonly templates: number;
 }
 
 export const DEFAULT_SCALE: Omit<ScaleSynthOptions, 'documents' | 'seed'> = {
@@ -43,6 +56,8 @@ export const DEFAULT_SCALE: Omit<ScaleSynthOptions, 'documents' | 'seed'> = {
   editRates: [0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3],
   boilerplate: 0.3,
   maxShare: 500,
+  text: 'words',
+  templates: 0,
 };
 
 /** Cluster sizes (copies of one source) and their probabilities. */
@@ -60,6 +75,11 @@ const PARAGRAPH_SENTENCES = 5;
 // Streams of `itemGenerator`: one a kind of random choice.
 const BASE_TEXT = 1;
 const COPY_EDITS = 2;
+const TEMPLATE_TEXT = 3;
+/** Words of a template's header, and of its footer (a navigation bar, a disclaimer). */
+const TEMPLATE_WORDS = { header: 40, footer: 60 } as const;
+/** Mean words of a paragraph of walked text (its sentences are the source's own). */
+const WALK_PARAGRAPH_WORDS = 70;
 
 export interface ScalePlan {
   readonly options: ScaleSynthOptions;
@@ -72,6 +92,8 @@ export interface ScalePlan {
   /** passage of each base document, -1 for none */
   readonly passageOf: Int32Array;
   readonly passages: number;
+  /** template of each base document, -1 for none */
+  readonly templateOf: Int32Array;
   /** logical document (base 0..base-1, then copies) at each position of the corpus */
   readonly order: Uint32Array;
   /** position of each logical document */
@@ -83,6 +105,8 @@ export function checkScaleOptions(o: ScaleSynthOptions): void {
   if (!(o.copies >= 0 && o.copies <= 0.5)) throw new Error(`synth scale: copies must be in [0, 0.5], got ${o.copies}`);
   if (!(o.boilerplate >= 0 && o.boilerplate <= 1)) throw new Error(`synth scale: boilerplate must be in [0, 1], got ${o.boilerplate}`);
   if (!Number.isInteger(o.maxShare) || o.maxShare < 2) throw new Error(`synth scale: max-share must be an integer of at least 2, got ${o.maxShare}`);
+  if (!Number.isInteger(o.templates) || o.templates < 0) throw new Error(`synth scale: templates must be an integer of at least 0, got ${o.templates}`);
+  if (o.text !== 'words' && o.text !== 'walk') throw new Error(`synth scale: text must be words or walk, got ${String(o.text)}`);
   if (o.editRates.length === 0 || o.editRates.length > 255 || o.editRates.some((r) => !(r >= 0 && r < 1))) {
     throw new Error(`synth scale: edit rates must be 1 to 255 numbers in [0, 1), got ${o.editRates.join(',')}`);
   }
@@ -134,7 +158,10 @@ export function planScale(o: ScaleSynthOptions): ScalePlan {
   const order = shuffle(Uint32Array.from({ length: o.documents }, (_, i) => i), random);
   const positionOf = new Uint32Array(o.documents);
   order.forEach((logical, position) => (positionOf[logical] = position));
-  return { options: o, base, copySource, copyRate, clusters, passageOf, passages, order, positionOf };
+  // Drawn last, so that a corpus without templates is the one earlier versions made.
+  const templateOf = new Int32Array(base).fill(-1);
+  if (o.templates > 0) for (let i = 0; i < base; i++) templateOf[i] = below(random, o.templates);
+  return { options: o, base, copySource, copyRate, clusters, passageOf, passages, templateOf, order, positionOf };
 }
 
 export function documentId(position: number): string {
@@ -154,15 +181,27 @@ function randomWord(model: TextModel, random: () => number): string {
 
 const SENTENCE_END = /[.!?]$/;
 
+/** Template `t`'s header or footer: a walk of its own, the same in every document carrying it. */
+export function templateText(model: TextModel, plan: ScalePlan, t: number, part: 'header' | 'footer'): string {
+  const random = itemGenerator(plan.options.seed, TEMPLATE_TEXT, 2 * t + (part === 'header' ? 0 : 1));
+  return walkWords(model, random, TEMPLATE_WORDS[part]).join(' ');
+}
+
 /** Base document `i`: the same text whenever it is asked for. */
 export function baseText(model: TextModel, plan: ScalePlan, i: number): string {
   const random = itemGenerator(plan.options.seed, BASE_TEXT, i);
   const length = Math.min(LENGTH.max, Math.max(LENGTH.min, model.lengths[below(random, model.lengths.length)] as number));
   const passage = plan.passageOf[i] as number;
   const at = passage >= 0 ? below(random, length + 1) : -1;
+  const walk = plan.options.text === 'walk' ? walkWords(model, random, length) : undefined;
   const parts: string[] = [];
   for (let w = 0; w < length; w++) {
     if (w === at) parts.push(`\n\n${passageText(model, passage)}\n\n`);
+    if (walk) {
+      // The walk's words carry the source's own punctuation: only paragraphs are added.
+      parts.push(walk[w] as string, random() < 1 / WALK_PARAGRAPH_WORDS ? '\n\n' : ' ');
+      continue;
+    }
     const word = randomWord(model, random);
     parts.push(word);
     if (random() < 1 / SENTENCE_WORDS) {
@@ -173,7 +212,9 @@ export function baseText(model: TextModel, plan: ScalePlan, i: number): string {
     }
   }
   if (at === length) parts.push(`\n\n${passageText(model, passage)}`);
-  return parts.join('').trim();
+  const body = parts.join('').trim();
+  const t = plan.templateOf[i] as number;
+  return t < 0 ? body : `${templateText(model, plan, t, 'header')}\n\n${body}\n\n${templateText(model, plan, t, 'footer')}`;
 }
 
 /** Copy `c`: its source's text with every word edited at the copy's rate. */

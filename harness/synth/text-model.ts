@@ -24,6 +24,12 @@ export interface TextModel {
   readonly sourceDocuments: number;
   /** tokens left out: a character outside Latin-1, or longer than `MAX_WORD` */
   readonly leftOut: number;
+  /**
+   * Where each word occurs in `tokens`: `occurrences[occurrenceStart[w] .. occurrenceStart[w+1])`,
+   * for a random walk over the source's word pairs (`walkWords`)
+   */
+  readonly occurrenceStart: Uint32Array;
+  readonly occurrences: Uint32Array;
 }
 
 const MAX_WORD = 40;
@@ -78,5 +84,35 @@ export function buildTextModel(docs: Iterable<Document>): TextModel {
   }
   if (n === 0) throw new Error('synth scale: the source documents have no usable words');
   if (lines.size === 0) throw new Error(`synth scale: the source documents have no line of ${PASSAGE_WORDS.min} to ${PASSAGE_WORDS.max} words to plant as a shared passage`);
-  return { words, tokens: tokens.slice(0, n), lengths: Uint32Array.from(lengths), passages: [...lines], sourceDocuments, leftOut };
+  const kept = tokens.slice(0, n);
+  const occurrenceStart = new Uint32Array(words.length + 1);
+  for (const t of kept) occurrenceStart[t + 1]!++;
+  for (let w = 0; w < words.length; w++) occurrenceStart[w + 1] = (occurrenceStart[w + 1] as number) + (occurrenceStart[w] as number);
+  const fill = occurrenceStart.slice(0, words.length);
+  const occurrences = new Uint32Array(n);
+  kept.forEach((t, pos) => (occurrences[fill[t]!++] = pos));
+  return { words, tokens: kept, lengths: Uint32Array.from(lengths), passages: [...lines], sourceDocuments, leftOut, occurrenceStart, occurrences };
+}
+
+/**
+ * `length` words of a random walk over the source's word pairs (a first-order Markov chain of
+ * the source's own frequencies, its documents' tokens one stream): from a random token, each next word is the word after a random
+ * occurrence of the current one. The text reads like the source a few words at a time, so
+ * unrelated documents share short runs as real text does (and char-64 shingles through them,
+ * the more, the more common the phrase), unlike words drawn one at a time.
+ */
+export function walkWords(model: TextModel, random: () => number, length: number): string[] {
+  const { tokens, occurrenceStart, occurrences } = model;
+  const n = tokens.length;
+  const out: string[] = [];
+  let pos = Math.floor(random() * n);
+  for (let i = 0; i < length; i++) {
+    const w = tokens[pos] as number;
+    out.push(model.words[w] as string);
+    // The stream is read as a ring: the source's last token is followed by its first.
+    const next = tokens[pos + 1 < n ? pos + 1 : 0] as number;
+    const from = occurrenceStart[next] as number;
+    pos = occurrences[from + Math.floor(random() * ((occurrenceStart[next + 1] as number) - from))] as number;
+  }
+  return out;
 }

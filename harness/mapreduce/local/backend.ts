@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet } from '../../../contract/index.ts';
+import type { CorpusShape, Counters, DocumentSet, PairScorer } from '../../../contract/index.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
@@ -59,9 +59,29 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
         ctx.signal.removeEventListener('abort', onAbort);
       }
     },
+    async scorer(job: VariantJob, ctx: BackendContext): Promise<PairScorer | undefined> {
+      const make = job.plan.local?.scorer;
+      return make ? make(kernelFor(ctx).ctx) : undefined;
+    },
     // A runtime given is closed by whoever made it.
     close: async () => own?.close('finished'),
   };
+
+  /** A kernel's context on `ctx`'s documents, with what earlier kernels on them computed. */
+  function kernelFor(ctx: BackendContext): ReturnType<Runtime['kernelContext']> {
+    const kernelDir = join(ctx.workDir, 'kernel');
+    mkdirSync(kernelDir, { recursive: true });
+    let cache = caches.get(ctx.docs);
+    if (!cache) caches.set(ctx.docs, (cache = new Map()));
+    return runtime.kernelContext({
+      docs: ctx.docs,
+      memoryBudgetBytes: budget,
+      workDir: kernelDir,
+      signal: ctx.signal,
+      progress: ctx.progress,
+      cache,
+    });
+  }
 
   async function runOnce(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
     const counters: Counters = {};
@@ -74,18 +94,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
     // An out-of-core kernel bounds its own memory: the text jobs are never its fallback for size.
     if (local && opts.engine === 'auto' && (estimate <= budget || local.outOfCore === true)) {
-      const kernelDir = join(ctx.workDir, 'kernel');
-      mkdirSync(kernelDir, { recursive: true });
-      let cache = caches.get(ctx.docs);
-      if (!cache) caches.set(ctx.docs, (cache = new Map()));
-      const kernel = runtime.kernelContext({
-        docs: ctx.docs,
-        memoryBudgetBytes: budget,
-        workDir: kernelDir,
-        signal: ctx.signal,
-        progress: ctx.progress,
-        cache,
-      });
+      const kernel = kernelFor(ctx);
       ctx.signal.throwIfAborted();
       const r = await local.run(kernel.ctx);
       for (const [g, names] of Object.entries(kernel.counters)) counters[g] = { ...names };

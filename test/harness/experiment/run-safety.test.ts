@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AlgorithmAdapter } from '../../../contract/index.ts';
-import { UserError } from '../../../harness/errors.ts';
+import { keptNoteOf, UserError } from '../../../harness/errors.ts';
 import { runExperiment, type RunOptions } from '../../../harness/experiment/runner.ts';
 import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
@@ -214,6 +214,22 @@ describe('a run tied to its inputs', () => {
     } finally {
       writeFileSync(corpus, original);
     }
+  });
+});
+
+describe('a late failure', () => {
+  it('says on its error what was kept and how to finish, and the run resumes with nothing run again', async () => {
+    const failed = await runExperiment(
+      options('late', {
+        runId: 'l',
+        writeReport: () => Promise.reject(new Error('a bug in the report')),
+      }),
+    ).catch((e: unknown) => e);
+    expect((failed as Error).message).toBe('a bug in the report');
+    expect(keptNoteOf(failed)).toMatch(/^4 of 4 variants are saved in .*\.resume-l; to finish the run: bench run .* --run-id l --resume$/);
+    const resumed = await runExperiment(options('late', { runId: 'l', earlier: { checkpoint: 'resume' } }));
+    if (resumed.kind !== 'completed') throw new Error('expected a resumed run');
+    expect(resumed.record.resumed).toHaveLength(4);
   });
 });
 

@@ -96,3 +96,16 @@ describe('Checkpoint', () => {
     expect(restored(c, 'b')).toEqual([2, 'b:2']);
   });
 });
+
+describe('Checkpoint in bounded pieces', () => {
+  it('saves and restores the ground truth’s pairs and the files with no read or write over a few bytes', () => {
+    const dir = tempDir();
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', false, { chunkBytes: 7 });
+    const truth = { a: Uint32Array.from([0, 0, 3]), b: Uint32Array.from([1, 2, 9]), score: Float64Array.from([0.5, 1, 1 / 3]) };
+    const bytes = Buffer.from('a file of more than seven bytes');
+    c.save('t', ID, { record: record('t', 1), files: [{ file: 'pairs/t.csv.gz', bytes }], truth });
+    const back = Checkpoint.open(dir, 'd', true, { chunkBytes: 7 }).checkpoint.restore('t', ID);
+    expect(back?.truth).toEqual(truth);
+    expect(back?.files[0]?.bytes).toEqual(bytes);
+  });
+});

@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { pairsCsv, pairsCsvGz } from '../../../harness/results/pairs-file.ts';
@@ -55,6 +55,15 @@ describe('pairs file', () => {
     const csv = pairsCsv(pairList(rows), many, 0.2);
     expect(csv.rows).toBe(expected.length);
     expect(csv.bytes.toString('utf8')).toBe(`doc_a,doc_b,score\n${expected.join('')}`);
+  });
+
+  it('gzips the text in pieces to the bytes of gzip of the whole text at level 4', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `doc${i}`);
+    const rows: [number, number, number][] = [];
+    for (let a = 0; a < 300; a++) for (let b = a + 1; b < 300; b += 2) rows.push([a, b, ((a * 31 + b) % 97) / 97]);
+    const whole = pairsCsv(pairList(rows), many, 0);
+    expect(whole.rows).toBeGreaterThan(4096 * 3); // several pieces
+    expect(Buffer.compare((await pairsCsvGz(pairList(rows), many, 0)).bytes, gzipSync(whole.bytes, { level: 4 }))).toBe(0);
   });
 
   it('makes the same gzip bytes on a worker thread as here, ids repeated included, and leaves the pairs as they were', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from '../../../algorithms/text/normalize.ts';
-import { baseText, copyText, DEFAULT_SCALE, oraclePairs, passageText, planScale, scaleDocuments, type ScaleSynthOptions } from '../../../harness/synth/scale.ts';
+import { baseText, copyText, DEFAULT_SCALE, oraclePairs, passageText, planScale, scaleDocuments, templateText, type ScaleSynthOptions } from '../../../harness/synth/scale.ts';
 import { buildTextModel } from '../../../harness/synth/text-model.ts';
 import { smallCorpus } from '../../support/corpus.ts';
 import { runPlan } from '../../support/run-plan.ts';
@@ -158,5 +158,46 @@ describe('synth scale', () => {
     expect(mean(0.05)).toBeLessThan(1);
     expect(mean(0.3)).toBeLessThan(mean(0.05));
     expect(mean(0.3)).toBeGreaterThan(0);
+  });
+});
+
+describe('synth scale: heavy shared text (--text walk, --templates)', () => {
+  /** Every pair of consecutive words of the source, its documents one after the other, left-out tokens dropped. */
+  const known = new Set(model.words);
+  const stream = source.flatMap((d) => d.text.split(/\s+/).filter((t) => known.has(t)));
+  const bigrams = new Set([...stream.slice(1).map((t, i) => `${stream[i]} ${t}`), `${stream.at(-1)} ${stream[0]}`]);
+
+  it('walks the source’s word pairs: each word follows its predecessor somewhere in the source', () => {
+    const plan = planScale(options(60, 3, { text: 'walk', boilerplate: 0, copies: 0 }));
+    let pairs = 0;
+    for (let i = 0; i < plan.base; i++) {
+      const words = baseText(model, plan, i).split(/\s+/);
+      for (let w = 0; w + 1 < words.length; w++, pairs++) expect(bigrams.has(`${words[w]} ${words[w + 1]}`), `${words[w]} ${words[w + 1]}`).toBe(true);
+    }
+    expect(pairs).toBeGreaterThan(1000);
+  });
+
+  it('gives each base document one template’s header and footer, the same text in every document of the template', () => {
+    const plan = planScale(options(300, 4, { text: 'walk', templates: 5, copies: 0 }));
+    const seen = new Map<number, number>();
+    for (let i = 0; i < plan.base; i++) {
+      const t = plan.templateOf[i] as number;
+      expect(t >= 0 && t < 5).toBe(true);
+      seen.set(t, (seen.get(t) ?? 0) + 1);
+      const text = baseText(model, plan, i);
+      expect(text.startsWith(`${templateText(model, plan, t, 'header')}\n\n`)).toBe(true);
+      expect(text.endsWith(`\n\n${templateText(model, plan, t, 'footer')}`)).toBe(true);
+    }
+    // five templates over 300 documents: each carried by dozens
+    expect([...seen.values()].every((n) => n > 30)).toBe(true);
+    expect(templateText(model, plan, 0, 'header')).not.toBe(templateText(model, plan, 1, 'header'));
+  });
+
+  it('leaves the corpus without templates and walk as earlier versions made it', () => {
+    const plain = planScale(options(200, 5));
+    expect(plain.templateOf.every((t) => t === -1)).toBe(true);
+    const withTemplates = planScale(options(200, 5, { templates: 3 }));
+    expect([...withTemplates.order]).toEqual([...plain.order]);
+    expect([...withTemplates.passageOf]).toEqual([...plain.passageOf]);
   });
 });

@@ -1,0 +1,229 @@
+/**
+ * The unsampled RR from a floor up, in time that follows the pairs it finds: All-Pairs' prefix
+ * and length filters (Bayardo et al. 2007; PPJoin's, Xiao et al. 2008) over the fingerprint
+ * ids ordered rarest first, each candidate verified exactly by merging the two documents'
+ * sorted id lists. The full join (`scanCount` in join.ts) visits every pair behind every shared
+ * fingerprint, d² for an id held by d documents: boilerplate held by thousands of documents
+ * makes it quadratic in the collection. Here an id enters the join only through the prefixes
+ * of the documents holding it, and the rarest ids fill the prefixes, so boilerplate rarely does.
+ *
+ * Exact: a pair with RR ≥ t shares an id among both documents' first |x| − ⌈t·|x|⌉ + 1 ids in
+ * the common order (their overlap is at least t·max(|x|, |y|)), and its sizes are within a
+ * factor t of each other; both filters here are a little wider than that (rounding slack),
+ * and the decision is the full join's own `c / (|x| + |y| − c) >= floor`, double for double.
+ */
+import { sharedU32 } from '../text/chunks.ts';
+import type { DocumentFeatures } from '../text/features.ts';
+
+/** Relative slack on the filters' bounds, far above a double's rounding and far below one id. */
+const SLACK = 1e-9;
+/** A prefix entry whose id no other document holds: no list to probe. */
+const UNSHARED = 0xffffffff;
+
+/** The fewest ids a document of `size` must share with another for an RR of `floor` (at least 1), a lower bound. */
+export function minimumOverlap(size: number, floor: number): number {
+  return Math.max(1, Math.ceil(floor * size * (1 - SLACK)));
+}
+
+/** The length of the prefix of a document of `size` that a pair with RR ≥ `floor` must share an id in. */
+export function prefixLength(size: number, floor: number): number {
+  return size === 0 ? 0 : size - minimumOverlap(size, floor) + 1;
+}
+
+/** Sizes a partner of a document of `size` can have at RR ≥ `floor`, widened by the slack. */
+export function partnerSizes(size: number, floor: number): [number, number] {
+  return [Math.ceil(floor * size * (1 - SLACK)), Math.floor((size / floor) * (1 + SLACK))];
+}
+
+export interface PrefixIndex {
+  readonly docs: number;
+  /** CSR over documents of their prefix entries */
+  readonly prefixStart: Uint32Array;
+  /** each prefix entry's rank (its id's place in the rarest-first order), UNSHARED for an id of one document */
+  readonly prefixRank: Uint32Array;
+  /** each prefix entry's position in its rank's list */
+  readonly prefixPos: Uint32Array;
+  /** CSR over ranks of the documents whose prefix holds the rank's id, ascending */
+  readonly listStart: Uint32Array;
+  readonly listDocs: Uint32Array;
+  /** probing work per document (list entries after its own), for balancing the threads' ranges */
+  readonly work: Float64Array;
+}
+
+/**
+ * One pass over the postings in rarest-first order fills each document's prefix with its
+ * rarest ids and, at once, each id's list of the documents whose prefix holds it (ascending,
+ * as the postings are). Memory: three words a prefix entry, and two a fingerprint id.
+ */
+export function buildPrefixIndex(f: DocumentFeatures, floor: number): PrefixIndex {
+  const F = f.fingerprints;
+  const df = (id: number): number => (f.postStart[id + 1] as number) - (f.postStart[id] as number);
+  // Ids by (document frequency, id): a counting sort on the frequency.
+  const byDf = new Uint32Array(f.docs + 2);
+  for (let id = 0; id < F; id++) byDf[df(id) + 1]!++;
+  for (let n = 1; n < byDf.length; n++) byDf[n] = (byDf[n] as number) + (byDf[n - 1] as number);
+  const order = new Uint32Array(F);
+  for (let id = 0; id < F; id++) order[byDf[df(id)]!++] = id;
+
+  const prefixStart = sharedU32(f.docs + 1);
+  for (let d = 0; d < f.docs; d++) {
+    const size = (f.docStart[d + 1] as number) - (f.docStart[d] as number);
+    prefixStart[d + 1] = (prefixStart[d] as number) + prefixLength(size, floor);
+  }
+  const entries = prefixStart[f.docs] as number;
+  const prefixRank = sharedU32(entries);
+  const prefixPos = sharedU32(entries);
+  const listStart = sharedU32(F + 1);
+  const listDocs = sharedU32(entries);
+  const fill = prefixStart.slice(0, f.docs);
+  let at = 0;
+  for (let r = 0; r < F; r++) {
+    const id = order[r] as number;
+    const shared = df(id) >= 2;
+    const first = at;
+    for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
+      const d = f.postDocs[q] as number;
+      const e = fill[d] as number;
+      if (e === (prefixStart[d + 1] as number)) continue;
+      fill[d] = e + 1;
+      if (!shared) {
+        prefixRank[e] = UNSHARED;
+        continue;
+      }
+      prefixRank[e] = r;
+      prefixPos[e] = at - first;
+      listDocs[at++] = d;
+    }
+    listStart[r + 1] = at;
+  }
+  const work = new Float64Array(f.docs);
+  for (let d = 0; d < f.docs; d++) {
+    let w = 0;
+    for (let e = prefixStart[d] as number; e < (prefixStart[d + 1] as number); e++) {
+      const r = prefixRank[e] as number;
+      if (r !== UNSHARED) w += (listStart[r + 1] as number) - (listStart[r] as number) - (prefixPos[e] as number) - 1;
+    }
+    work[d] = w;
+  }
+  return { docs: f.docs, prefixStart, prefixRank, prefixPos, listStart, listDocs, work };
+}
+
+/** The ids two documents share, by merging their ascending id lists. */
+export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y: number): number {
+  let i = docStart[x] as number;
+  const iEnd = docStart[x + 1] as number;
+  let j = docStart[y] as number;
+  const jEnd = docStart[y + 1] as number;
+  let c = 0;
+  while (i < iEnd && j < jEnd) {
+    const u = ids[i] as number;
+    const v = ids[j] as number;
+    if (u === v) {
+      c++;
+      i++;
+      j++;
+    } else if (u < v) i++;
+    else j++;
+  }
+  return c;
+}
+
+/**
+ * The exact unsampled RR of given pairs, from the documents' id lists: how the evaluation
+ * scores a pair the ground truth did not report because it scored under the floor. The same
+ * expression as the join's, so a pair gets the same double either way; 0 when it shares nothing.
+ */
+export function exactResemblance(f: Pick<DocumentFeatures, 'docStart' | 'ids'>, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    const c = commonIds(f.docStart, f.ids, x, y);
+    if (c === 0) continue;
+    const sx = (f.docStart[x + 1] as number) - (f.docStart[x] as number);
+    const sy = (f.docStart[y + 1] as number) - (f.docStart[y] as number);
+    out[i] = c / (sx + sy - c);
+  }
+  return out;
+}
+
+export interface PrefixJoinPayload {
+  readonly index: Omit<PrefixIndex, 'work'>;
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly floor: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface PrefixJoinResult {
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+  readonly score: Float64Array;
+  /** pairs verified (candidates after both filters) */
+  readonly verified: number;
+}
+
+/** Runs in a worker thread: the pairs (a, b > a) with RR ≥ floor for a in [from, to), sorted by (a, b). */
+export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
+  const { index: x, docStart, ids, floor } = p;
+  const docs = x.docs;
+  // The last document a candidate was seen for, plus one: each candidate verified once.
+  const seen = new Uint32Array(docs);
+  const touched = new Uint32Array(docs);
+  let cap = 1 << 10;
+  let outA = new Uint32Array(cap);
+  let outB = new Uint32Array(cap);
+  let outS = new Float64Array(cap);
+  let n = 0;
+  let verified = 0;
+  const size = (d: number): number => (docStart[d + 1] as number) - (docStart[d] as number);
+  for (let a = p.from; a < p.to; a++) {
+    const sa = size(a);
+    if (sa === 0) continue;
+    const [lo, hi] = partnerSizes(sa, floor);
+    let nt = 0;
+    for (let e = x.prefixStart[a] as number; e < (x.prefixStart[a + 1] as number); e++) {
+      const r = x.prefixRank[e] as number;
+      if (r === UNSHARED) continue;
+      const end = x.listStart[r + 1] as number;
+      for (let q = (x.listStart[r] as number) + (x.prefixPos[e] as number) + 1; q < end; q++) {
+        const b = x.listDocs[q] as number;
+        if (seen[b] === a + 1) continue;
+        seen[b] = a + 1;
+        const sb = size(b);
+        if (sb < lo || sb > hi) continue;
+        touched[nt++] = b;
+      }
+    }
+    touched.subarray(0, nt).sort();
+    verified += nt;
+    for (let t = 0; t < nt; t++) {
+      const b = touched[t] as number;
+      const c = commonIds(docStart, ids, a, b);
+      const sb = size(b);
+      // The full join's expression (join.ts scanCount), so the same double.
+      const rr = c / (sa + sb - c);
+      if (!(rr >= floor)) continue;
+      if (n === cap) {
+        cap *= 2;
+        outA = grown(outA, cap);
+        outB = grown(outB, cap);
+        const s2 = new Float64Array(cap);
+        s2.set(outS);
+        outS = s2;
+      }
+      outA[n] = a;
+      outB[n] = b;
+      outS[n] = rr;
+      n++;
+    }
+  }
+  return { a: outA.slice(0, n), b: outB.slice(0, n), score: outS.slice(0, n), verified };
+}
+
+function grown(a: Uint32Array<ArrayBuffer>, cap: number): Uint32Array<ArrayBuffer> {
+  const out = new Uint32Array(cap);
+  out.set(a);
+  return out;
+}

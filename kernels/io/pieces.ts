@@ -1,0 +1,73 @@
+/**
+ * Files written and read in bounded pieces. One `write` or `read` call of Node takes at most
+ * 2^31 − 1 bytes (a larger one fails with ERR_OUT_OF_RANGE: the crash of a checkpoint of
+ * 3.3 GB of pairs), and `readFileSync` refuses files over 2 GiB; here no call is given more
+ * than `chunkBytes`, and arrays are written from and read into their own memory, never joined
+ * into one buffer first.
+ */
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+
+/** The default bound on one call: 256 MiB, far under Node's 2 GiB. */
+export const PIECE_BYTES = 1 << 28;
+
+export interface PieceOptions {
+  /** the most bytes one write or read call is given (tests make it tiny) */
+  readonly chunkBytes?: number;
+}
+
+/** Writes `parts` in order to `file` (created or truncated), a piece of at most `chunkBytes` at a time. */
+export function writeFileInPieces(file: string, parts: readonly ArrayBufferView[], o: PieceOptions & { readonly flag?: string } = {}): void {
+  const chunk = chunkOf(o);
+  const fd = openSync(file, o.flag ?? 'w');
+  try {
+    for (const part of parts) {
+      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+      let at = 0;
+      // A write may take fewer bytes than it is given (POSIX): the rest follows.
+      while (at < bytes.length) at += writeSync(fd, bytes, at, Math.min(chunk, bytes.length - at));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Fills `into` from `fd` at `position`, a piece at a time; throws when the file ends first. */
+export function readInto(fd: number, into: ArrayBufferView, position: number, o: PieceOptions = {}): void {
+  const chunk = chunkOf(o);
+  const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+  let at = 0;
+  while (at < bytes.length) {
+    const n = readSync(fd, bytes, at, Math.min(chunk, bytes.length - at), position + at);
+    if (n === 0) throw new Error(`file ends ${bytes.length - at} bytes early (read at ${position + at})`);
+    at += n;
+  }
+}
+
+/** The whole file as one Buffer, read a piece at a time (readFileSync refuses files over 2 GiB). */
+export function readFileInPieces(file: string, o: PieceOptions = {}): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const out = Buffer.allocUnsafe(fstatSync(fd).size);
+    readInto(fd, out, 0, o);
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function chunkOf(o: PieceOptions): number {
+  const c = o.chunkBytes ?? PIECE_BYTES;
+  if (!(Number.isSafeInteger(c) && c > 0)) throw new Error(`chunkBytes must be a positive integer, got ${c}`);
+  return c;
+}
+
+/** Calls `visit` with the file's bytes in order, a piece of at most `chunkBytes` (default 1 MiB) at a time, in one reused buffer. */
+export function forEachPiece(file: string, visit: (piece: Uint8Array) => void, o: PieceOptions = {}): void {
+  const buf = new Uint8Array(Math.min(chunkOf({ chunkBytes: o.chunkBytes ?? 1 << 20 }), 1 << 20));
+  const fd = openSync(file, 'r');
+  try {
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) visit(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+}

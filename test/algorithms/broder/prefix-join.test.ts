@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { buildPrefixIndex, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
+import { sampleFeatures, unsampledCounters } from '../../../algorithms/broder/join.ts';
+import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
+import { normalize } from '../../../algorithms/text/normalize.ts';
+import { charShingles } from '../../../algorithms/text/shingles.ts';
+
+const SHINGLE = { unit: 'char', size: 8, start: 'word' } as const;
+
+/** A small seeded generator (mulberry32): the corpora are the same on every run. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * Documents from a few words with heavy shared text: a boilerplate block most documents carry,
+ * exact copies, edited copies, short and empty documents.
+ */
+function corpus(seed: number, n: number): string[] {
+  const rnd = random(seed);
+  const words = ['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn', 'op', 'qr', 'st', 'uv', 'wx'];
+  const pick = (): string => words[Math.floor(rnd() * words.length)] as string;
+  const walk = (len: number): string => Array.from({ length: len }, pick).join(' ');
+  const boiler = walk(12);
+  const docs: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.1 || docs.length === 0) docs.push(walk(Math.floor(rnd() * 30)));
+    else if (r < 0.2) docs.push(docs[Math.floor(rnd() * docs.length)] as string);
+    else if (r < 0.35) {
+      const src = (docs[Math.floor(rnd() * docs.length)] as string).split(' ');
+      for (let k = 0; k < 3; k++) src[Math.floor(rnd() * src.length)] = pick();
+      docs.push(src.join(' '));
+    } else if (r < 0.4) docs.push(['', 'ab', 'x'][Math.floor(rnd() * 3)] as string);
+    else docs.push(`${rnd() < 0.7 ? boiler : ''} ${walk(Math.floor(rnd() * 25))} ${rnd() < 0.5 ? boiler : ''}`);
+  }
+  return docs;
+}
+
+function features(texts: string[]): DocumentFeatures {
+  const half = Math.floor(texts.length / 2);
+  return mergeSlices([
+    fingerprintSlice({ texts: texts.slice(0, half), firstDoc: 0, shingle: SHINGLE, kind: 'rabin64', shared: true }),
+    fingerprintSlice({ texts: texts.slice(half), firstDoc: half, shingle: SHINGLE, kind: 'rabin64', shared: true }),
+  ]);
+}
+
+/** Every pair's RR from the definition: sets of shingle strings, |A ∩ B| / (|A| + |B| − |A ∩ B|). */
+function bruteForce(texts: string[]): { a: number; b: number; rr: number }[] {
+  const sets = texts.map((t) => new Set(charShingles(normalize(t), SHINGLE.size)));
+  const out: { a: number; b: number; rr: number }[] = [];
+  for (let a = 0; a < sets.length; a++) {
+    for (let b = a + 1; b < sets.length; b++) {
+      const [x, y] = [sets[a] as Set<string>, sets[b] as Set<string>];
+      let c = 0;
+      for (const s of x) if (y.has(s)) c++;
+      out.push({ a, b, rr: c === 0 ? 0 : c / (x.size + y.size - c) });
+    }
+  }
+  return out;
+}
+
+function joinAll(f: DocumentFeatures, floor: number, cuts: number): string[] {
+  const { work: _work, ...index } = buildPrefixIndex(f, floor);
+  const rows: string[] = [];
+  for (let i = 0; i < cuts; i++) {
+    const from = Math.floor((i * f.docs) / cuts);
+    const to = Math.floor(((i + 1) * f.docs) / cuts);
+    const r = prefixJoin({ index, docStart: f.docStart, ids: f.ids, floor, from, to });
+    for (let k = 0; k < r.a.length; k++) rows.push(`${r.a[k]} ${r.b[k]} ${r.score[k]}`);
+  }
+  return rows;
+}
+
+const SEEDS = [1, 2, 3, 4, 5, 6];
+
+describe('the prefix join', () => {
+  it.each(SEEDS)('finds exactly the pairs with RR >= floor, with the definition’s scores (corpus %i)', (seed) => {
+    const texts = corpus(seed, 70);
+    const f = features(texts);
+    const all = bruteForce(texts);
+    const scores = [...new Set(all.map((p) => p.rr).filter((s) => s > 0))].sort((x, y) => x - y);
+    expect(scores.length).toBeGreaterThan(10); // else the corpus shows little
+    // Round floors, and floors equal to scores that occur (a pair exactly at the floor is in).
+    const floors = [0.1, 0.25, 0.5, 0.8, 1, scores[Math.floor(scores.length / 3)] as number, scores[Math.floor((2 * scores.length) / 3)] as number];
+    for (const floor of floors) {
+      const expected = all.filter((p) => p.rr >= floor).map((p) => `${p.a} ${p.b} ${p.rr}`);
+      expect(joinAll(f, floor, 1), `floor ${floor}`).toEqual(expected);
+      expect(joinAll(f, floor, 4), `floor ${floor}, four ranges`).toEqual(expected);
+    }
+  });
+
+  it('pairs identical documents at RR 1 and leaves empty ones out', () => {
+    const f = features(['ab cd ef gh ij', '', 'ab cd ef gh ij', '', 'ab cd ef gh ij']);
+    expect(joinAll(f, 1, 1)).toEqual(['0 2 1', '0 4 1', '2 4 1']);
+  });
+
+  it('gives no pair to documents sharing only boilerplate below the floor', () => {
+    const boiler = 'the quick brown fox jumps';
+    const texts = ['aa bb cc dd ee ff gg hh ii jj', 'kk ll mm nn oo pp qq rr ss tt', 'uu vv ww xx yy zz ab ac ad ae'].map((t) => `${t} ${boiler}`);
+    const f = features(texts);
+    const all = bruteForce(texts);
+    expect(all.every((p) => p.rr > 0 && p.rr < 0.5)).toBe(true);
+    expect(joinAll(f, 0.5, 1)).toEqual([]);
+  });
+});
+
+describe('exactResemblance', () => {
+  it.each(SEEDS)('scores every pair as the definition does, 0 for pairs sharing nothing (corpus %i)', (seed) => {
+    const texts = corpus(seed, 40);
+    const f = features(texts);
+    const all = bruteForce(texts);
+    const got = exactResemblance(f, Uint32Array.from(all, (p) => p.a), Uint32Array.from(all, (p) => p.b));
+    expect([...got]).toEqual(all.map((p) => p.rr));
+  });
+});
+
+describe('unsampledCounters', () => {
+  it.each(SEEDS)('equals the counters of MR#1 without sampling (corpus %i)', (seed) => {
+    const f = features(corpus(seed, 60));
+    expect(unsampledCounters(f)).toEqual(sampleFeatures(f, { method: 'none' }).counters);
+  });
+
+  it('counts C(df, 2) output pairs an id, by hand', () => {
+    // n = 8: "aaaa bbbb" is one shingle (9 chars: starts 0 and 5; "bbbb" runs past the end: dropped)
+    // Three documents holding {aaaa bbb}: C(3,2) = 3; a fourth alone.
+    const f = features(['aaaa bbbb', 'aaaa bbbb', 'aaaa bbbb', 'zzzz yyyy']);
+    expect(unsampledCounters(f).output_pairs).toBe(3);
+  });
+});

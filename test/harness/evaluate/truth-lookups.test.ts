@@ -1,0 +1,68 @@
+/**
+ * A ground truth that reports from the lowest score the measures read, with a scorer for the
+ * rest, must give every measure the truth reporting every pair gives (docs/design.md §8.2).
+ */
+import { describe, expect, it } from 'vitest';
+import type { PairList, PairScorer, PlanOutput } from '../../../contract/index.ts';
+import { assignGroups, DEFAULT_SIZE_GROUPS } from '../../../harness/evaluate/size-groups.ts';
+import { sortPairs } from '../../../harness/evaluate/sorted-pairs.ts';
+import { withLookups } from '../../../harness/evaluate/truth-lookups.ts';
+import { evaluateVariant } from '../../../harness/evaluate/variant.ts';
+import { pairList, randomPairs, rows, seededRandom } from './pairs.ts';
+
+const DOCS = 60;
+const evaluate = { threshold: 0.5, thresholds: [0.3, 0.8], min_score: 0.2, distribution: [0.9, 0.5, 0.2] };
+const LOWEST = 0.2;
+
+function above(list: PairList, floor: number): PairList {
+  return pairList(rows(list).filter((r) => r[2] >= floor));
+}
+
+/** The truth's score of any pair, from its full list: 0 for a pair it does not have. */
+function scorerOf(full: PairList): { scorer: PairScorer; asked: () => number } {
+  const byPair = new Map(rows(full).map(([a, b, s]) => [`${a} ${b}`, s]));
+  let asked = 0;
+  return {
+    scorer: (a, b) => {
+      asked += a.length;
+      return Float64Array.from(a, (x, i) => byPair.get(`${x} ${b[i]}`) ?? 0);
+    },
+    asked: () => asked,
+  };
+}
+
+const outputs: Record<string, PlanOutput> = {
+  estimate: { pairs: 'p', score: { kind: 'resemblance', floor: 0 }, decisions: { kind: 'score-at-threshold' } },
+  join: { pairs: 'p', score: { kind: 'resemblance', floor: 0.4 }, decisions: { kind: 'every-reported-pair' } },
+  other: { pairs: 'p', score: { kind: 'other', why: 'w' }, decisions: { kind: 'every-reported-pair' } },
+};
+
+describe('withLookups', () => {
+  it.each([1, 2, 3, 4])('gives the measures of the truth reporting every pair (seed %i)', (seed) => {
+    const random = seededRandom(seed);
+    const full = sortPairs(randomPairs(400, DOCS, random, () => random()), DOCS, 'truth');
+    // The run: some of the truth's pairs with other scores, and pairs the truth does not have.
+    const shared = rows(full).filter(() => random() < 0.4).map(([a, b]): [number, number, number] => [a, b, random()]);
+    const own = rows(randomPairs(150, DOCS, random, () => random())).filter(([a, b]) => !rows(full).some((r) => r[0] === a && r[1] === b));
+    const run = sortPairs(pairList([...shared, ...own]), DOCS, 'run');
+    const sizes = assignGroups(Uint32Array.from({ length: DOCS }, () => Math.floor(random() * 3000)), DEFAULT_SIZE_GROUPS);
+    for (const [kind, output] of Object.entries(outputs)) {
+      const { scorer, asked } = scorerOf(full);
+      const base = { pairs: run, output, counters: {}, documents: DOCS, evaluate, sizes };
+      const whole = evaluateVariant({ ...base, truth: { pairs: full, candidates: 1 } });
+      const looked = evaluateVariant({ ...base, truth: { pairs: above(full, LOWEST), candidates: 1, scorer } });
+      expect(looked, kind).toEqual(whole);
+      expect(asked(), kind).toBeGreaterThan(0);
+    }
+  });
+
+  it('adds the looked-up pairs scoring above 0, in order, and asks only for those a measure reads', () => {
+    const truth = pairList([[0, 1, 0.9], [2, 3, 0.5]]);
+    const run = pairList([[0, 1, 0.9], [0, 2, 0.6], [1, 2, 0.05], [1, 3, 0.7], [2, 3, 0.4]]);
+    const asked: string[] = [];
+    const scorer: PairScorer = (a, b) => Float64Array.from(a, (x, i) => (asked.push(`${x} ${b[i]}`), x === 0 ? 0.15 : 0));
+    // (1,2) scores 0.05 in the run, under the floor: not asked; (1,3) scores 0 in the truth: left out.
+    expect(rows(withLookups(truth, run, { floor: 0.2, allRun: false, scorer }))).toEqual([[0, 1, 0.9], [0, 2, 0.15], [2, 3, 0.5]]);
+    expect(asked).toEqual(['0 2', '1 3']);
+  });
+});

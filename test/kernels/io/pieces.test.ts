@@ -1,0 +1,57 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { forEachPiece, readFileInPieces, readInto, writeFileInPieces } from '../../../kernels/io/pieces.ts';
+
+const dirs: string[] = [];
+function temp(name: string): string {
+  const d = mkdtempSync(join(tmpdir(), 'ndd-pieces-'));
+  dirs.push(d);
+  return join(d, name);
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('files in pieces', () => {
+  it('writes the parts in order, a few bytes a call, views at an offset included', () => {
+    const f = temp('x.bin');
+    const words = Uint32Array.from([1, 2, 3, 0xdeadbeef]);
+    const text = Buffer.from('héllo, world');
+    writeFileInPieces(f, [text.subarray(1), words.subarray(1), new Float64Array([0.5])], { chunkBytes: 3 });
+    expect(readFileSync(f)).toEqual(Buffer.concat([text.subarray(1), Buffer.from(words.buffer, 4, 12), Buffer.from(new Float64Array([0.5]).buffer)]));
+  });
+
+  it('reads a file back whole and into typed arrays, a byte a call', () => {
+    const f = temp('y.bin');
+    const a = Uint32Array.from({ length: 100 }, (_, i) => i * 7919);
+    writeFileInPieces(f, [a]);
+    expect(readFileInPieces(f, { chunkBytes: 1 })).toEqual(Buffer.from(a.buffer));
+    const back = new Uint32Array(50);
+    const fd = openSync(f, 'r');
+    try {
+      readInto(fd, back, 200, { chunkBytes: 5 });
+      expect([...back]).toEqual([...a.subarray(50)]);
+      expect(() => readInto(fd, new Uint8Array(10), 395)).toThrow(/ends 5 bytes early/);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('refuses a bound that is not a positive integer', () => {
+    expect(() => writeFileInPieces(temp('z'), [new Uint8Array(1)], { chunkBytes: 0 })).toThrow(/positive integer/);
+  });
+});
+
+describe('forEachPiece', () => {
+  it('visits the file’s bytes in order, pieces of the bound', () => {
+    const f = temp('w.bin');
+    const data = Buffer.from(Array.from({ length: 23 }, (_, i) => i));
+    writeFileInPieces(f, [data]);
+    const seen: number[][] = [];
+    forEachPiece(f, (p) => seen.push([...p]), { chunkBytes: 10 });
+    expect(seen.map((p) => p.length)).toEqual([10, 10, 3]);
+    expect(seen.flat()).toEqual([...data]);
+  });
+});
