@@ -1,6 +1,7 @@
 /**
  * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins, copied from Maven Central by
- * Maven into the user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`), never into git.
+ * Maven into the user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or
+ * NDD_BENCH_HADOOP_DIR), never into git.
  * Idempotent and offline once cached: a folder is used only when its `manifest.json` (written
  * last, with every jar's SHA-256) is there and every jar it lists still has its size; a changed
  * pom gets a folder of its own. A copy that fails leaves nothing behind (it is made in a
@@ -9,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../../corpus/cache.ts';
 
@@ -42,12 +43,16 @@ function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Where the jars of this pom live in the cache (undefined when the cache is turned off: NDD_BENCH_CACHE_DIR=off). */
-export function hadoopFolder(env: NodeJS.ProcessEnv = process.env, pomFile: string = HADOOP_POM): string | undefined {
-  const root = cacheDir(env);
-  if (root === undefined) return undefined;
+/**
+ * Where the jars of this pom live: NDD_BENCH_HADOOP_DIR, else `hadoop/` of the user's cache
+ * folder. Tools are not cached data: turning the corpus cache off (NDD_BENCH_CACHE_DIR=off, as
+ * the tests do) does not move or disable them.
+ */
+export function hadoopFolder(env: NodeJS.ProcessEnv = process.env, pomFile: string = HADOOP_POM): string {
+  const set = env['NDD_BENCH_HADOOP_DIR'];
+  const root = set ? resolve(set) : join(cacheDir({ ...env, NDD_BENCH_CACHE_DIR: '' }) as string, 'hadoop');
   const pom = readFileSync(pomFile, 'utf8');
-  return join(root, 'hadoop', `${pinnedVersion(pom)}-${sha256(pom).slice(0, 12)}`);
+  return join(root, `${pinnedVersion(pom)}-${sha256(pom).slice(0, 12)}`);
 }
 
 function fromManifest(dir: string): HadoopJars | undefined {
@@ -72,8 +77,7 @@ function fromManifest(dir: string): HadoopJars | undefined {
 
 /** The cached jars, without installing anything. */
 export function findHadoopJars(env: NodeJS.ProcessEnv = process.env): HadoopJars | undefined {
-  const dir = hadoopFolder(env);
-  return dir === undefined ? undefined : fromManifest(dir);
+  return fromManifest(hadoopFolder(env));
 }
 
 function run(file: string, args: readonly string[], cwd?: string): { ok: boolean; output: string } {
@@ -114,7 +118,6 @@ function ensureMaven(log: (line: string) => void): string | undefined {
  */
 export function ensureHadoopJars(log: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): HadoopLookup {
   const dir = hadoopFolder(env);
-  if (dir === undefined) return { found: false, reason: 'the cache is turned off (NDD_BENCH_CACHE_DIR=off): Hadoop\'s jars have nowhere to go' };
   const cached = fromManifest(dir);
   if (cached) return { found: true, ...cached };
   const noMaven = ensureMaven(log);

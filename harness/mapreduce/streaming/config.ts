@@ -28,6 +28,14 @@ export const streamingBackendSchema = z
       .describe(
         "attempts a map or reduce task gets before the job fails (Hadoop's mapreduce.map.maxattempts and mapreduce.reduce.maxattempts; each attempt starts from scratch)",
       ),
+    shuffle_seed: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "permute the values within each key and the order of a map-only job's part files by this seed, as Hadoop may (it promises neither order): a test that no job depends on them; absent: map-output order, as `sort -s` keeps it",
+      ),
     sort: z.string().min(1).default('sort').describe('the POSIX sort command to run (GNU sort; e.g. gsort on macOS)'),
   })
   .strict();
