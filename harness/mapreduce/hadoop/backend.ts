@@ -42,6 +42,8 @@ export interface HadoopBackendOptions {
   readonly pricePerVcpuHour?: number;
   /** Which Hadoop (default: the config's `installation`, found when the first variant runs). */
   readonly runtime?: HadoopRuntime;
+  /** Where HADOOP_HOME, PATH and JAVA_HOME are read (default process.env). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 interface JobReport {
@@ -61,7 +63,7 @@ export function createHadoopBackend(config: HadoopConfig, options: HadoopBackend
   return {
     kind: 'hadoop',
     async run(variant: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
-      runtime ??= hadoopRuntime(config, (line) => ctx.progress(line));
+      runtime ??= hadoopRuntime(config, (line) => ctx.progress(line), options.env);
       const script = typeof options.jobScript === 'string' ? options.jobScript : await options.jobScript();
       ctx.signal.throwIfAborted();
       await mkdir(ctx.workDir, { recursive: true });
