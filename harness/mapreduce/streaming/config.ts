@@ -5,7 +5,11 @@ import { z } from 'zod';
 
 export const streamingBackendSchema = z
   .object({
-    kind: z.literal('streaming').describe('Hadoop Streaming emulation: mapper | LC_ALL=C sort | reducer processes over text records'),
+    kind: z
+      .literal('streaming')
+      .describe(
+        "Hadoop Streaming imitated (fast, no Java): mapper | LC_ALL=C sort | reducer processes over text records; unlike Hadoop it does not stage -files, read -D options, compress, spill or commit, and keeps the values of a key in map-output order unless shuffle_seed is set (`kind: hadoop` runs Hadoop itself)",
+      ),
     map_tasks: z
       .number()
       .int()
