@@ -42,7 +42,7 @@ export function parseCountersBlock(log: string): Counters | undefined {
 }
 
 /** Hadoop's own groups, kept per job; the jobs' groups are summed across jobs as the other backends do. */
-const HADOOP_GROUPS = new Set([
+export const HADOOP_GROUPS = new Set([
   'File System Counters', 'Job Counters', 'Map-Reduce Framework', 'Shuffle Errors',
   'File Input Format Counters', 'File Output Format Counters',
   'org.apache.hadoop.mapreduce.FileSystemCounter', 'org.apache.hadoop.mapreduce.JobCounter',

@@ -12,8 +12,9 @@
  */
 import { joinKey } from './s3uri.ts';
 
-export const JOB_SCRIPT_NAME = 'ndd-job.js';
-export const SPEC_NAME = 'spec.json';
+import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
+
+export { JOB_SCRIPT_NAME, SPEC_NAME };
 
 export interface RunLayout {
   readonly bucket: string;

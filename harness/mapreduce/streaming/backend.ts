@@ -18,6 +18,7 @@
  * never retried.
  */
 import { mkdir, mkdtemp, open, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +138,8 @@ export function createStreamingBackend(config: StreamingConfig, options: Streami
 class StreamingRun {
   private root = '';
   private specFile = '';
+  /** GNU sort's --random-source file when the values are shuffled (`shuffle_seed`) */
+  private randomSource: string | undefined;
   private readonly datasets = new Map<string, string[]>();
   private readonly counters: Counters = {};
   private readonly failedAttempts: FailedAttempt[] = [];
@@ -160,6 +163,10 @@ class StreamingRun {
     const spec: JobScriptSpec = { algorithm: variant.algorithm, params: variant.params, minScore: variant.minScore, seed: variant.seed };
     await writeFile(this.specFile, JSON.stringify(spec));
     await mkdir(join(this.root, 'tmp'));
+    if (this.config.shuffle_seed !== undefined) {
+      this.randomSource = join(this.root, 'random-source');
+      await writeFile(this.randomSource, seededBytes(this.config.shuffle_seed, 1 << 16));
+    }
     const needsDocs = variant.plan.jobs.some((j) => j.inputs.includes(DOCUMENTS) || j.side?.includes(DOCUMENTS));
     if (needsDocs) {
       const dir = join(this.root, DOCUMENTS);
@@ -203,10 +210,13 @@ class StreamingRun {
   }
 
   private sort(files: readonly string[]): Command {
+    // With a shuffle seed, the values of a key are ordered by a keyed hash of the value (GNU
+    // sort's -R, its key from the seeded random source): a permutation each seed changes.
+    const order = this.randomSource === undefined ? [] : ['-k2R', `--random-source=${this.randomSource}`];
     return {
       label: 'sort',
       file: this.config.sort,
-      args: ['-t', '\t', '-k1,1', '-s', '-S', this.sortBuffer, '-T', join(this.root, 'tmp'), ...files],
+      args: ['-t', '\t', '-k1,1', ...order, '-s', '-S', this.sortBuffer, '-T', join(this.root, 'tmp'), ...files],
       env: { ...process.env, LC_ALL: 'C' },
     };
   }
@@ -224,7 +234,7 @@ class StreamingRun {
     if (!job.reducer) {
       const files = splits.map((_, i) => part('m-', i));
       await this.runTasks(job, 'map', splits.length, (i) => this.mapTask(job, splits[i] as Split, { kind: 'file', file: files[i] as string }));
-      this.datasets.set(job.output, files);
+      this.datasets.set(job.output, this.config.shuffle_seed === undefined ? files : seededOrder(files, this.config.shuffle_seed));
       return { name: job.name, map_tasks: splits.length, reduce_tasks: 0, map_output_records: null, runtime_s: (performance.now() - t0) / 1000 };
     }
 
@@ -389,6 +399,19 @@ function stderrTail(o: ProcessOutcome): string {
   if (o.spawnError || o.lastLines.length === 0) return '';
   const lines = o.lastLines.map((l) => clip(l, 200));
   return lines.length === 1 ? `: ${lines[0]}` : `; last lines of its stderr:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** `n` bytes that are a function of the seed alone (SHA-256 in counter mode). */
+function seededBytes(seed: number, n: number): Buffer {
+  const blocks: Buffer[] = [];
+  for (let i = 0; i * 32 < n; i++) blocks.push(createHash('sha256').update(`ndd-bench shuffle ${seed} ${i}`).digest());
+  return Buffer.concat(blocks).subarray(0, n);
+}
+
+/** The files in an order the seed chooses (by a keyed hash of each name). */
+function seededOrder(files: readonly string[], seed: number): string[] {
+  const key = (f: string) => createHash('sha256').update(`${seed}\0${f}`).digest('hex');
+  return [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** Counters added since `before`. */

@@ -173,4 +173,36 @@ export const toyEcho: AlgorithmAdapter<typeof echoParams> = {
   }),
 };
 
-export const toyAdapters: readonly AlgorithmAdapter[] = [toyWords, toyEcho];
+/**
+ * `order`: a job whose output depends on the order of the values within a key, as no real job's
+ * may: documents grouped by index parity, and each value paired with the one that arrived next.
+ * Map-output order gives 0:2, 2:4, … (and 1:3, …); any other order gives other pairs.
+ */
+export const toyOrder: AlgorithmAdapter<typeof echoParams> = {
+  name: 'toy-order',
+  description: 'toy: pairs of values that arrive one after the other',
+  citation: 'none',
+  params: echoParams,
+  plan: () => ({
+    jobs: [
+      {
+        name: 'order',
+        description: 'consecutive values of a key',
+        inputs: [DOCUMENTS],
+        output: 'order',
+        mapper: (ctx) => ({ map: (k) => ctx.emit(`parity ${Number(k) % 2}`, k) }),
+        reducer: (ctx) => ({
+          reduce(_k, values) {
+            for (let i = 0; i + 1 < values.length; i++) {
+              const [a, b] = [Number(values[i]), Number(values[i + 1])].sort((x, y) => x - y);
+              ctx.emit(`${a}:${b}`, '1');
+            }
+          },
+        }),
+      },
+    ],
+    output: { pairs: 'order', score: { kind: 'other', why: 'a toy' }, decisions: { kind: 'every-reported-pair' } },
+  }),
+};
+
+export const toyAdapters: readonly AlgorithmAdapter[] = [toyWords, toyEcho, toyOrder];

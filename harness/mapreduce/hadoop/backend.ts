@@ -1,0 +1,313 @@
+/**
+ * The `hadoop` backend: every job of a plan is a `hadoop jar hadoop-streaming.jar …` run of
+ * Apache Hadoop's own streaming runtime (PipeMapRed, spill and merge, the output committer,
+ * counters from the tasks' `reporter:counter:` lines), its arguments from the builder the EMR
+ * steps use (`streaming-args.ts`). On the user's installation the job script, spec and
+ * documents are staged to `staging_dir` on its file system and the outputs read back with
+ * `hadoop fs`, as the EMR backend does with S3; in local mode (the pinned jars) they are file://
+ * folders of the run's work folder.
+ *
+ * A run is complete or refused: a job that fails fails the variant with the tail of Hadoop's
+ * log (a task that stopped at a bad input file is a one-line DataError, exit 2). The counters
+ * are Hadoop's own Counters block: the jobs' groups summed as on every backend, Hadoop's
+ * framework groups kept per job in run.json. An abort kills the JVM's process group (the task
+ * processes with it); the run's folders, local and staged, are removed whatever the outcome.
+ */
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createGunzip } from 'node:zlib';
+import { DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, type JobSpec } from '../../../contract/index.ts';
+import { clip, DataError, InterruptedError } from '../../errors.ts';
+import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
+import { HADOOP_GROUPS, parseCountersBlock } from '../emr/counters.ts';
+import { safeName } from '../emr/layout.ts';
+import { sideDatasetsOf } from '../emr/steps.ts';
+import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
+import { decodeRecord } from '../records.ts';
+import { reapedChildrenCpuS } from '../streaming/cpu.ts';
+import { writeDocumentMeta, writeDocuments } from '../streaming/datasets.ts';
+import { forEachLine } from '../streaming/line-reader.ts';
+import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
+import type { HadoopConfig } from './config.ts';
+import { runInGroup } from './process-group.ts';
+import { hadoopRuntime, type HadoopCommand, type HadoopRuntime } from './runtime.ts';
+import { JOB_SCRIPT_NAME, SPEC_NAME, streamingArgs } from './streaming-args.ts';
+
+export interface HadoopBackendOptions {
+  /** Path of the bundled job script, or how to get it. */
+  readonly jobScript: string | (() => Promise<string>);
+  /** USD per vCPU-hour that CPU-seconds are priced at (default 0). */
+  readonly pricePerVcpuHour?: number;
+  /** Which Hadoop (default: the config's `installation`, found when the first variant runs). */
+  readonly runtime?: HadoopRuntime;
+  /** Where HADOOP_HOME, PATH and JAVA_HOME are read (default process.env). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+interface JobReport {
+  readonly name: string;
+  readonly map_tasks: number | null;
+  readonly reduce_tasks: number;
+  readonly runtime_s: number;
+  /** Hadoop's framework counters of this job (records, bytes, spills, GC time) */
+  readonly hadoop_counters: Counters;
+}
+
+/** The lines of Hadoop's log quoted in an error. */
+const TAIL_LINES = 12;
+
+export function createHadoopBackend(config: HadoopConfig, options: HadoopBackendOptions): Backend {
+  let runtime = options.runtime;
+  return {
+    kind: 'hadoop',
+    async run(variant: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
+      runtime ??= hadoopRuntime(config, (line) => ctx.progress(line), options.env);
+      const script = typeof options.jobScript === 'string' ? options.jobScript : await options.jobScript();
+      ctx.signal.throwIfAborted();
+      await mkdir(ctx.workDir, { recursive: true });
+      const root = await mkdtemp(join(ctx.workDir, 'hadoop-'));
+      const childCpu0 = reapedChildrenCpuS() ?? 0;
+      const ownCpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const run = new HadoopRun(config, runtime, root, ctx);
+      try {
+        const { outputs, counters, jobs } = await run.execute(variant, script);
+        const runtimeS = (performance.now() - t0) / 1000;
+        const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
+        const own = process.cpuUsage(ownCpu0);
+        const cpuS = childCpuS + (own.user + own.system) / 1e6;
+        return {
+          outputs,
+          counters,
+          runtimeS,
+          cpuS,
+          costUsd: (cpuS / 3600) * (options.pricePerVcpuHour ?? 0),
+          extra: { hadoop: runtime.description, map_tasks_hint: config.map_tasks, reduce_tasks: config.reduce_tasks, jvm_and_task_cpu_s: childCpuS, jobs },
+        };
+      } catch (e) {
+        if (ctx.signal.aborted) throw new InterruptedError('hadoop run interrupted', { cause: ctx.signal.reason });
+        throw e;
+      } finally {
+        await run.cleanUp();
+      }
+    },
+    async close() {},
+  };
+}
+
+/** One variant's run: its staged files, its jobs one after another, its outputs read back. */
+class HadoopRun {
+  private readonly stage: string;
+  /** the staged folder as Hadoop names it (file:// in local mode) */
+  private base = '';
+  private staged = false;
+
+  constructor(
+    private readonly config: HadoopConfig,
+    private readonly runtime: HadoopRuntime,
+    private readonly root: string,
+    private readonly ctx: BackendContext,
+  ) {
+    this.stage = join(root, 'stage');
+  }
+
+  async execute(variant: VariantJob, script: string): Promise<{ outputs: PlanOutputs; counters: Counters; jobs: JobReport[] }> {
+    await this.writeStage(variant, script);
+    this.base = this.runtime.pinned ? pathToFileURL(this.stage).href : `${this.config.staging_dir.replace(/\/+$/, '')}/${basename(this.root)}`;
+    if (!this.runtime.pinned) {
+      this.ctx.progress(`hadoop: staging to ${this.base}`);
+      this.staged = true;
+      await this.fs(['-mkdir', '-p', this.base], 'stage');
+      const entries = (await readdir(this.stage)).map((n) => join(this.stage, n));
+      await this.fs(['-put', ...entries, `${this.base}/`], 'stage');
+    }
+    const side = sideDatasetsOf(variant.plan.jobs);
+    const counters: Counters = {};
+    const jobs: JobReport[] = [];
+    for (const [j, job] of variant.plan.jobs.entries()) {
+      jobs.push(await this.runJob(variant, job, j, !side.has(job.output), counters));
+    }
+    return { outputs: await this.readOutputs(variant), counters, jobs };
+  }
+
+  private async writeStage(variant: VariantJob, script: string): Promise<void> {
+    await mkdir(this.stage);
+    await copyFile(script, join(this.stage, JOB_SCRIPT_NAME));
+    const spec: JobScriptSpec = { algorithm: variant.algorithm, params: variant.params, minScore: variant.minScore, seed: variant.seed };
+    await writeFile(join(this.stage, SPEC_NAME), JSON.stringify(spec));
+    if (readsDataset(variant.plan.jobs, DOCUMENTS)) {
+      await mkdir(join(this.stage, DOCUMENTS));
+      this.ctx.progress('hadoop: writing documents');
+      await writeDocuments(join(this.stage, DOCUMENTS, 'part-00000'), this.ctx.docs, this.ctx.signal);
+    }
+    if (readsDataset(variant.plan.jobs, DOCUMENTS_META)) {
+      await mkdir(join(this.stage, DOCUMENTS_META));
+      await writeDocumentMeta(join(this.stage, DOCUMENTS_META, 'part-00000'), this.ctx.docs);
+    }
+  }
+
+  private dataset(name: string): string {
+    return `${this.base}/${name === DOCUMENTS || name === DOCUMENTS_META ? name : safeName(name)}`;
+  }
+
+  private async settings(job: JobSpec): Promise<[string, string][]> {
+    const s: [string, string][] = [
+      ['mapreduce.job.maps', String(this.config.map_tasks)],
+      // The job client asks for progress every second by default: a second lost on most short jobs.
+      ['mapreduce.client.progressmonitor.pollinterval', '100'],
+      ['mapreduce.map.maxattempts', String(this.config.max_attempts)],
+      ['mapreduce.reduce.maxattempts', String(this.config.max_attempts)],
+    ];
+    if (this.runtime.pinned) {
+      // Local mode sets mapreduce.job.maps to 1 whatever it is told (LocalClientProtocolProvider):
+      // the split size follows the block size, so the block is made a map_tasks-th of the input.
+      const bytes = await inputBytes(job.inputs.map((d) => fileURLToPath(this.dataset(d))));
+      s.push(
+        ['fs.local.block.size', String(Math.max(1, Math.ceil(bytes / this.config.map_tasks)))],
+        ['mapreduce.framework.name', 'local'],
+        ['fs.defaultFS', 'file:///'],
+        ['hadoop.tmp.dir', join(this.root, 'hadoop-tmp')],
+        // LocalJobRunner runs one map and one reduce at a time unless told otherwise.
+        ['mapreduce.local.map.tasks.maximum', '2'],
+        ['mapreduce.local.reduce.tasks.maximum', '2'],
+      );
+    }
+    return s;
+  }
+
+  private async runJob(variant: VariantJob, job: JobSpec, j: number, compressOutput: boolean, counters: Counters): Promise<JobReport> {
+    const t0 = performance.now();
+    this.ctx.progress(`hadoop: ${job.name}`);
+    const args = streamingArgs(
+      {
+        jobName: `ndd-bench ${variant.variant} ${job.name}`,
+        reduceTasks: this.config.reduce_tasks,
+        node: this.config.node ?? (this.runtime.pinned ? process.execPath : 'node'),
+        jobScript: `${this.base}/${JOB_SCRIPT_NAME}`,
+        spec: `${this.base}/${SPEC_NAME}`,
+        dataset: (d) => this.dataset(d),
+        compressOutput,
+        settings: await this.settings(job),
+      },
+      job,
+    );
+    // Local mode links the -files into the JVM's working folder: one folder a job.
+    const cwd = join(this.root, `job-${j}`);
+    await mkdir(cwd);
+    const log4j = join(this.root, 'log4j.properties');
+    await writeFile(log4j, LOG4J);
+    const log = await this.exec(this.runtime.streaming(args, { log4j }), `job-${j}`);
+    const block = parseCountersBlock(log);
+    if (!block) throw new Error(`hadoop: job ${job.name} printed no Counters block; end of its log:\n${tail(log)}`);
+    const own: Counters = {};
+    for (const [group, names] of Object.entries(block)) {
+      const into = HADOOP_GROUPS.has(group) ? (own[group] ??= {}) : (counters[group] ??= {});
+      for (const [name, n] of Object.entries(names)) into[name] = (into[name] ?? 0) + n;
+    }
+    const splits = /number of splits:(\d+)/.exec(log);
+    return {
+      name: job.name,
+      map_tasks: splits ? Number(splits[1]) : null,
+      reduce_tasks: job.reducer ? this.config.reduce_tasks : 0,
+      runtime_s: (performance.now() - t0) / 1000,
+      hadoop_counters: own,
+    };
+  }
+
+  /** Runs a Hadoop command to its end; returns its log, or throws with the log's tail. */
+  private async exec(cmd: HadoopCommand, what: string): Promise<string> {
+    const logFile = join(this.root, `${what}.log`);
+    const exit = await runInGroup(cmd, { cwd: join(this.root, what.startsWith('job-') ? what : ''), logFile, signal: this.ctx.signal });
+    this.ctx.signal.throwIfAborted();
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    if (exit.code === 0) return log;
+    if (exit.spawnError !== undefined) throw new Error(`hadoop: ${cmd.file} could not be started: ${exit.spawnError}`);
+    // A task that stopped at a bad input file a parameter names says which and why on its last line.
+    const badInput = new RegExp(`subprocess failed with code ${EXIT_INPUT_FILE}\\b`).test(log) ? lastTaskLine(log) : undefined;
+    if (badInput !== undefined) throw new DataError(`hadoop: ${clip(badInput, 300)}`);
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const task = lastTaskLine(log);
+    throw new Error(`hadoop: ${what}: ${basename(cmd.file)} ${cmd.args[0] === 'fs' ? 'fs ' : ''}${how}${task ? `; the task said: ${clip(task, 300)}` : ''}; end of its log:\n${tail(log)}`);
+  }
+
+  private async fs(args: readonly string[], what: string): Promise<void> {
+    await this.exec(this.runtime.fs(args), `fs-${what}`);
+  }
+
+  private async readOutputs(variant: VariantJob): Promise<PlanOutputs> {
+    const collector = new OutputCollector(variant.plan.output, this.ctx.docs.texts.length);
+    for (const name of outputDatasets(variant.plan.output)) {
+      let dir: string;
+      if (this.runtime.pinned) {
+        dir = fileURLToPath(this.dataset(name));
+      } else {
+        dir = join(this.root, 'out', safeName(name));
+        await mkdir(join(this.root, 'out'), { recursive: true });
+        await this.fs(['-get', this.dataset(name), dir], 'get');
+      }
+      const parts = (await readdir(dir)).filter((n) => n.startsWith('part-')).sort();
+      for (const part of parts) {
+        const file = join(dir, part);
+        const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+        let lineNo = 0;
+        await forEachLine(part.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, (line) => {
+          lineNo++;
+          const [key, value] = decodeRecord(line);
+          collector.add(name, key, value, () => `${file}: line ${lineNo}`);
+        });
+      }
+    }
+    return collector.result();
+  }
+
+  /** Removes the staged folder (an installation's) and the local one; never throws. */
+  async cleanUp(): Promise<void> {
+    if (this.staged) {
+      // An abort has fired the run's signal: the removal gets a signal of its own.
+      await runInGroup(this.runtime.fs(['-rm', '-r', '-f', '-skipTrash', this.base]), {
+        cwd: this.root,
+        logFile: join(this.root, 'fs-clean.log'),
+        signal: AbortSignal.timeout(120_000),
+      }).catch(() => undefined);
+    }
+    await rm(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Hadoop's client log: warnings, and the job's progress and Counters block (mapreduce.Job at INFO). */
+const LOG4J = `log4j.rootLogger=WARN,console
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m%n
+log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
+log4j.logger.org.apache.hadoop.mapreduce.JobSubmitter=INFO
+`;
+
+/** Bytes of the part files of local datasets (a gzip'd part is one split whatever its size). */
+async function inputBytes(dirs: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const dir of dirs) {
+    for (const name of await readdir(dir)) if (name.startsWith('part-')) total += (await stat(join(dir, name))).size;
+  }
+  return total;
+}
+
+function tail(log: string): string {
+  return log
+    .trimEnd()
+    .split('\n')
+    .slice(-TAIL_LINES)
+    .map((l) => `  ${clip(l, 300)}`)
+    .join('\n');
+}
+
+/** The job script's own last word (`ndd-job <job> <phase>: …`), which Hadoop copies from the task's stderr. */
+function lastTaskLine(log: string): string | undefined {
+  return log
+    .split('\n')
+    .filter((l) => l.startsWith('ndd-job '))
+    .at(-1);
+}

@@ -1,0 +1,153 @@
+/**
+ * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins, copied from Maven Central by
+ * Maven into the user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or
+ * NDD_BENCH_HADOOP_DIR), never into git.
+ * Idempotent and offline once cached: a folder is used only when its `manifest.json` (written
+ * last, with every jar's SHA-256) is there and every jar it lists still has its size; a changed
+ * pom gets a folder of its own. A copy that fails leaves nothing behind (it is made in a
+ * temporary folder of this process and renamed into place whole).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheDir } from '../../corpus/cache.ts';
+
+export const HADOOP_POM = fileURLToPath(new URL('../../../hadoop/pom.xml', import.meta.url));
+
+export interface HadoopJars {
+  readonly version: string;
+  /** the folder of every jar (the class path is `<lib>/*`) */
+  readonly lib: string;
+  /** Hadoop's streaming jar in `lib` */
+  readonly streamingJar: string;
+}
+
+export type HadoopLookup = ({ readonly found: true } & HadoopJars) | { readonly found: false; readonly reason: string };
+
+interface Manifest {
+  readonly version: string;
+  readonly pomSha256: string;
+  readonly jars: readonly { readonly name: string; readonly bytes: number; readonly sha256: string }[];
+}
+
+/** The Hadoop version the pom pins (`<hadoop.version>`). */
+export function pinnedVersion(pom: string): string {
+  const m = /<hadoop\.version>([^<]+)<\/hadoop\.version>/.exec(pom);
+  if (!m) throw new Error(`${HADOOP_POM}: no <hadoop.version> property`);
+  return (m[1] as string).trim();
+}
+
+function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Where the jars of this pom live: NDD_BENCH_HADOOP_DIR, else `hadoop/` of the user's cache
+ * folder. Tools are not cached data: turning the corpus cache off (NDD_BENCH_CACHE_DIR=off, as
+ * the tests do) does not move or disable them.
+ */
+export function hadoopFolder(env: NodeJS.ProcessEnv = process.env, pomFile: string = HADOOP_POM): string {
+  const set = env['NDD_BENCH_HADOOP_DIR'];
+  const root = set ? resolve(set) : join(cacheDir({ ...env, NDD_BENCH_CACHE_DIR: '' }) as string, 'hadoop');
+  const pom = readFileSync(pomFile, 'utf8');
+  return join(root, `${pinnedVersion(pom)}-${sha256(pom).slice(0, 12)}`);
+}
+
+function fromManifest(dir: string): HadoopJars | undefined {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+  const lib = join(dir, 'lib');
+  for (const jar of manifest.jars) {
+    try {
+      if (statSync(join(lib, jar.name)).size !== jar.bytes) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const streaming = manifest.jars.find((j) => /^hadoop-streaming-.*\.jar$/.test(j.name));
+  if (!streaming) return undefined;
+  return { version: manifest.version, lib, streamingJar: join(lib, streaming.name) };
+}
+
+/** The cached jars, without installing anything. */
+export function findHadoopJars(env: NodeJS.ProcessEnv = process.env): HadoopJars | undefined {
+  return fromManifest(hadoopFolder(env));
+}
+
+function run(file: string, args: readonly string[], cwd?: string): { ok: boolean; output: string } {
+  const r = spawnSync(file, args, { encoding: 'utf8', timeout: 15 * 60_000, ...(cwd ? { cwd } : {}), env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return { ok: r.status === 0, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+}
+
+function lastLines(text: string, n = 3): string {
+  return text
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .join(' | ');
+}
+
+function has(command: string): boolean {
+  return run(command, ['-version']).ok;
+}
+
+/** Maven and a JDK, installed from Debian's packages when missing and this process is root. */
+function ensureMaven(log: (line: string) => void): string | undefined {
+  if (has('mvn') && has('java')) return undefined;
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'Maven (mvn) and Java 17+ are needed to fetch Hadoop\'s jars: install them (e.g. apt-get install maven openjdk-17-jre-headless)';
+  log('mvn or java not found: apt-get install -y maven openjdk-17-jdk-headless');
+  const pkgs = ['install', '-y', '--no-install-recommends', 'maven', 'openjdk-17-jdk-headless'];
+  let r = run('apt-get', pkgs);
+  if (!r.ok) {
+    run('apt-get', ['update']);
+    r = run('apt-get', pkgs);
+  }
+  return r.ok && has('mvn') && has('java') ? undefined : `apt-get install maven failed: ${lastLines(r.output)}`;
+}
+
+/**
+ * Returns the pinned jars, copying them from Maven Central first when they are not cached.
+ * `log` hears what is being installed (the copy takes ~10–60 s the first time).
+ */
+export function ensureHadoopJars(log: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): HadoopLookup {
+  const dir = hadoopFolder(env);
+  const cached = fromManifest(dir);
+  if (cached) return { found: true, ...cached };
+  const noMaven = ensureMaven(log);
+  if (noMaven) return { found: false, reason: noMaven };
+  const pom = readFileSync(HADOOP_POM, 'utf8');
+  const version = pinnedVersion(pom);
+  const tmp = `${dir}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, 'lib'), { recursive: true });
+  try {
+    log(`fetching Apache Hadoop ${version}'s jars from Maven Central into ${dir}`);
+    const r = run('mvn', ['-B', '-q', '-C', '-f', HADOOP_POM, 'dependency:copy-dependencies', `-DoutputDirectory=${join(tmp, 'lib')}`, '-DincludeScope=runtime']);
+    if (!r.ok) return { found: false, reason: `mvn dependency:copy-dependencies failed: ${lastLines(r.output)}` };
+    const jars = readdirSync(join(tmp, 'lib'))
+      .filter((n) => n.endsWith('.jar'))
+      .sort()
+      .map((name) => {
+        const bytes = readFileSync(join(tmp, 'lib', name));
+        return { name, bytes: bytes.length, sha256: sha256(bytes) };
+      });
+    const manifest: Manifest = { version, pomSha256: sha256(pom), jars };
+    writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+    // Another process may have finished the same copy meanwhile: theirs is as good as ours.
+    if (!fromManifest(dir)) {
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+      renameSync(tmp, dir);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const installed = fromManifest(dir);
+  return installed ? { found: true, ...installed } : { found: false, reason: `the copy into ${dir} has no hadoop-streaming jar` };
+}

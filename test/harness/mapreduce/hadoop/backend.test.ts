@@ -1,0 +1,124 @@
+/**
+ * The `hadoop` backend on Apache Hadoop's own streaming runtime (local mode from the pinned
+ * jars, and an installation's `bin/hadoop`), with the toy algorithm of the streaming tests:
+ * a map-only job, combiners, side data shipped with -files, counters through
+ * `reporter:counter:`, compared with the same computation done by brute force; a failing task,
+ * a bad input file and an abort end as on every backend, leaving no process or folder behind.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataError, InterruptedError } from '../../../../harness/errors.ts';
+import { createHadoopBackend } from '../../../../harness/mapreduce/hadoop/backend.ts';
+import { hadoopBackendSchema } from '../../../../harness/mapreduce/hadoop/config.ts';
+import { ensureHadoopJars } from '../../../../harness/mapreduce/hadoop/install.ts';
+import { requireTool, skipsWithout } from '../../../support/required-tool.ts';
+import { expectedToy, makeContext, pairsOf, processesMentioning, removeTempDirs, tempDir, TOY_DOCS, toyJobScript, toyVariant } from '../streaming/toy/fixture.ts';
+
+const jars = ensureHadoopJars((line) => console.log(`ensure-hadoop: ${line}`));
+const WHAT = "the tests on Hadoop's own streaming runtime";
+
+const config = (extra: Record<string, unknown> = {}) =>
+  hadoopBackendSchema.parse({ kind: 'hadoop', installation: 'pinned', map_tasks: 2, reduce_tasks: 2, ...extra });
+
+let script = '';
+beforeAll(async () => {
+  if (!jars.found) return requireTool(false, WHAT, jars.reason);
+  script = await toyJobScript();
+});
+afterAll(removeTempDirs);
+
+describe.skipIf(skipsWithout(jars.found, WHAT, jars.found ? '' : jars.reason))('hadoop backend', () => {
+  it('computes the toy algorithm as brute force does in local mode, with two map splits, and sums the counters', async () => {
+    const backend = createHadoopBackend(config(), { jobScript: script });
+    const ctx = makeContext(TOY_DOCS);
+    const expected = expectedToy(TOY_DOCS, { max_df: 3 });
+    const r = await backend.run(toyVariant({ max_df: 3 }), ctx);
+    expect(pairsOf(r.outputs.pairs)).toEqual(expected.pairs);
+    expect(expected.pairs.length).toBeGreaterThan(3);
+    expect(r.counters).toEqual({
+      toy: { documents: TOY_DOCS.texts.length, 'distinct words': expected.distinctWords, 'pairs_ emitted': expected.postingPairs },
+    });
+    const jobs = (r.extra as { jobs: { name: string; map_tasks: number; reduce_tasks: number; hadoop_counters: Record<string, Record<string, number>> }[] }).jobs;
+    expect(jobs.map((j) => j.name)).toEqual(['clean', 'counts', 'postings', 'scores']);
+    // the documents file is split in two; the later jobs read two part files each
+    for (const j of jobs) expect(j.map_tasks, j.name).toBeGreaterThanOrEqual(2);
+    expect(jobs.map((j) => j.reduce_tasks)).toEqual([0, 2, 2, 2]);
+    // Hadoop's own framework counters, kept per job: the clean job read every document
+    expect(jobs[0]?.hadoop_counters['Map-Reduce Framework']?.['Map input records']).toBe(TOY_DOCS.texts.length);
+    // the run's folder is gone
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+    await backend.close();
+  }, 120_000);
+
+  it('fails the run with the failing task’s own last line, and leaves nothing behind', async () => {
+    const backend = createHadoopBackend(config(), { jobScript: script });
+    const ctx = makeContext(TOY_DOCS);
+    const run = backend.run(toyVariant({ fail_on: 'zebra' }), ctx);
+    await expect(run).rejects.toThrow(/hadoop: job-0: java exited with code \d+; the task said: ndd-job clean map: planted failure in document (3|9)\b/);
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+  }, 120_000);
+
+  it('reports a bad input file a parameter names as a DataError', async () => {
+    const backend = createHadoopBackend(config(), { jobScript: script });
+    const run = backend.run(toyVariant({ bad_file_on: 'zebra' }), makeContext(TOY_DOCS));
+    await expect(run).rejects.toBeInstanceOf(DataError);
+    await expect(run).rejects.toThrow(/ndd-job clean map: toy\.tsv:3: planted bad line/);
+  }, 120_000);
+
+  it('stops the JVM and its task processes at an abort, and removes its folder', async () => {
+    const controller = new AbortController();
+    const ctx = makeContext(TOY_DOCS, controller.signal);
+    const backend = createHadoopBackend(config(), { jobScript: script });
+    const run = backend.run(toyVariant(), ctx);
+    // abort once the first job's JVM runs
+    for (let i = 0; i < 600 && processesMentioning(ctx.workDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(processesMentioning(ctx.workDir).length).toBeGreaterThan(0);
+    controller.abort(new Error('Ctrl-C'));
+    await expect(run).rejects.toBeInstanceOf(InterruptedError);
+    expect(processesMentioning(ctx.workDir)).toEqual([]);
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+  }, 120_000);
+
+  it("runs on an installation's bin/hadoop: staged with hadoop fs, read back, the staging folder removed", async () => {
+    if (!jars.found) return;
+    // An unconfigured installation as Apache's tarball lays it out (local mode, file system
+    // file:///), its bin/hadoop reduced to the two commands the backend uses.
+    const home = tempDir('hadoop-home-');
+    mkdirSync(join(home, 'bin'));
+    mkdirSync(join(home, 'etc', 'hadoop'), { recursive: true });
+    mkdirSync(join(home, 'share', 'hadoop', 'tools', 'lib'), { recursive: true });
+    symlinkSync(jars.streamingJar, join(home, 'share', 'hadoop', 'tools', 'lib', `hadoop-streaming-${jars.version}.jar`));
+    // the tarball's site files are empty configurations (Configuration refuses a missing one)
+    for (const site of ['core', 'hdfs', 'mapred', 'yarn']) writeFileSync(join(home, 'etc', 'hadoop', `${site}-site.xml`), '<configuration/>\n');
+    writeFileSync(
+      join(home, 'etc', 'hadoop', 'log4j.properties'),
+      'hadoop.root.logger=INFO,console\nlog4j.rootLogger=${hadoop.root.logger}\nlog4j.appender.console=org.apache.log4j.ConsoleAppender\nlog4j.appender.console.target=System.err\nlog4j.appender.console.layout=org.apache.log4j.PatternLayout\nlog4j.appender.console.layout.ConversionPattern=%p %c{2}: %m%n\n',
+    );
+    writeFileSync(
+      join(home, 'bin', 'hadoop'),
+      `#!/bin/sh
+# bin/hadoop's two commands the backend uses, on the pinned jars
+cp="${join(home, 'etc', 'hadoop')}:${join(jars.lib, '*')}"
+cmd="$1"; shift
+case "$cmd" in
+  jar) exec java -XX:TieredStopAtLevel=1 -Dhadoop.root.logger="$HADOOP_ROOT_LOGGER" -cp "$cp" org.apache.hadoop.util.RunJar "$@" ;;
+  fs) exec java -XX:TieredStopAtLevel=1 -cp "$cp" org.apache.hadoop.fs.FsShell "$@" ;;
+  *) echo "hadoop: unknown command $cmd" >&2; exit 1 ;;
+esac
+`,
+    );
+    chmodSync(join(home, 'bin', 'hadoop'), 0o755);
+    const staging = join(tempDir('hadoop-staging-'), 'ndd');
+    const backend = createHadoopBackend(config({ installation: 'auto', staging_dir: staging }), {
+      jobScript: script,
+      env: { ...process.env, HADOOP_HOME: home },
+    });
+    const ctx = makeContext(TOY_DOCS);
+    const r = await backend.run(toyVariant({ max_df: 3 }), ctx);
+    expect(pairsOf(r.outputs.pairs)).toEqual(expectedToy(TOY_DOCS, { max_df: 3 }).pairs);
+    expect((r.extra as { hadoop: string }).hadoop).toContain(join(home, 'bin', 'hadoop'));
+    expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+  }, 180_000);
+});
