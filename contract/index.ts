@@ -12,6 +12,7 @@
  *   derived.ts    variants that are several runs: trials averaged, calibration runs
  *   errors.ts     InputFileError: a detector's bad input file, a one-line exit-2 error
  *   tasks.ts      WorkerTask: code a worker thread runs, as a typed handle
+ *   process.ts    a plan's placement on one backend, and a command's process tree's cost
  */
 export * from './adapter.ts';
 export * from './counters.ts';
@@ -21,5 +22,6 @@ export * from './errors.ts';
 export * from './jobs.ts';
 export * from './pairs.ts';
 export * from './plan.ts';
+export * from './process.ts';
 export * from './spans.ts';
 export * from './tasks.ts';

@@ -60,6 +60,9 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const variants = o.only.length > 0 ? filterVariants(exp, [...o.only]) : exp.variants;
   const backend = chooseBackend(exp, o.backendKind);
   const runId = checkRunId(o.runId ?? defaultRunId(exp, o.only, backend));
+  // Planned once: the plans name the worker modules the runtime preloads, and then run.
+  const planned = [exp.groundTruth, ...variants].map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
+  refuseMisplaced(exp, backend, planned);
   if (o.dryRun) {
     const plan = await dryRunPlan(exp, detectors, {
       backend,
@@ -74,9 +77,17 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const finalDir = RunFolder.finalPath(o.outRoot, exp.name, runId);
   const inputs = await fingerprintInputs(exp, o.identifyFilesBy, detectors);
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, o.complete)) return { kind: 'already-complete', dir: finalDir };
-  // Planned once: the plans name the worker modules the runtime preloads, and then run.
-  const planned = [exp.groundTruth, ...variants].map((v) => planVariant(exp, detectors, v, v.groundTruth ? truthFloor(exp, variants) : REPORT_FLOOR));
   return { kind: 'run', run: { exp, backend, runId, inputs, finalDir, planned, detectors } };
+}
+
+/** A plan only one backend can run (contract/process.ts `Placement`) on another: one line, before anything runs. */
+export function refuseMisplaced(exp: Experiment, backend: BackendConfig, planned: readonly PlannedVariant[]): void {
+  for (const p of planned) {
+    const only = p.plan.placement;
+    if (only && only.only !== backend.kind) {
+      throw new UserError(`${exp.file}: variant ${p.variant.name}: the ${backend.kind} backend cannot run algorithm ${p.variant.algorithm} (${only.why}): run it on the ${only.only} backend`);
+    }
+  }
 }
 
 /**

@@ -59,7 +59,8 @@ export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Vari
   if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
   const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
   const params = expansion ? expansion.runs[0]?.params : v.params;
-  return { variant: v, adapter, plan: adapter.plan(params, { minScore, seed: exp.seed }), minScore, ...(expansion ? { expansion } : {}) };
+  const plan = adapter.plan(params, { minScore, seed: exp.seed, strict: exp.corpus.strict });
+  return { variant: v, adapter, plan, minScore, ...(expansion ? { expansion } : {}) };
 }
 
 /** The ground truth as every later variant needs it. */
@@ -145,7 +146,8 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     ...ev.measures,
     runtime_s: result.runtimeS,
     cpu_s: result.cpuS,
-    peak_rss_mb: peakRssMb(),
+    // A command's process tree holds its memory beside the harness' own (which holds the corpus meanwhile).
+    peak_rss_mb: peakRssMb() + (result.processTree?.peakRssMb ?? 0),
     cost_usd: result.costUsd,
     ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
@@ -175,7 +177,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
       ...(planted ? { planted: planted.byRate } : {}),
-      warnings: [...ev.warnings, ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : [])],
+      warnings: [...ev.warnings, ...(result.warnings ?? []), ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : [])],
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet } from '../../../contract/index.ts';
+import type { CorpusShape, Counters, DocumentSet, ProcessTreeUsage } from '../../../contract/index.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
@@ -70,6 +70,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     let outputs: PlanOutputs;
     let extra: Record<string, unknown> | undefined;
     let spillBytes: number;
+    let processTree: ProcessTreeUsage | undefined;
+    let warnings: readonly string[] = [];
     const local = job.plan.local;
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
     // An out-of-core kernel bounds its own memory: the text jobs are never its fallback for size.
@@ -92,10 +94,13 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const { replayed, computed } = kernel;
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
+      processTree = r.processTree;
+      warnings = r.warnings ?? [];
       extra = {
         engine: 'kernel',
         ...(replayed.length > 0 ? { replayed } : {}),
         ...(computed.length > 0 ? { computed } : {}),
+        ...(r.processTree ? { process_tree: processTreeExtra(r.processTree) } : {}),
         ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}),
       };
     } else {
@@ -131,7 +136,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     }
     const runtimeS = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const cpuS = (cpu.user + cpu.system) / 1e6;
+    // The process' own CPU leaves out its children's: a command's tree is added as measured.
+    const cpuS = (cpu.user + cpu.system) / 1e6 + (processTree?.cpuS ?? 0);
     return {
       outputs,
       counters,
@@ -140,8 +146,15 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
       spillBytes,
       extra,
+      ...(processTree ? { processTree } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
+}
+
+/** A command's cost as run.json's backend_extra shows it. */
+function processTreeExtra(u: ProcessTreeUsage): Record<string, unknown> {
+  return { wall_s: u.wallS, cpu_s: u.cpuS, peak_rss_mb: u.peakRssMb, peak_rss_method: u.peakRssMethod };
 }
 
 /** Bytes of the files under `dir`: what the text jobs wrote to disk (datasets and shuffle runs). */

@@ -1,0 +1,12 @@
+import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { externalParams } from './params.ts';
+import { plan } from './plan.ts';
+
+export const adapter: AlgorithmAdapter<typeof externalParams> = {
+  name: 'external',
+  description: 'a detector that is a command in any language: it reads the corpus as JSONL and writes pairs or clusters by document id',
+  citation: 'none: the command\'s own (see its program)',
+  params: externalParams,
+  plan,
+  fileParams: [['program'], ['interpreter']],
+};
