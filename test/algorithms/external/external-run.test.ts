@@ -4,13 +4,13 @@
  * strict errors and one-line failures; other backends refuse it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
-import { isUserError } from '../../../harness/errors.ts';
+import { InterruptedError, isUserError } from '../../../harness/errors.ts';
 import type { RunRecord } from '../../../harness/results/types.ts';
 import { SMALL_JSONL } from '../../support/corpus.ts';
 import { skipsWithout } from '../../support/required-tool.ts';
@@ -131,5 +131,30 @@ describe('an external detector that misbehaves', () => {
   it('stops at its timeout', async () => {
     const s = script('sleeps.sh', 'sleep 60\n');
     await expect(run(config(shRun(s, ', timeout_s: 0.3')))).rejects.toThrow('sleeps.sh: the command sh did not finish within timeout_s 0.3: its process tree was stopped');
+  });
+
+  it('is stopped with its children when the run is interrupted, and the run keeps nothing', async () => {
+    const pids = join(root, 'interrupted.pids');
+    const s = script('interrupted.sh', `sleep 300 &\necho $! > ${pids}\nwait\n`);
+    const ac = new AbortController();
+    const running = run(config(shRun(s)), { signal: ac.signal });
+    const end = Date.now() + 20_000;
+    while (!(existsSync(pids) && readFileSync(pids, 'utf8').trim() !== '') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const child = Number(readFileSync(pids, 'utf8'));
+    ac.abort(new Error('SIGINT'));
+    const err = await running.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as Error).message).toMatch(/^interrupted: 1 of 2 variants are saved/);
+    const gone = Date.now() + 5000;
+    let alive = true;
+    while (alive && Date.now() < gone) {
+      try {
+        process.kill(child, 0);
+        await new Promise((r) => setTimeout(r, 20));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
   });
 });
