@@ -1,4 +1,5 @@
-import type { Plan, PlanContext, ScoreMeaning } from '../../contract/index.ts';
+import { existsSync } from 'node:fs';
+import { InputFileError, type Plan, type PlanContext, type ScoreMeaning } from '../../contract/index.ts';
 import { CLUSTERS, externalKernel } from './kernel.ts';
 import type { ExternalParams } from './params.ts';
 
@@ -9,6 +10,13 @@ import type { ExternalParams } from './params.ts';
  * scale, or none (every pair scores 1); clusters are their induced pairs, each a decision.
  */
 export function plan(params: ExternalParams, ctx: PlanContext): Plan {
+  // Before anything runs: a missing program would otherwise fail only after the ground truth.
+  for (const [key, path] of [['program', params.program], ['interpreter', params.interpreter]] as const) {
+    if (path !== undefined && !existsSync(path)) {
+      const hint = /[/\\]\.venv[/\\]/.test(path) ? ' (a project environment: `npm run peers:install` makes .venv/peers, see python/README.md)' : '';
+      throw new InputFileError(`${path}: no such file (the external detector's ${key})${hint}`);
+    }
+  }
   return {
     jobs: [],
     output: {

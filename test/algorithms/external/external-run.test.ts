@@ -128,6 +128,12 @@ describe('an external detector that misbehaves', () => {
     expect((err as Error).message).toBe(`${file}: variant ext: the streaming backend cannot run algorithm external (it runs a command on this machine and has no MapReduce jobs): run it on the local backend`);
   });
 
+  it('with a program that does not exist fails before anything runs', async () => {
+    const err = await run(config(shRun(join(root, 'absent.sh')))).catch((e: unknown) => e);
+    expect(isUserError(err)).toBe(true);
+    expect((err as Error).message).toBe(`${join(root, 'absent.sh')}: no such file (the external detector's program)`);
+  });
+
   it('stops at its timeout', async () => {
     const s = script('sleeps.sh', 'sleep 60\n');
     await expect(run(config(shRun(s, ', timeout_s: 0.3')))).rejects.toThrow('sleeps.sh: the command sh did not finish within timeout_s 0.3: its process tree was stopped');
