@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Counters } from './counters.ts';
 import type { Calibration, CalibrationContext, DerivedRun } from './derived.ts';
 import type { Plan, PlanContext } from './plan.ts';
+import type { FileDeclaration } from './scored-file.ts';
 
 /** The general measures an adapter may show under a name of its own (`AdapterMeasure.shows`). */
 export type GeneralCandidateMeasure = 'candidate_pairs' | 'candidate_reduction_pct';
@@ -110,6 +111,12 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
    * when they are a plan of their own (contract/derived.ts).
    */
   calibration?(params: z.output<S>, ctx: CalibrationContext): Calibration | undefined;
+  /**
+   * The parameters (before validation) of a variant that reads a file of pairs or clusters
+   * produced elsewhere (`bench score FILE`, an absolute path): set by the one adapter that reads
+   * such files, which the harness finds by this method, never by name.
+   */
+  paramsForFile?(file: string, declared: FileDeclaration): unknown;
 }
 
 /** What the job script needs of a detector: its plan function, without the schema. */

@@ -7,7 +7,7 @@ import { PLACEHOLDER } from './placeholders.ts';
 
 export interface CommandPaths {
   /** absolute paths, resolved by the harness against the config file */
-  readonly program: string;
+  readonly program?: string;
   readonly interpreter?: string;
   readonly corpus: string;
   readonly output: string;
@@ -23,7 +23,7 @@ export interface CommandLine {
 /** The command `params` describes, its placeholders filled in. */
 export function commandLine(params: ExternalParams, paths: CommandPaths): CommandLine {
   const values = new Map<string, string>([
-    ['program', paths.program],
+    ...(paths.program === undefined ? [] : ([['program', paths.program]] as const)),
     ['corpus', paths.corpus],
     ['output', paths.output],
     ['seed', String(paths.seed)],
@@ -35,7 +35,7 @@ export function commandLine(params: ExternalParams, paths: CommandPaths): Comman
     ? params.command.map(fill)
     : [
         ...(paths.interpreter === undefined ? [] : [paths.interpreter]),
-        paths.program,
+        paths.program ?? '',
         '--corpus',
         paths.corpus,
         '--output',

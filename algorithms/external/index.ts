@@ -8,5 +8,7 @@ export const adapter: AlgorithmAdapter<typeof externalParams> = {
   citation: 'none: the command\'s own (see its program)',
   params: externalParams,
   plan,
-  fileParams: [['program'], ['interpreter']],
+  fileParams: [['program'], ['interpreter'], ['file']],
+  // `bench score FILE`: the file read as a command's output would be.
+  paramsForFile: (file, d) => ({ file, output: d.format, score: d.score, score_floor: d.scoreFloor, decisions: d.decisions }),
 };

@@ -9,7 +9,7 @@ import type { KernelContext, KernelResult, LocalKernel } from '../../contract/in
 import { commandLine } from './argv.ts';
 import { writeCorpusJsonl } from './corpus-file.ts';
 import type { ExternalParams } from './params.ts';
-import { OUTPUT_GROUP, readOutput } from './read-output.ts';
+import { OUTPUT_GROUP, readOutput, type OutputOptions, type OutputReading } from './read-output.ts';
 import { runCommand } from './run-command.ts';
 
 export const CLUSTERS = 'external-clusters';
@@ -26,6 +26,19 @@ export function externalKernel(s: KernelSettings): LocalKernel {
     memoryBytes: () => 0,
     async run(ctx: KernelContext): Promise<KernelResult> {
       const { params } = s;
+      const outputOptions = (where: string): OutputOptions => ({
+        ids: ctx.docs.ids,
+        format: params.output,
+        scored: params.output === 'pairs' && params.score !== 'none',
+        strict: s.strict,
+        where,
+      });
+      if (params.file !== undefined) {
+        // Produced elsewhere: only read, and named by its own path.
+        ctx.progress(`reading ${basename(params.file)}`);
+        const read = await readOutput(params.file, outputOptions(params.file));
+        return { ...counted(ctx, read), warnings: read.warnings };
+      }
       const root = join(ctx.workDir, 'external');
       mkdirSync(root, { recursive: true });
       const corpus = await ctx.cached(`external-corpus:${params.text}`, async () => {
@@ -37,25 +50,19 @@ export function externalKernel(s: KernelSettings): LocalKernel {
       // A folder of the variant's own, the command's working directory: what it leaves goes with the run.
       const dir = mkdtempSync(join(root, 'run-'));
       const output = join(dir, `output.${params.output}.csv`);
-      const cmd = commandLine(params, { program: params.program, ...(params.interpreter ? { interpreter: params.interpreter } : {}), corpus, output, seed: s.seed });
-      const program = basename(params.program);
+      const cmd = commandLine(params, { ...(params.program ? { program: params.program } : {}), ...(params.interpreter ? { interpreter: params.interpreter } : {}), corpus, output, seed: s.seed });
+      const program = basename(params.program ?? '');
       ctx.progress(`running ${program}`);
       const usage = await runCommand(cmd, { cwd: dir, timeoutS: params.timeout_s, signal: ctx.signal, label: program });
       ctx.progress(`reading its ${params.output}`);
-      const read = await readOutput(output, {
-        ids: ctx.docs.ids,
-        format: params.output,
-        scored: params.output === 'pairs' && params.score !== 'none',
-        strict: s.strict,
-        where: `${program}'s ${params.output}`,
-      });
-      for (const [name, n] of Object.entries(read.counters)) ctx.count(OUTPUT_GROUP, name, n);
-      return {
-        pairs: read.pairs,
-        ...(read.clusters ? { tables: { [CLUSTERS]: read.clusters } } : {}),
-        processTree: usage,
-        warnings: read.warnings,
-      };
+      const read = await readOutput(output, outputOptions(`${program}'s ${params.output}`));
+      return { ...counted(ctx, read), processTree: usage, warnings: read.warnings };
     },
   };
+}
+
+/** The pairs and clusters read, with their counters counted. */
+function counted(ctx: KernelContext, read: OutputReading): KernelResult {
+  for (const [name, n] of Object.entries(read.counters)) ctx.count(OUTPUT_GROUP, name, n);
+  return { pairs: read.pairs, ...(read.clusters ? { tables: { [CLUSTERS]: read.clusters } } : {}) };
 }

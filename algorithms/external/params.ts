@@ -10,7 +10,13 @@ export const externalParams = z
     program: z
       .string()
       .min(1)
+      .optional()
       .describe('the file the command runs (a script or a binary), relative to the config file: `{program}` in `command`; a changed program makes a new run'),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('instead of a command: a file of pairs or clusters produced elsewhere (a Spark job, a notebook), relative to the config file, read as a command\'s output would be (.gz: gzip); what `bench score` runs'),
     interpreter: z
       .string()
       .min(1)
@@ -51,6 +57,12 @@ export const externalParams = z
   })
   .strict()
   .superRefine((p, ctx) => {
+    if ((p.program === undefined) === (p.file === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['program'], message: 'give either `program` (a command to run) or `file` (its output, produced elsewhere)' });
+    }
+    if (p.file !== undefined && (p.command !== undefined || p.interpreter !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['file'], message: 'a `file` is read, not run: leave `command` and `interpreter` out' });
+    }
     const known = new Set([...PLACEHOLDERS, ...Object.keys(p.args)]);
     const written = [...(p.command ?? []), ...Object.values(p.env)];
     for (const name of written.flatMap(placeholdersOf)) {

@@ -11,7 +11,7 @@ import type { ExternalParams } from './params.ts';
  */
 export function plan(params: ExternalParams, ctx: PlanContext): Plan {
   // Before anything runs: a missing program would otherwise fail only after the ground truth.
-  for (const [key, path] of [['program', params.program], ['interpreter', params.interpreter]] as const) {
+  for (const [key, path] of [['program', params.program], ['interpreter', params.interpreter], ['file', params.file]] as const) {
     if (path !== undefined && !existsSync(path)) {
       const hint = /[/\\]\.venv[/\\]/.test(path) ? ' (a project environment: `npm run peers:install` makes .venv/peers, see python/README.md)' : '';
       throw new InputFileError(`${path}: no such file (the external detector's ${key})${hint}`);
@@ -37,7 +37,7 @@ export function plan(params: ExternalParams, ctx: PlanContext): Plan {
       decisions: params.decisions === 'score-at-threshold' ? { kind: 'score-at-threshold' } : { kind: 'every-reported-pair' },
     },
     local: externalKernel({ params, seed: ctx.seed, strict: ctx.strict ?? false }),
-    placement: { only: 'local', why: 'it runs a command on this machine and has no MapReduce jobs' },
+    placement: { only: 'local', why: params.file === undefined ? 'it runs a command on this machine and has no MapReduce jobs' : 'it reads a file on this machine and has no MapReduce jobs' },
   };
 }
 

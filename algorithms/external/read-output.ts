@@ -8,6 +8,7 @@
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
 import { InputFileError, type PairList, type SideRecord } from '../../contract/index.ts';
 import { csvFields } from './csv-line.ts';
 
@@ -167,7 +168,11 @@ export class OutputCollector {
 export async function readOutput(path: string, o: OutputOptions): Promise<OutputReading> {
   if (!existsSync(path)) throw new InputFileError(`${o.where}: the command ended without writing its output (${o.format}) to {output}`);
   const collector = new OutputCollector(o);
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const raw = createReadStream(path);
+  const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  input.setEncoding('utf8');
+  raw.on('error', (e) => input.destroy(e));
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const text of lines) collector.line(text, ++n);
   return collector.result();

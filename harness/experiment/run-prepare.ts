@@ -32,6 +32,8 @@ export interface PrepareOptions {
   readonly identifyFilesBy: 'stat' | 'content';
   readonly complete: 'keep' | 'replace';
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
+  /** the experiment as loaded, made into the one to run (`bench score`: files as its variants) */
+  readonly reshape?: (exp: Experiment) => Experiment;
 }
 
 /** A run to do. */
@@ -53,7 +55,8 @@ export type Preparation =
   | { readonly kind: 'already-complete'; readonly dir: string };
 
 export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
-  const loaded = await loadExperiment(o.configFile, o.env, o.detectors, { withoutCollection: o.dryRun !== undefined });
+  const asLoaded = await loadExperiment(o.configFile, o.env, o.detectors, { withoutCollection: o.dryRun !== undefined });
+  const loaded = o.reshape ? o.reshape(asLoaded) : asLoaded;
   // The ones the config names, as loadExperiment loaded them (a module is loaded once).
   const detectors = o.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
   const exp = o.skips === 'fail' ? strictly(loaded) : loaded;

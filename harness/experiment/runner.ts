@@ -30,6 +30,7 @@ import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
 import { writeRun } from './run-write.ts';
+import type { Experiment } from './types.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
 export interface RunOptions {
@@ -57,6 +58,8 @@ export interface RunOptions {
   readonly resumeCommand?: (runId: string) => string;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
+  /** the experiment as loaded, made into the one to run (`bench score`: files as its variants) */
+  readonly reshape?: (exp: Experiment) => Experiment;
 }
 
 export interface EarlierRun {
