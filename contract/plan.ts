@@ -71,6 +71,12 @@ export interface PlanOutput {
   /** The dataset of span records (`spans.ts`), for detectors that locate shared text. */
   readonly spans?: string;
   readonly tables?: readonly TableOutput[];
+  /**
+   * The dataset of `tables` that holds the detector's clusters (records: document index →
+   * "cluster size", the cluster any integer label): the evaluation then measures the clusters
+   * too (induced pairs, B-cubed, documents removed: docs/design.md §8.8). Absent: no clusters.
+   */
+  readonly clusters?: string;
   readonly score: ScoreMeaning;
   readonly decisions: DecisionRule;
   /**

@@ -31,6 +31,7 @@ export function plan(params: ExternalParams, ctx: PlanContext): Plan {
                 description: 'the clusters the command wrote: each clustered document, the smallest document index of its cluster, and its size',
               },
             ],
+            clusters: CLUSTERS,
           }
         : {}),
       score: scoreMeaning(params),

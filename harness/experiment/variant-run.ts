@@ -9,6 +9,7 @@ import type { DocumentSizes } from '../evaluate/size-groups.ts';
 import type { PlantedOracle } from '../evaluate/planted.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
+import { clusterMeasures, clustersFromTable } from '../evaluate/clusters.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { UserError } from '../errors.ts';
@@ -153,6 +154,14 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
     ...(planted ? planted.measures : {}),
+    ...(plan.output.clusters && truth
+      ? clusterMeasures({
+          documents: docs.ids.length,
+          clusterOf: clustersFromTable(result.outputs.tables?.[plan.output.clusters] ?? [], docs.ids.length),
+          truth: truth.pairs,
+          threshold: exp.evaluate.threshold,
+        })
+      : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);

@@ -69,6 +69,17 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'span_signature_share', label: 'Share of spans that start in a signature block', kind: 'quality', worse: null, range: unit },
   { key: 'span_repeated_share', label: 'Share of spans whose text recurs in more than k documents', kind: 'quality', worse: null, range: unit },
   { key: 'span_boilerplate_share', label: 'Share of spans that are footers, signatures or repeated text', kind: 'quality', worse: null, summary: { header: 'boiler', digits: 3 }, range: unit },
+  // Of a detector's clusters (PlanOutput.clusters): harness/evaluate/clusters.ts, docs/design.md §8.8.
+  { key: 'cluster_precision_pairs', label: 'Precision of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'P_clus', digits: 4 }, range: unit },
+  { key: 'cluster_recall_pairs', label: 'Recall of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'R_clus', digits: 4 }, range: unit },
+  { key: 'cluster_precision_docs', label: 'Precision of the clustered documents', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'cluster_recall_docs', label: 'Recall of the clustered documents', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'bcubed_precision', label: 'B-cubed precision of the clusters', kind: 'quality', worse: 'lower', summary: { header: 'B3_P', digits: 4 }, range: unit },
+  { key: 'bcubed_recall', label: 'B-cubed recall of the clusters', kind: 'quality', worse: 'lower', summary: { header: 'B3_R', digits: 4 }, range: unit },
+  { key: 'docs_removed', label: 'Documents removed (one kept a cluster)', kind: 'count', worse: null },
+  { key: 'docs_to_remove', label: 'Documents the ground truth would remove (one kept a component)', kind: 'count', worse: null },
+  { key: 'largest_cluster', label: 'Largest cluster, documents', kind: 'count', worse: null },
+  { key: 'induced_pairs_below_threshold', label: 'Pairs inside clusters below the threshold in the ground truth', kind: 'count', worse: 'higher' },
   {
     key: 'candidate_reduction_pct',
     label: 'Reduction of candidate pairs against the ground truth, %',
@@ -82,7 +93,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'cluster_precision_pairs', 'cluster_recall_pairs', 'bcubed_precision', 'bcubed_recall', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
 export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1 };
