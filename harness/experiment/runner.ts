@@ -125,6 +125,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
+        ...(input.judgments ? { judgments: input.judgments } : {}),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,

@@ -6,6 +6,7 @@ import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, Plan } from '../..
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import type { DocumentSizes } from '../evaluate/size-groups.ts';
+import { curveCsv, type Judgments } from '../evaluate/judgments.ts';
 import type { PlantedOracle } from '../evaluate/planted.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
@@ -93,6 +94,8 @@ export interface VariantContext {
   readonly replies?: ReplyOracle;
   /** `evaluate.planted`: the planted pairs of a synthetic corpus, by edit rate */
   readonly planted?: PlantedOracle;
+  /** `evaluate.judgments`: human judgments of document pairs */
+  readonly judgments?: Judgments;
 }
 
 /**
@@ -142,6 +145,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const atThreshold = plan.output.decisions.kind === 'score-at-threshold';
   const decided = (i: number): boolean => !atThreshold || (pairs.score[i] as number) >= exp.evaluate.threshold;
   const planted = ctx.planted?.measure(pairs, decided);
+  const judged = ctx.judgments?.measure(pairs, decided);
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
     ...ev.measures,
@@ -154,6 +158,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
     ...(planted ? planted.measures : {}),
+    ...(judged ? judged.measures : {}),
     ...(plan.output.clusters && truth
       ? clusterMeasures({
           documents: docs.ids.length,
@@ -167,6 +172,12 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
+  if (judged?.curve) {
+    files.push({
+      record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
+      bytes: Buffer.from(curveCsv(judged.curve)),
+    });
+  }
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
@@ -186,7 +197,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
       ...(planted ? { planted: planted.byRate } : {}),
-      warnings: [...ev.warnings, ...(result.warnings ?? []), ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : [])],
+      warnings: [...ev.warnings, ...(result.warnings ?? []), ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : []), ...(ctx.judgments?.warning ? [ctx.judgments.warning] : [])],
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },

@@ -69,6 +69,13 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'span_signature_share', label: 'Share of spans that start in a signature block', kind: 'quality', worse: null, range: unit },
   { key: 'span_repeated_share', label: 'Share of spans whose text recurs in more than k documents', kind: 'quality', worse: null, range: unit },
   { key: 'span_boilerplate_share', label: 'Share of spans that are footers, signatures or repeated text', kind: 'quality', worse: null, summary: { header: 'boiler', digits: 3 }, range: unit },
+  // On human judgments (evaluate.judgments): harness/evaluate/judgments.ts, docs/design.md §8.9.
+  { key: 'judged_pairs', label: 'Judged pairs with both documents in the corpus', kind: 'count', worse: null },
+  { key: 'judged_precision', label: 'Precision on the judged pairs', kind: 'quality', worse: 'lower', summary: { header: 'P_judged', digits: 4 }, range: unit },
+  { key: 'judged_recall', label: 'Recall on the judged pairs', kind: 'quality', worse: 'lower', summary: { header: 'R_judged', digits: 4 }, range: unit },
+  { key: 'judged_f1', label: 'F1 on the judged pairs', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'judged_best_threshold', label: 'Score threshold of the best F1 on the judged pairs', kind: 'quality', worse: null, range: unit },
+  { key: 'judged_best_f1', label: 'Best F1 on the judged pairs over the score thresholds', kind: 'quality', worse: 'lower', range: unit },
   // Of a detector's clusters (PlanOutput.clusters): harness/evaluate/clusters.ts, docs/design.md §8.8.
   { key: 'cluster_precision_pairs', label: 'Precision of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'P_clus', digits: 4 }, range: unit },
   { key: 'cluster_recall_pairs', label: 'Recall of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'R_clus', digits: 4 }, range: unit },
@@ -93,7 +100,7 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'cluster_precision_pairs', 'cluster_recall_pairs', 'bcubed_precision', 'bcubed_recall', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'cluster_precision_pairs', 'cluster_recall_pairs', 'bcubed_precision', 'bcubed_recall', 'judged_precision', 'judged_recall', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
 export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1 };
