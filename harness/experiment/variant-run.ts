@@ -154,6 +154,10 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     // A command's process tree holds its memory beside the harness' own (which holds the corpus meanwhile).
     peak_rss_mb: peakRssMb() + (result.processTree?.peakRssMb ?? 0),
     cost_usd: result.costUsd,
+    // What it would cost run alone: the shared values it reused from earlier variants included.
+    standalone_runtime_s: result.standalone?.runtimeS ?? result.runtimeS,
+    standalone_cpu_s: result.standalone?.cpuS ?? result.cpuS,
+    standalone_cost_usd: result.standalone?.costUsd ?? result.costUsd,
     ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),

@@ -48,6 +48,10 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'cpu_s', label: 'CPU, s', kind: 'timing', worse: 'higher', range: { min: 0 } },
   { key: 'peak_rss_mb', label: 'Peak memory of the process during the variant, MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'cost_usd', label: 'Cost, USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
+  // Run alone: its own cost and that of the shared values (fingerprints, a corpus file) it reused from earlier variants.
+  { key: 'standalone_runtime_s', label: 'Runtime run alone (shared features included), s', kind: 'timing', worse: 'higher', range: { min: 0 } },
+  { key: 'standalone_cpu_s', label: 'CPU run alone (shared features included), s', kind: 'timing', worse: 'higher', range: { min: 0 } },
+  { key: 'standalone_cost_usd', label: 'Cost run alone (shared features included), USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
   { key: 'spill_mb', label: 'Temporary files written (sorted runs, shuffle spills), MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'candidate_pairs', label: 'Candidate pairs', kind: 'count', worse: 'higher', range: { min: 0 } },
   // Against a span oracle (evaluate.oracle), for detectors that write spans: harness/evaluate/spans.ts.
@@ -103,7 +107,7 @@ const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_
 const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'cluster_precision_pairs', 'cluster_recall_pairs', 'bcubed_precision', 'bcubed_recall', 'judged_precision', 'judged_recall', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
-export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1 };
+export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1, standalone_runtime_s: 3, standalone_cpu_s: 3, standalone_cost_usd: 8 };
 
 export function generalMeasure(key: string): MeasureInfo {
   const m = GENERAL_MEASURES.find((x) => x.key === key);
