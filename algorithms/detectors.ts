@@ -5,6 +5,7 @@
  */
 export const DETECTORS: readonly string[] = [
   'broder',
+  'external',
   'imatch',
   'minhash',
   'pdc-mr',

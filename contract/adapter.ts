@@ -10,6 +10,7 @@ import type { Counters } from './counters.ts';
 import type { Calibration, CalibrationContext, DerivedRun } from './derived.ts';
 import type { AdapterExplain } from './explain.ts';
 import type { Plan, PlanContext } from './plan.ts';
+import type { FileDeclaration } from './scored-file.ts';
 
 /** The general measures an adapter may show under a name of its own (`AdapterMeasure.shows`). */
 export type GeneralCandidateMeasure = 'candidate_pairs' | 'candidate_reduction_pct';
@@ -113,6 +114,12 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
   calibration?(params: z.output<S>, ctx: CalibrationContext): Calibration | undefined;
   /** Why it decided what it did about a pair (contract/explain.ts, `bench explain`). Absent: the harness shows only what is common to all. */
   readonly explain?: AdapterExplain<z.output<S>>;
+  /**
+   * The parameters (before validation) of a variant that reads a file of pairs or clusters
+   * produced elsewhere (`bench score FILE`, an absolute path): set by the one adapter that reads
+   * such files, which the harness finds by this method, never by name.
+   */
+  paramsForFile?(file: string, declared: FileDeclaration): unknown;
 }
 
 /** What the job script needs of a detector: its plan function, without the schema. */

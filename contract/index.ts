@@ -13,6 +13,8 @@
  *   explain.ts    explanations of a pair: feature occurrences, a detector's evidence
  *   errors.ts     InputFileError: a detector's bad input file, a one-line exit-2 error
  *   tasks.ts      WorkerTask: code a worker thread runs, as a typed handle
+ *   process.ts    a plan's placement on one backend, and a command's process tree's cost
+ *   scored-file.ts  a file of pairs or clusters produced elsewhere, as `bench score` declares it
  */
 export * from './adapter.ts';
 export * from './counters.ts';
@@ -23,5 +25,7 @@ export * from './explain.ts';
 export * from './jobs.ts';
 export * from './pairs.ts';
 export * from './plan.ts';
+export * from './process.ts';
+export * from './scored-file.ts';
 export * from './spans.ts';
 export * from './tasks.ts';

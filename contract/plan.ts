@@ -9,6 +9,7 @@ import type { CounterRef, Counters } from './counters.ts';
 import type { DocumentSet } from './documents.ts';
 import type { JobSpec, SideRecord } from './jobs.ts';
 import type { PairList } from './pairs.ts';
+import type { Placement, ProcessTreeUsage } from './process.ts';
 import type { Span } from './spans.ts';
 import type { WorkerModule, WorkerTask } from './tasks.ts';
 
@@ -21,6 +22,11 @@ export interface PlanContext {
   readonly minScore: number;
   /** The experiment's `seed`: every random choice of a plan (permutations, lexicons) derives from it. */
   readonly seed: number;
+  /**
+   * `--strict` (or `corpus.strict`): a record the plan reads and cannot use (a malformed line of
+   * a command's output) is an error instead of a counted skip. Absent: false.
+   */
+  readonly strict?: boolean;
 }
 
 /**
@@ -65,6 +71,12 @@ export interface PlanOutput {
   /** The dataset of span records (`spans.ts`), for detectors that locate shared text. */
   readonly spans?: string;
   readonly tables?: readonly TableOutput[];
+  /**
+   * The dataset of `tables` that holds the detector's clusters (records: document index →
+   * "cluster size", the cluster any integer label): the evaluation then measures the clusters
+   * too (induced pairs, B-cubed, documents removed: docs/design.md §8.8). Absent: no clusters.
+   */
+  readonly clusters?: string;
   readonly score: ScoreMeaning;
   readonly decisions: DecisionRule;
   /**
@@ -79,6 +91,8 @@ export interface Plan {
   readonly jobs: readonly JobSpec[];
   readonly output: PlanOutput;
   readonly local?: LocalKernel;
+  /** Set when only one backend can run the plan (a command on this machine); absent: any backend. */
+  readonly placement?: Placement;
 }
 
 /** The size of a document set, which is all a cost model needs. */
@@ -125,6 +139,10 @@ export interface KernelResult {
   readonly tables?: Readonly<Record<string, readonly SideRecord[]>>;
   /** Bytes the kernel wrote to `workDir` (sorted runs), for the results' spill measure. */
   readonly spillBytes?: number;
+  /** What the processes the kernel started cost, beyond the harness' own process (a command's tree). */
+  readonly processTree?: ProcessTreeUsage;
+  /** One-line warnings for run.json (skipped lines of a command's output, with file and line). */
+  readonly warnings?: readonly string[];
 }
 
 /** A value as `KernelContext.stored` keeps it: a little JSON and arrays of 32-bit words. */

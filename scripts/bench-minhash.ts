@@ -3,11 +3,10 @@
  * detector at 128 permutations and t = 0.5, as a whole process, must take at most half the
  * time of datasketch's MinHash + MinHashLSH over the same shingles, at equal or better recall.
  *
- *   DATASKETCH_DIR=/path/to/datasketch-checkout node --import tsx scripts/bench-minhash.ts [--reps 3]
+ *   node --import tsx scripts/bench-minhash.ts [--reps 3]
  *
- * datasketch is not vendored: DATASKETCH_DIR is a folder holding its `datasketch` package (a
- * checkout or `git archive` of github.com/ekzhu/datasketch); Python 3 with numpy and scipy runs
- * it. Both sides read the same file of normalized texts (one JSON string a line) and cut the
+ * datasketch is its PyPI release, pinned in python/requirements-peers.txt and run by the
+ * project's environment (scripts/ensure-python.ts makes it when it is missing). Both sides read the same file of normalized texts (one JSON string a line) and cut the
  * same shingles (char-64 at word starts; both report the number of distinct shingles, which
  * must agree); each is one process, timed from its start to its exit (wall clock), the best of
  * `reps` runs, the two alternating. Recall and precision are against the full-shingle ground
@@ -23,6 +22,7 @@ import { findAdapter } from '../algorithms/registry.ts';
 import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { createLocalBackend } from '../harness/mapreduce/local/backend.ts';
+import { ensurePythonSet } from './ensure-python.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -90,7 +90,7 @@ function timed(cmd: string, args: string[]): { wallS: number; report: Record<str
   return { wallS, report: JSON.parse(last) as Record<string, unknown> };
 }
 
-export async function benchMinhash(opts: { texts: readonly string[]; datasketchDir?: string; reps?: number; permutations?: number; threshold?: number }): Promise<MinhashBenchFigures> {
+export async function benchMinhash(opts: { texts: readonly string[]; python?: string; reps?: number; permutations?: number; threshold?: number }): Promise<MinhashBenchFigures> {
   const k = opts.permutations ?? 128;
   const t = opts.threshold ?? 0.5;
   const reps = opts.reps ?? 3;
@@ -108,14 +108,14 @@ export async function benchMinhash(opts: { texts: readonly string[]; datasketchD
     const nddPairs = join(dir, 'ndd-pairs.txt');
     const dsPairs = join(dir, 'datasketch-pairs.txt');
     const runNdd = () => timed(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'minhash-lsh-run.ts'), textsPath, nddPairs, String(k), String(t)]);
-    const runDs = (d: string) => timed('python3', [join(ROOT, 'scripts', 'datasketch_minhash_lsh.py'), d, textsPath, dsPairs, String(k), String(t)]);
+    const runDs = (python: string) => timed(python, [join(ROOT, 'scripts', 'datasketch_minhash_lsh.py'), textsPath, dsPairs, String(k), String(t)]);
     let ndd: { wallS: number; report: Record<string, unknown> } | undefined;
     let ds: { wallS: number; report: Record<string, unknown> } | undefined;
     for (let rep = 0; rep < reps; rep++) {
       const a = runNdd();
       if (!ndd || a.wallS < ndd.wallS) ndd = a;
-      if (opts.datasketchDir) {
-        const b = runDs(opts.datasketchDir);
+      if (opts.python) {
+        const b = runDs(opts.python);
         if (!ds || b.wallS < ds.wallS) ds = b;
       }
     }
@@ -150,7 +150,7 @@ export function printMinhashBench(f: MinhashBenchFigures, write: (s: string) => 
   write(`  ${f.documents} documents, ${f.duplicates} ground-truth pairs at RR >= 0.5\n`);
   line('ndd-bench minhash (2 threads)', f.ndd);
   if (!f.datasketch) {
-    write('  datasketch: skipped (set DATASKETCH_DIR to a folder holding the datasketch package of github.com/ekzhu/datasketch)\n');
+    write('  datasketch: skipped (its environment could not be made: npm run peers:install says why)\n');
     return true;
   }
   line('datasketch MinHash+LSH', f.datasketch);
@@ -169,6 +169,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' } } });
   const texts: string[] = [];
   for await (const d of readCorpus({ format: 'spamassassin' }, newCorpusStats())) texts.push(d.text);
-  const f = await benchMinhash({ texts, reps: Number(values.reps), ...(process.env['DATASKETCH_DIR'] ? { datasketchDir: process.env['DATASKETCH_DIR'] } : {}) });
+  const peers = ensurePythonSet('peers', (line) => process.stderr.write(`${line}\n`));
+  const f = await benchMinhash({ texts, reps: Number(values.reps), ...(peers.found ? { python: peers.python } : {}) });
   if (!printMinhashBench(f, (s) => process.stdout.write(s))) process.exitCode = 1;
 }

@@ -1,9 +1,9 @@
 """datasketch's MinHash + MinHashLSH over the shingles ndd-bench uses, for `npm run bench:ci`.
 
-    python3 scripts/datasketch_minhash_lsh.py DATASKETCH_DIR TEXTS.jsonl PAIRS.txt [NUM_PERM] [THRESHOLD]
+    .venv/peers/bin/python scripts/datasketch_minhash_lsh.py TEXTS.jsonl PAIRS.txt [NUM_PERM] [THRESHOLD]
 
-DATASKETCH_DIR holds the `datasketch` package (a checkout of github.com/ekzhu/datasketch; it is
-not vendored here); numpy and scipy come from the machine. TEXTS.jsonl has one JSON string a
+datasketch, numpy and scipy are the PyPI releases pinned in python/requirements-peers.txt, in the
+project's environment (`npm run peers:install`). TEXTS.jsonl has one JSON string a
 line: a document's normalized text (ndd-bench's normalization, so that both sides cut the same
 shingles). The shingles are ndd-bench's default: 64 UTF-16 code units starting at each word, a
 text shorter than that one shingle, each document a set. The usual datasketch pipeline follows:
@@ -17,12 +17,11 @@ import sys
 import time
 
 t_start = time.perf_counter()
-sys.path.insert(0, sys.argv[1])
 from datasketch import MinHash, MinHashLSH  # noqa: E402
 
-texts_path, pairs_path = sys.argv[2], sys.argv[3]
-num_perm = int(sys.argv[4]) if len(sys.argv) > 4 else 128
-threshold = float(sys.argv[5]) if len(sys.argv) > 5 else 0.5
+texts_path, pairs_path = sys.argv[1], sys.argv[2]
+num_perm = int(sys.argv[3]) if len(sys.argv) > 3 else 128
+threshold = float(sys.argv[4]) if len(sys.argv) > 4 else 0.5
 N = 64
 SPACE = b" \x00"
 

@@ -34,6 +34,7 @@ export function plan(params: MinhashParams, ctx: PlanContext): Plan {
           description: 'connected components of the near-duplicate pairs: each document, the smallest document index of its cluster, and its size',
         },
       ],
+      clusters: CLUSTERS,
       score:
         s.verify === 'none'
           ? { kind: 'other', why: 'unverified LSH candidates: the score is the share of bands in which the pair collided, not a resemblance estimate' }

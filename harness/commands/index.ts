@@ -11,6 +11,11 @@ const loaded = <T>(m: CommandModule<object, T>): CommandModule => m as unknown a
 export const COMMANDS: readonly { readonly command: string; readonly describe: string; load(): Promise<CommandModule> }[] = [
   { command: 'run <config>', describe: 'run an experiment and write results/<experiment>/<run-id>/', load: async () => loaded((await import('./run.ts')).runCommand) },
   {
+    command: 'score <config> <files..>',
+    describe: "score pairs or clusters produced elsewhere against a config's ground truth, written as the variants of a run folder",
+    load: async () => loaded((await import('./score.ts')).scoreCommand),
+  },
+  {
     command: 'validate <config>',
     describe: 'check a config without running it: schema, ${VARS}, files, sweeps',
     load: async () => loaded((await import('./validate.ts')).validateCommand),

@@ -35,6 +35,7 @@ export function inputPaths(exp: Experiment, detectors?: DetectorCatalog): string
   for (const s of [exp.studies?.topic_collections, exp.studies?.run_topics]) if (s) paths.push(...s.runs);
   if (exp.evaluate.oracle !== undefined) paths.push(exp.evaluate.oracle);
   if (exp.evaluate.planted !== undefined) paths.push(exp.evaluate.planted);
+  if (exp.evaluate.judgments !== undefined) paths.push(exp.evaluate.judgments.path);
   for (const v of detectors ? [exp.groundTruth, ...exp.variants] : []) {
     for (const at of detectors?.adapters.find((a) => a.name === v.algorithm)?.fileParams ?? []) {
       const value = at.reduce<unknown>((x, seg) => (x !== null && typeof x === 'object' ? (x as Record<string, unknown>)[seg] : undefined), v.params);

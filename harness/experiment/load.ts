@@ -112,6 +112,7 @@ export async function loadExperiment(file: string, options: LoadOptions = {}): P
       ...cfg.evaluate,
       ...(cfg.evaluate.oracle === undefined ? {} : { oracle: resolve(dir, cfg.evaluate.oracle) }),
       ...(cfg.evaluate.planted === undefined ? {} : { planted: resolve(dir, cfg.evaluate.planted) }),
+      ...(cfg.evaluate.judgments === undefined ? {} : { judgments: { ...cfg.evaluate.judgments, path: resolve(dir, cfg.evaluate.judgments.path) } }),
     },
     backend,
     alternativeBackends,

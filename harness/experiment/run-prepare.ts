@@ -32,6 +32,8 @@ export interface PrepareOptions {
   readonly identifyFilesBy: 'stat' | 'content';
   readonly complete: 'keep' | 'replace';
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
+  /** the experiment as loaded, made into the one to run (`bench score`: files as its variants) */
+  readonly reshape?: (exp: Experiment) => Experiment;
 }
 
 /** A run to do. */
@@ -53,7 +55,8 @@ export type Preparation =
   | { readonly kind: 'already-complete'; readonly dir: string };
 
 export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
-  const loaded = await loadExperiment(o.configFile, { env: o.env, detectors: o.detectors, withoutCollection: o.dryRun !== undefined });
+  const asLoaded = await loadExperiment(o.configFile, { env: o.env, detectors: o.detectors, withoutCollection: o.dryRun !== undefined });
+  const loaded = o.reshape ? o.reshape(asLoaded) : asLoaded;
   // The ones the config names, as loadExperiment loaded them (a module is loaded once).
   const detectors = o.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
   const exp = o.skips === 'fail' ? strictly(loaded) : loaded;
@@ -63,6 +66,8 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   // Planned once: the plans name the worker modules the runtime preloads, and then run.
   const plannedVariants = variants.map((v) => planVariant(exp, detectors, v, REPORT_FLOOR));
   const truth = planGroundTruth(exp, detectors, plannedVariants, backend.kind);
+  const planned = [truth, ...plannedVariants];
+  refuseMisplaced(exp, backend, planned);
   if (o.dryRun) {
     const plan = await dryRunPlan(exp, detectors, {
       backend,
@@ -77,8 +82,17 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const finalDir = RunFolder.finalPath(o.outRoot, exp.name, runId);
   const inputs = await fingerprintInputs(exp, o.identifyFilesBy, detectors);
   if (existingRunIsCurrent(finalDir, exp.name, runId, inputs, o.complete)) return { kind: 'already-complete', dir: finalDir };
-  const planned = [truth, ...plannedVariants];
   return { kind: 'run', run: { exp, backend, runId, inputs, finalDir, planned, detectors } };
+}
+
+/** A plan only one backend can run (contract/process.ts `Placement`) on another: one line, before anything runs. */
+export function refuseMisplaced(exp: Experiment, backend: BackendConfig, planned: readonly PlannedVariant[]): void {
+  for (const p of planned) {
+    const only = p.plan.placement;
+    if (only && only.only !== backend.kind) {
+      throw new UserError(`${exp.file}: variant ${p.variant.name}: the ${backend.kind} backend cannot run algorithm ${p.variant.algorithm} (${only.why}): run it on the ${only.only} backend`);
+    }
+  }
 }
 
 /**

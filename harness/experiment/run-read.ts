@@ -7,6 +7,7 @@ import type { DocumentSet } from '../../contract/index.ts';
 import { wordCountsCodec } from '../../algorithms/text/word-count.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import { loadSpanOracle, type SpanOracle } from '../evaluate/oracle.ts';
+import { loadJudgments, type Judgments } from '../evaluate/judgments.ts';
 import { loadPlantedOracle, type PlantedOracle } from '../evaluate/planted.ts';
 import { loadReplyOracle, type ReplyOracle } from '../evaluate/replies.ts';
 import { assignGroups, countDocumentWords, type DocumentSizes } from '../evaluate/size-groups.ts';
@@ -37,6 +38,7 @@ export interface RunInput {
   readonly spanOracle?: SpanOracle;
   readonly replies?: ReplyOracle;
   readonly planted?: PlantedOracle;
+  readonly judgments?: Judgments;
 }
 
 export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<RunInput> {
@@ -56,6 +58,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
   const spanOracle = exp.evaluate.oracle === undefined ? undefined : loadSpanOracle(exp.evaluate.oracle, docs);
   const replies = exp.evaluate.replies === undefined ? undefined : loadReplyOracle(docs, exp.evaluate.replies);
   const planted = exp.evaluate.planted === undefined ? undefined : loadPlantedOracle(exp.evaluate.planted, docs);
+  const judgments = exp.evaluate.judgments === undefined ? undefined : loadJudgments(exp.evaluate.judgments, docs);
   return {
     docs,
     corpus: {
@@ -76,5 +79,6 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
     ...(spanOracle ? { spanOracle } : {}),
     ...(replies ? { replies } : {}),
     ...(planted ? { planted } : {}),
+    ...(judgments ? { judgments } : {}),
   };
 }

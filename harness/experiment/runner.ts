@@ -32,6 +32,7 @@ import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
 import type { ErrorSampling, PlannedVariant } from './variant-run.ts';
 import { writeRun } from './run-write.ts';
+import type { Experiment } from './types.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
 export interface RunOptions {
@@ -59,6 +60,8 @@ export interface RunOptions {
   readonly resumeCommand?: (runId: string) => string;
   /** `--dry-run`: return the plan instead of running; `documents` estimates the input */
   readonly dryRun?: { readonly documents?: number; readonly documentBytes?: number };
+  /** the experiment as loaded, made into the one to run (`bench score`: files as its variants) */
+  readonly reshape?: (exp: Experiment) => Experiment;
 }
 
 export interface EarlierRun {
@@ -125,6 +128,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
         errors: errorSampling(run, input.docs, open.runtime),
+        ...(input.judgments ? { judgments: input.judgments } : {}),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,

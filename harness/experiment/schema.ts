@@ -150,6 +150,14 @@ export const evaluateSchema = z
       .min(1)
       .optional()
       .describe("the planted pairs of a synthetic corpus (bench synth scale's oracle-pairs.csv): every variant's recall of the planted copies, in all and per edit rate (planted.csv); relative to the config file"),
+    judgments: z
+      .object({
+        path: z.string().min(1).describe('CSV of judged document pairs, doc_a,doc_b,label (a header line optional), relative to the config file'),
+        duplicate_from: z.number().default(1).describe('the lowest label (grade) that counts as a duplicate'),
+      })
+      .strict()
+      .optional()
+      .describe('human judgments as a second ground truth: every variant (the ground truth too) gets precision, recall and F1 on the judged pairs, a ranking variant its precision-recall curve and the F1-maximizing threshold (judgments/<variant>.csv)'),
     replies: z
       .object({
         repeated_documents: z

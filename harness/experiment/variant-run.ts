@@ -8,9 +8,11 @@ import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import type { DocumentSizes } from '../evaluate/size-groups.ts';
+import { curveCsv, type Judgments } from '../evaluate/judgments.ts';
 import type { PlantedOracle } from '../evaluate/planted.ts';
 import type { ReplyOracle } from '../evaluate/replies.ts';
 import type { SpanKind } from '../evaluate/span-kinds.ts';
+import { clusterMeasures, clustersFromTable } from '../evaluate/clusters.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { UserError } from '../errors.ts';
@@ -76,7 +78,8 @@ export function planVariant(exp: Experiment, detectors: DetectorCatalog, v: Vari
   if (!adapter) throw new UserError(`${exp.file}: variant ${v.name}: unknown algorithm ${v.algorithm}`);
   const expansion = v.groundTruth ? undefined : expansionOf(adapter, v, exp);
   const params = expansion ? expansion.runs[0]?.params : v.params;
-  return { variant: v, adapter, plan: adapter.plan(params, { minScore, seed: exp.seed }), minScore, ...(expansion ? { expansion } : {}) };
+  const plan = adapter.plan(params, { minScore, seed: exp.seed, strict: exp.corpus.strict });
+  return { variant: v, adapter, plan, minScore, ...(expansion ? { expansion } : {}) };
 }
 
 /**
@@ -113,6 +116,8 @@ export interface VariantContext {
   readonly planted?: PlantedOracle;
   /** a sample of each variant's errors to explain into `errors/<variant>.jsonl` (issue 26); none: no such files */
   readonly errors?: ErrorSampling;
+  /** `evaluate.judgments`: human judgments of document pairs */
+  readonly judgments?: Judgments;
 }
 
 /** What a run's error samples need beside the variant: the ground truth as an explanation sees it, and what the explanations share. */
@@ -172,23 +177,44 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const atThreshold = plan.output.decisions.kind === 'score-at-threshold';
   const decided = (i: number): boolean => !atThreshold || (pairs.score[i] as number) >= exp.evaluate.threshold;
   const planted = ctx.planted?.measure(pairs, decided);
+  const judged = ctx.judgments?.measure(pairs, decided);
   const measures: Record<string, number | null> = {
     docs: docs.ids.length,
     ...ev.measures,
     runtime_s: result.runtimeS,
     cpu_s: result.cpuS,
-    peak_rss_mb: peakRssMb(),
+    // A command's process tree holds its memory beside the harness' own (which holds the corpus meanwhile).
+    peak_rss_mb: peakRssMb() + (result.processTree?.peakRssMb ?? 0),
     cost_usd: result.costUsd,
+    // What it would cost run alone: the shared values it reused from earlier variants included.
+    standalone_runtime_s: result.standalone?.runtimeS ?? result.runtimeS,
+    standalone_cpu_s: result.standalone?.cpuS ?? result.cpuS,
+    standalone_cost_usd: result.standalone?.costUsd ?? result.costUsd,
     ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
     ...(planted ? planted.measures : {}),
+    ...(judged ? judged.measures : {}),
+    ...(plan.output.clusters && truth
+      ? clusterMeasures({
+          documents: docs.ids.length,
+          clusterOf: clustersFromTable(result.outputs.tables?.[plan.output.clusters] ?? [], docs.ids.length),
+          truth: truth.pairs,
+          threshold: exp.evaluate.threshold,
+        })
+      : {}),
   };
   for (const m of adapter.measures ?? []) {
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
   if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth }, ctx, ctx.errors));
+  if (judged?.curve) {
+    files.push({
+      record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
+      bytes: Buffer.from(curveCsv(judged.curve)),
+    });
+  }
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
@@ -208,7 +234,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
       ...(planted ? { planted: planted.byRate } : {}),
-      warnings: [...ev.warnings, ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : [])],
+      warnings: [...ev.warnings, ...(result.warnings ?? []), ...(ctx.replies?.warning ? [ctx.replies.warning] : []), ...(ctx.planted?.warning ? [ctx.planted.warning] : []), ...(ctx.judgments?.warning ? [ctx.judgments.warning] : [])],
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },

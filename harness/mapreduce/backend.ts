@@ -3,7 +3,7 @@
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */
-import type { Counters, DocumentSet, PairScorer, Plan } from '../../contract/index.ts';
+import type { Counters, DocumentSet, PairScorer, Plan, ProcessTreeUsage } from '../../contract/index.ts';
 import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
@@ -48,6 +48,15 @@ export interface BackendRunResult {
   readonly spillBytes?: number;
   /** Backend-specific facts for run.json (cluster id, step timelines, …). */
   readonly extra?: Record<string, unknown>;
+  /**
+   * What the variant would cost run alone: its own cost plus that of the shared values it reused
+   * from earlier variants (fingerprints, a corpus file); absent: the same as its own.
+   */
+  readonly standalone?: { readonly runtimeS: number; readonly cpuS: number; readonly costUsd: number };
+  /** The cost of a command the plan ran outside the process (its CPU is in `cpuS` already). */
+  readonly processTree?: ProcessTreeUsage;
+  /** One-line warnings of the plan's own for run.json (a command's skipped output lines). */
+  readonly warnings?: readonly string[];
 }
 
 export interface Backend {

@@ -16,10 +16,10 @@ export interface LeaderboardMeasure {
   readonly value: (v: VariantRecord) => number | null;
 }
 
-function fromRegistry(key: string, label: string, noun: string): LeaderboardMeasure {
+function fromRegistry(key: string, label: string, noun: string, fallback?: string): LeaderboardMeasure {
   const worse = generalMeasure(key).worse;
   if (worse === null) throw new Error(`measure ${key} has no direction to rank by`);
-  return { key, label, noun, worse, value: (v) => v.measures[key] ?? null };
+  return { key, label, noun, worse, value: (v) => v.measures[key] ?? (fallback === undefined ? null : (v.measures[fallback] ?? null)) };
 }
 
 export const QUALITY_MEASURES: readonly LeaderboardMeasure[] = [
@@ -28,7 +28,12 @@ export const QUALITY_MEASURES: readonly LeaderboardMeasure[] = [
   fromRegistry('avg_error', 'Average error of the RR', 'average error'),
 ];
 
+/**
+ * Costs as if each variant ran alone (standalone: the shared features it reused from earlier
+ * variants of its run included), so that a chart ranks what a variant costs, not what it
+ * reused; a run written before standalone costs were recorded shows its own.
+ */
 export const COST_MEASURES: readonly LeaderboardMeasure[] = [
-  fromRegistry('runtime_s', 'Runtime, s', 'runtime'),
-  fromRegistry('cost_usd', 'Cost, USD', 'cost'),
+  fromRegistry('standalone_runtime_s', 'Runtime run alone (shared features included), s', 'runtime run alone', 'runtime_s'),
+  fromRegistry('standalone_cost_usd', 'Cost run alone (shared features included), USD', 'cost run alone', 'cost_usd'),
 ];

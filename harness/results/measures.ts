@@ -48,6 +48,10 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'cpu_s', label: 'CPU, s', kind: 'timing', worse: 'higher', range: { min: 0 } },
   { key: 'peak_rss_mb', label: 'Peak memory of the process during the variant, MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'cost_usd', label: 'Cost, USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
+  // Run alone: its own cost and that of the shared values (fingerprints, a corpus file) it reused from earlier variants.
+  { key: 'standalone_runtime_s', label: 'Runtime run alone (shared features included), s', kind: 'timing', worse: 'higher', range: { min: 0 } },
+  { key: 'standalone_cpu_s', label: 'CPU run alone (shared features included), s', kind: 'timing', worse: 'higher', range: { min: 0 } },
+  { key: 'standalone_cost_usd', label: 'Cost run alone (shared features included), USD', kind: 'cost', worse: 'higher', range: { min: 0 } },
   { key: 'spill_mb', label: 'Temporary files written (sorted runs, shuffle spills), MB', kind: 'memory', worse: 'higher', range: { min: 0 } },
   { key: 'candidate_pairs', label: 'Candidate pairs', kind: 'count', worse: 'higher', range: { min: 0 } },
   // Against a span oracle (evaluate.oracle), for detectors that write spans: harness/evaluate/spans.ts.
@@ -69,6 +73,24 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
   { key: 'span_signature_share', label: 'Share of spans that start in a signature block', kind: 'quality', worse: null, range: unit },
   { key: 'span_repeated_share', label: 'Share of spans whose text recurs in more than k documents', kind: 'quality', worse: null, range: unit },
   { key: 'span_boilerplate_share', label: 'Share of spans that are footers, signatures or repeated text', kind: 'quality', worse: null, summary: { header: 'boiler', digits: 3 }, range: unit },
+  // On human judgments (evaluate.judgments): harness/evaluate/judgments.ts, docs/design.md §8.9.
+  { key: 'judged_pairs', label: 'Judged pairs with both documents in the corpus', kind: 'count', worse: null },
+  { key: 'judged_precision', label: 'Precision on the judged pairs', kind: 'quality', worse: 'lower', summary: { header: 'P_judged', digits: 4 }, range: unit },
+  { key: 'judged_recall', label: 'Recall on the judged pairs', kind: 'quality', worse: 'lower', summary: { header: 'R_judged', digits: 4 }, range: unit },
+  { key: 'judged_f1', label: 'F1 on the judged pairs', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'judged_best_threshold', label: 'Score threshold of the best F1 on the judged pairs', kind: 'quality', worse: null, range: unit },
+  { key: 'judged_best_f1', label: 'Best F1 on the judged pairs over the score thresholds', kind: 'quality', worse: 'lower', range: unit },
+  // Of a detector's clusters (PlanOutput.clusters): harness/evaluate/clusters.ts, docs/design.md §8.8.
+  { key: 'cluster_precision_pairs', label: 'Precision of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'P_clus', digits: 4 }, range: unit },
+  { key: 'cluster_recall_pairs', label: 'Recall of the pairs inside clusters', kind: 'quality', worse: 'lower', summary: { header: 'R_clus', digits: 4 }, range: unit },
+  { key: 'cluster_precision_docs', label: 'Precision of the clustered documents', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'cluster_recall_docs', label: 'Recall of the clustered documents', kind: 'quality', worse: 'lower', range: unit },
+  { key: 'bcubed_precision', label: 'B-cubed precision of the clusters', kind: 'quality', worse: 'lower', summary: { header: 'B3_P', digits: 4 }, range: unit },
+  { key: 'bcubed_recall', label: 'B-cubed recall of the clusters', kind: 'quality', worse: 'lower', summary: { header: 'B3_R', digits: 4 }, range: unit },
+  { key: 'docs_removed', label: 'Documents removed (one kept a cluster)', kind: 'count', worse: null },
+  { key: 'docs_to_remove', label: 'Documents the ground truth would remove (one kept a component)', kind: 'count', worse: null },
+  { key: 'largest_cluster', label: 'Largest cluster, documents', kind: 'count', worse: null },
+  { key: 'induced_pairs_below_threshold', label: 'Pairs inside clusters below the threshold in the ground truth', kind: 'count', worse: 'higher' },
   {
     key: 'candidate_reduction_pct',
     label: 'Reduction of candidate pairs against the ground truth, %',
@@ -82,10 +104,10 @@ export const GENERAL_MEASURES: readonly MeasureInfo[] = [
 const ALWAYS = new Set(['docs', 'pairs', 'avg_error', 'correlation', 'precision_docs', 'recall_docs', 'precision_pairs', 'recall_pairs', 'f1_pairs', 'runtime_s', 'cpu_s', 'peak_rss_mb', 'cost_usd']);
 
 /** The order of the summary's columns; adapter measures go before the runtime. */
-const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
+const SUMMARY_ORDER = ['pairs', 'avg_error', 'correlation', 'precision_pairs', 'recall_pairs', 'precision_docs', 'recall_docs', 'cluster_precision_pairs', 'cluster_recall_pairs', 'bcubed_precision', 'bcubed_recall', 'judged_precision', 'judged_recall', 'candidate_reduction_pct', 'planted_recall', 'span_f1', 'reply_recall', 'reply_span_recall', 'span_boilerplate_share'];
 
 /** metrics.csv cells of timing, memory and cost columns are rounded for people; the others are written as computed. */
-export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1 };
+export const CSV_DECIMALS: Readonly<Record<string, number>> = { runtime_s: 3, cpu_s: 3, peak_rss_mb: 1, cost_usd: 8, spill_mb: 1, standalone_runtime_s: 3, standalone_cpu_s: 3, standalone_cost_usd: 8 };
 
 export function generalMeasure(key: string): MeasureInfo {
   const m = GENERAL_MEASURES.find((x) => x.key === key);

@@ -22,6 +22,8 @@ export interface KernelContextOptions {
   progress?(phase: string, done?: number, total?: number): void;
   /** `cached` values, shared by the variants of a run over the same documents */
   readonly cache: Map<string, Promise<unknown>>;
+  /** what computing each `cached` value cost, beside `cache`: a variant that reuses it borrows its cost */
+  readonly costs?: Map<string, SharedCost>;
   /** where `stored` values are kept across runs; none: computed */
   readonly store?: ValueStore;
   /**
@@ -33,8 +35,27 @@ export interface KernelContextOptions {
   readonly counters?: Counters;
 }
 
+/** What computing a shared value cost the variant that computed it. */
+export interface SharedCost {
+  readonly wallS: number;
+  readonly cpuS: number;
+}
+
+/** The shared values a variant reused from earlier variants of its run, and what they had cost. */
+export interface Borrowed {
+  wallS: number;
+  cpuS: number;
+  readonly values: string[];
+}
+
 /** A kernel's context and what it gathers while the kernel runs. */
 export interface KernelScope {
+  /**
+   * What the kernel reused from earlier variants (`cached`, `stored` computed this run): added to
+   * its own cost, its standalone cost, what it would cost run alone (values replayed from the
+   * store of an earlier run are not in it: their cost was never measured here).
+   */
+  readonly borrowed: Borrowed;
   readonly ctx: KernelContext;
   readonly counters: Counters;
   /** what `stored` and `storedIfAny` replayed from the store instead of computing */
@@ -48,13 +69,34 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
   const replayed: string[] = [];
   const computed: string[] = [];
   const { cache, store, docs } = o;
+  const borrowed: Borrowed = { wallS: 0, cpuS: 0, values: [] };
+  // Values this variant computed, or already borrowed: never counted twice.
+  const own = new Set<string>();
   const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let p = cache.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = compute();
+      own.add(key);
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      p = compute().then((value) => {
+        const cpu = process.cpuUsage(cpu0);
+        o.costs?.set(key, { wallS: (performance.now() - t0) / 1000, cpuS: (cpu.user + cpu.system) / 1e6 });
+        return value;
+      });
       cache.set(key, p);
       // A failed computation is not kept: a later variant computes it again.
-      p.catch(() => cache.delete(key));
+      p.catch(() => {
+        cache.delete(key);
+        o.costs?.delete(key);
+      });
+    } else if (!own.has(key)) {
+      own.add(key);
+      const cost = o.costs?.get(key);
+      if (cost) {
+        borrowed.wallS += cost.wallS;
+        borrowed.cpuS += cost.cpuS;
+        borrowed.values.push(key);
+      }
     }
     return p;
   };
@@ -92,5 +134,5 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
     },
     progress: (phase, done, total) => o.progress?.(phase, done, total),
   };
-  return { ctx, counters, replayed, computed };
+  return { ctx, counters, replayed, computed, borrowed };
 }

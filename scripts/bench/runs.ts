@@ -8,17 +8,18 @@ import { adapter as spotsigs } from '../../algorithms/spotsigs/index.ts';
 import { benchMinhash, printMinhashBench } from '../bench-minhash.ts';
 import { benchReaders } from '../bench-readers.ts';
 import { benchScaleIo } from '../bench-scale-io.ts';
+import { ensurePythonSet } from '../ensure-python.ts';
 import { ROOT, type Section } from './context.ts';
 import { timeVariant, type VariantTiming } from './local-variant.ts';
 
 export const minhashSection: Section = {
   name: 'minhash',
-  describe: "MinHash-LSH at 128 permutations, t = 0.5, as one process against datasketch's MinHash + MinHashLSH over the same shingles (DATASKETCH_DIR names a datasketch checkout, else that side is skipped): at least twice as fast at equal or better recall, or exit 1",
+  describe: "MinHash-LSH at 128 permutations, t = 0.5, as one process against datasketch's MinHash + MinHashLSH over the same shingles (datasketch from PyPI in .venv/peers, made when missing; that side is skipped when it cannot be): at least twice as fast at equal or better recall, or exit 1",
   async run(ctx) {
     process.stdout.write('MinHash-LSH against datasketch (128 permutations, t = 0.5, whole processes, best of 3):\n');
     const { texts } = await ctx.texts();
-    const datasketchDir = process.env['DATASKETCH_DIR'];
-    const m = await benchMinhash({ texts: [...texts], reps: 3, ...(datasketchDir ? { datasketchDir } : {}) });
+    const peers = ensurePythonSet('peers', (line) => process.stdout.write(`  ${line}\n`));
+    const m = await benchMinhash({ texts: [...texts], reps: 3, ...(peers.found ? { python: peers.python } : {}) });
     if (!printMinhashBench(m, (line) => process.stdout.write(line))) process.exitCode = 1;
     ctx.record('minhash_lsh.wall_s', m.ndd.wallS, 's');
     ctx.record('minhash_lsh.cpu_s', m.ndd.cpuS, 's');

@@ -29,7 +29,7 @@ const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped configs', () => {
   it('are the ones the README lists', () => {
-    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'scale.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
+    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'peers.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'scale.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
   });
 
   it.each(configs)('%s loads and expands', async (name) => {

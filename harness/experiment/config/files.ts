@@ -22,6 +22,8 @@ export function fileRefs(raw: unknown): FileRef[] {
   const oracle: FileRef[] = isRecord(evaluate)
     ? (['oracle', 'planted'] as const).flatMap((key) => (typeof evaluate[key] === 'string' ? [{ path: ['evaluate', key], value: evaluate[key], mustBeFile: true }] : []))
     : [];
+  const judgments = isRecord(evaluate) && isRecord(evaluate.judgments) ? evaluate.judgments.path : undefined;
+  if (typeof judgments === 'string') oracle.push({ path: ['evaluate', 'judgments', 'path'], value: judgments, mustBeFile: true });
   const corpus = isRecord(raw) ? raw.corpus : undefined;
   if (!isRecord(corpus)) return oracle;
   const refs: FileRef[] = [...oracle];

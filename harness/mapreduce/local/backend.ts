@@ -4,7 +4,8 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet, PairScorer } from '../../../contract/index.ts';
+import type { CorpusShape, Counters, DocumentSet, PairScorer, ProcessTreeUsage } from '../../../contract/index.ts';
+import type { Borrowed, SharedCost } from '../../runtime/kernel-context.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
@@ -45,6 +46,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const workers = runtime.parallelism;
   // Kernel results shared across variants, per document set: a backend may see several.
   const caches = new WeakMap<DocumentSet, Map<string, Promise<unknown>>>();
+  const costs = new WeakMap<DocumentSet, Map<string, SharedCost>>();
   const budget = opts.memoryMb * 1024 * 1024;
   return {
     kind: 'local',
@@ -73,6 +75,8 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     mkdirSync(kernelDir, { recursive: true });
     let cache = caches.get(ctx.docs);
     if (!cache) caches.set(ctx.docs, (cache = new Map()));
+    let cost = costs.get(ctx.docs);
+    if (!cost) costs.set(ctx.docs, (cost = new Map()));
     return runtime.kernelContext({
       docs: ctx.docs,
       memoryBudgetBytes: budget,
@@ -80,6 +84,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       signal: ctx.signal,
       progress: ctx.progress,
       cache,
+      costs: cost,
     });
   }
 
@@ -90,6 +95,9 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     let outputs: PlanOutputs;
     let extra: Record<string, unknown> | undefined;
     let spillBytes: number;
+    let processTree: ProcessTreeUsage | undefined;
+    let warnings: readonly string[] = [];
+    let borrowed: Borrowed | undefined;
     const local = job.plan.local;
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
     // An out-of-core kernel bounds its own memory: the text jobs are never its fallback for size.
@@ -101,10 +109,15 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const { replayed, computed } = kernel;
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
+      processTree = r.processTree;
+      borrowed = kernel.borrowed;
+      warnings = r.warnings ?? [];
       extra = {
         engine: 'kernel',
         ...(replayed.length > 0 ? { replayed } : {}),
         ...(computed.length > 0 ? { computed } : {}),
+        ...(r.processTree ? { process_tree: processTreeExtra(r.processTree) } : {}),
+        ...(kernel.borrowed.values.length > 0 ? { borrowed: { values: kernel.borrowed.values, wall_s: kernel.borrowed.wallS, cpu_s: kernel.borrowed.cpuS } } : {}),
         ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}),
       };
     } else {
@@ -140,17 +153,27 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     }
     const runtimeS = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const cpuS = (cpu.user + cpu.system) / 1e6;
+    // The process' own CPU leaves out its children's: a command's tree is added as measured.
+    const cpuS = (cpu.user + cpu.system) / 1e6 + (processTree?.cpuS ?? 0);
+    const standaloneCpuS = cpuS + (borrowed?.cpuS ?? 0);
     return {
       outputs,
       counters,
       runtimeS,
       cpuS,
       costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
+      standalone: { runtimeS: runtimeS + (borrowed?.wallS ?? 0), cpuS: standaloneCpuS, costUsd: (standaloneCpuS / 3600) * opts.pricePerVcpuHour },
       spillBytes,
       extra,
+      ...(processTree ? { processTree } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
+}
+
+/** A command's cost as run.json's backend_extra shows it. */
+function processTreeExtra(u: ProcessTreeUsage): Record<string, unknown> {
+  return { wall_s: u.wallS, cpu_s: u.cpuS, peak_rss_mb: u.peakRssMb, peak_rss_method: u.peakRssMethod };
 }
 
 /** Bytes of the files under `dir`: what the text jobs wrote to disk (datasets and shuffle runs). */

@@ -39,7 +39,7 @@ describe('the run report\'s comparison', () => {
 
   it('draws quality against runtime and cost, with a chart config for every quality measure', () => {
     const section = comparisonSection(run);
-    expect(section.charts.map((c) => c.title)).toEqual(['F1 on pairs against runtime', 'F1 on pairs against cost']);
+    expect(section.charts.map((c) => c.title)).toEqual(['F1 on pairs against runtime run alone', 'F1 on pairs against cost run alone']);
     for (const id of ['comparison-1', 'comparison-2']) expect(Object.keys(section.byMeasure[id] ?? {})).toEqual(['f1_pairs', 'recall_pairs', 'avg_error']);
   });
 
