@@ -24,10 +24,10 @@ import { BenchContext, ROOT, type Figure, type Section } from './bench/context.t
 import { groundTruth, imatchSection, ppjoinSection, simhashSection, trialsSection } from './bench/detectors.ts';
 import { kernels } from './bench/kernels.ts';
 import { outOfCoreSection } from './bench/out-of-core.ts';
-import { minhashSection, pdcMrSection, quickstartSection, readersSection, scaleIoSection } from './bench/runs.ts';
+import { externalSection, minhashSection, pdcMrSection, quickstartSection, readersSection, scaleIoSection } from './bench/runs.ts';
 
 // simhash before ppjoin: its peak RSS is the process's, and ppjoin's 100,000-document runs would set it.
-const SECTIONS: readonly Section[] = [kernels, groundTruth, simhashSection, ppjoinSection, imatchSection, trialsSection, minhashSection, pdcMrSection, outOfCoreSection, readersSection, scaleIoSection, quickstartSection];
+const SECTIONS: readonly Section[] = [kernels, groundTruth, simhashSection, ppjoinSection, imatchSection, trialsSection, minhashSection, externalSection, pdcMrSection, outOfCoreSection, readersSection, scaleIoSection, quickstartSection];
 
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
 const update = process.argv.includes('--update');

@@ -55,11 +55,13 @@ export type Preparation =
   | { readonly kind: 'already-complete'; readonly dir: string };
 
 export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
-  const asLoaded = await loadExperiment(o.configFile, { env: o.env, detectors: o.detectors, withoutCollection: o.dryRun !== undefined });
-  const loaded = o.reshape ? o.reshape(asLoaded) : asLoaded;
+  const loaded = await loadExperiment(o.configFile, { env: o.env, detectors: o.detectors, withoutCollection: o.dryRun !== undefined });
   // The ones the config names, as loadExperiment loaded them (a module is loaded once).
-  const detectors = o.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
-  const exp = o.skips === 'fail' ? strictly(loaded) : loaded;
+  const configured = o.detectors ?? (await builtinDetectors([loaded.groundTruth.algorithm, ...loaded.variants.map((v) => v.algorithm)]));
+  // `bench score`: the experiment made into the one to run, and the detectors its variants name.
+  const shaped = o.reshape ? o.reshape(loaded) : loaded;
+  const detectors = shaped === loaded || o.detectors ? configured : await builtinDetectors([shaped.groundTruth.algorithm, ...shaped.variants.map((v) => v.algorithm)]);
+  const exp = o.skips === 'fail' ? strictly(shaped) : shaped;
   const variants = o.only.length > 0 ? filterVariants(exp, [...o.only]) : exp.variants;
   const backend = chooseBackend(exp, o.backendKind);
   const runId = checkRunId(o.runId ?? defaultRunId(exp, o.only, backend));

@@ -8,6 +8,7 @@ import { adapter as spotsigs } from '../../algorithms/spotsigs/index.ts';
 import { benchMinhash, printMinhashBench } from '../bench-minhash.ts';
 import { benchReaders } from '../bench-readers.ts';
 import { benchScaleIo } from '../bench-scale-io.ts';
+import { benchExternal, printExternalBench } from '../bench-external.ts';
 import { ensurePythonSet } from '../ensure-python.ts';
 import { ROOT, type Section } from './context.ts';
 import { timeVariant, type VariantTiming } from './local-variant.ts';
@@ -30,6 +31,23 @@ export const minhashSection: Section = {
       ctx.record('minhash_lsh.datasketch_recall', m.datasketch.recall, 'ratio', 'higher');
       ctx.record('minhash_lsh.speedup', m.datasketch.wallS / m.ndd.wallS, 'x', 'higher');
     }
+  },
+};
+
+export const externalSection: Section = {
+  name: 'external',
+  describe: "the external adapter's own overhead around datasketch's MinHash-LSH (configs/peers.yaml, .venv/peers made when missing): at most 10% of the command's run, or exit 1",
+  async run(ctx) {
+    process.stdout.write('the external adapter around datasketch (best of 2):\n');
+    const peers = ensurePythonSet('peers', (line) => process.stdout.write(`  ${line}\n`));
+    if (!peers.found) {
+      process.stdout.write(`  skipped: ${peers.reason}\n`);
+      return;
+    }
+    const f = await benchExternal(2);
+    if (!printExternalBench(f, (line) => process.stdout.write(line))) process.exitCode = 1;
+    ctx.record('external.datasketch_variant_s', f.variantS, 's');
+    ctx.record('external.adapter_overhead_s', f.overheadS, 's');
   },
 };
 

@@ -4,7 +4,7 @@
  * developer's machine that cannot install it, a failure under CI=true (test/support/required-tool.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ export function pythonJson(python: string, code: string, input: unknown): unknow
 }
 
 /** A run of one external variant (`params`, YAML flow lines) on the small corpus; its record and its pairs by id. */
-export async function runPeer(python: string, params: string): Promise<{ record: RunRecord; pairs: string[][] }> {
+export async function runPeer(python: string, params: string): Promise<{ record: RunRecord; pairs: string[][]; clusters: string[][] }> {
   const root = mkdtempSync(join(tmpdir(), 'peer-'));
   try {
     const config = join(root, 'peer.yaml');
@@ -56,7 +56,9 @@ backend: { kind: local, workers: 1 }
     if (out.kind !== 'completed') throw new Error(out.kind);
     const csv = gunzipSync(readFileSync(join(out.dir, 'pairs', 'peer.csv.gz'))).toString('utf8');
     const pairs = csv.trim().split('\n').slice(1).map((l) => l.split(','));
-    return { record: out.record, pairs };
+    const clustersFile = join(out.dir, 'clusters', 'peer.csv.gz');
+    const clusters = existsSync(clustersFile) ? gunzipSync(readFileSync(clustersFile)).toString('utf8').trim().split('\n').slice(1).map((l) => l.split(',')) : [];
+    return { record: out.record, pairs, clusters };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
