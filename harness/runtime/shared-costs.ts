@@ -102,7 +102,7 @@ export class SharedCostScope {
 
   /** The shared values it reused, computed by earlier variants or replayed from the store, in the order it first asked. */
   reusedValues(): string[] {
-    return [...this.hits];
+    return [...this.hits].filter((k) => !this.computed.has(k));
   }
 
   /**
