@@ -87,7 +87,7 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
     score,
     seed: config.seed ?? 1,
     width: (args.width ?? 100) - 2,
-    ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>) => store.peek(docs, codec) } : {}),
+    ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>) => store.peek(docs, codec)?.value } : {}),
   });
   return { explanation, texts: { a: docs.texts[a] as string, b: docs.texts[b] as string } };
 }

@@ -243,7 +243,7 @@ function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): E
       if (!shared.has(key)) shared.set(key, compute());
       return shared.get(key) as T;
     },
-    ...(runtime.store ? { storedIfAny: <T>(codec: StoreCodec<T>) => (runtime.store as ValueStore).peek(docs, codec) } : {}),
+    ...(runtime.store ? { storedIfAny: <T>(codec: StoreCodec<T>) => (runtime.store as ValueStore).peek(docs, codec)?.value } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import { clusterMeasures, clustersFromTable } from '../evaluate/clusters.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { UserError } from '../errors.ts';
-import type { Backend } from '../mapreduce/backend.ts';
+import type { Backend, BackendRunResult } from '../mapreduce/backend.ts';
 import type { TaskRunner } from '../runtime/tasks.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { peakRssMb, resetPeakRss } from '../results/memory.ts';
@@ -186,10 +186,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     // A command's process tree holds its memory beside the harness' own (which holds the corpus meanwhile).
     peak_rss_mb: peakRssMb() + (result.processTree?.peakRssMb ?? 0),
     cost_usd: result.costUsd,
-    // What it would cost run alone: the shared values it reused from earlier variants included.
-    standalone_runtime_s: result.standalone?.runtimeS ?? result.runtimeS,
-    standalone_cpu_s: result.standalone?.cpuS ?? result.cpuS,
-    standalone_cost_usd: result.standalone?.costUsd ?? result.costUsd,
+    ...standaloneMeasures(result),
     ...(result.spillBytes === undefined ? {} : { spill_mb: result.spillBytes / 2 ** 20 }),
     ...(ctx.spanOracle && spans ? ctx.spanOracle.measures(spans) : {}),
     ...(ctx.replies ? ctx.replies.measures(pairs, decided, spans && kinds ? { spans, kinds } : undefined) : {}),
@@ -227,7 +224,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       score: plan.output.score,
       decisions: plan.output.decisions,
       measures,
-      not_applicable: ev.notApplicable,
+      not_applicable: { ...ev.notApplicable, ...(result.standalone === 'unknown' ? STANDALONE_UNKNOWN : {}) },
       pairs_compared: ev.pairsCompared,
       distribution: ev.distribution,
       counters: result.counters,
@@ -270,6 +267,20 @@ async function errorFile(
     },
     bytes,
   };
+}
+
+const STANDALONE_WHY =
+  'a value this variant reused (the fingerprint features, say) was replayed from a stored value of an older version, which recorded no cost: --no-stored-values measures it';
+const STANDALONE_UNKNOWN = { standalone_runtime_s: STANDALONE_WHY, standalone_cpu_s: STANDALONE_WHY, standalone_cost_usd: STANDALONE_WHY };
+
+/**
+ * What the variant would cost run alone (runtime/shared-costs.ts): its own cost, plus that of the
+ * work of earlier variants it reused; its own when it reused none.
+ */
+function standaloneMeasures(r: BackendRunResult): Record<string, number | null> {
+  const s = r.standalone ?? { runtimeS: r.runtimeS, cpuS: r.cpuS, costUsd: r.costUsd };
+  if (s === 'unknown') return { standalone_runtime_s: null, standalone_cpu_s: null, standalone_cost_usd: null };
+  return { standalone_runtime_s: s.runtimeS, standalone_cpu_s: s.cpuS, standalone_cost_usd: s.costUsd };
 }
 
 /** The pairs file, and the spans (with a few examples for the report) and tables files the plan declares. */

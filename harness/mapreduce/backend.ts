@@ -46,13 +46,14 @@ export interface BackendRunResult {
   readonly costUsd: number;
   /** Bytes written to temporary files (sorted runs, shuffle spills), where the backend measures them. */
   readonly spillBytes?: number;
+  /**
+   * What the variant would cost run alone, when it reused work of earlier variants
+   * (runtime/shared-costs.ts); 'unknown' when a value it reused has no recorded cost. Absent: it
+   * reused nothing, and its cost is its own.
+   */
+  readonly standalone?: { readonly runtimeS: number; readonly cpuS: number; readonly costUsd: number } | 'unknown';
   /** Backend-specific facts for run.json (cluster id, step timelines, …). */
   readonly extra?: Record<string, unknown>;
-  /**
-   * What the variant would cost run alone: its own cost plus that of the shared values it reused
-   * from earlier variants (fingerprints, a corpus file); absent: the same as its own.
-   */
-  readonly standalone?: { readonly runtimeS: number; readonly cpuS: number; readonly costUsd: number };
   /** The cost of a command the plan ran outside the process (its CPU is in `cpuS` already). */
   readonly processTree?: ProcessTreeUsage;
   /** One-line warnings of the plan's own for run.json (a command's skipped output lines). */

@@ -3,6 +3,7 @@
  * so that a kernel under test sees the context it runs with.
  */
 import type { Counters, DocumentSet, KernelContext, StoreCodec, WorkerTask } from '../../contract/index.ts';
+import { SharedCostScope, wholeCost, type CostClock, type SharedCosts } from './shared-costs.ts';
 import type { ValueStore } from './stored-values.ts';
 
 /** Where a kernel's worker tasks run, and whether work is worth handing them (runtime.ts, or the tests' own). */
@@ -22,8 +23,10 @@ export interface KernelContextOptions {
   progress?(phase: string, done?: number, total?: number): void;
   /** `cached` values, shared by the variants of a run over the same documents */
   readonly cache: Map<string, Promise<unknown>>;
-  /** what computing each `cached` value cost, beside `cache`: a variant that reuses it borrows its cost */
-  readonly costs?: Map<string, SharedCost>;
+  /** what computing each `cache` value cost (shared-costs.ts); default: a map of this kernel's own */
+  readonly costs?: SharedCosts;
+  /** what the costs are measured with (default: the process's clock and CPU time) */
+  readonly clock?: CostClock;
   /** where `stored` values are kept across runs; none: computed */
   readonly store?: ValueStore;
   /**
@@ -35,33 +38,16 @@ export interface KernelContextOptions {
   readonly counters?: Counters;
 }
 
-/** What computing a shared value cost the variant that computed it. */
-export interface SharedCost {
-  readonly wallS: number;
-  readonly cpuS: number;
-}
-
-/** The shared values a variant reused from earlier variants of its run, and what they had cost. */
-export interface Borrowed {
-  wallS: number;
-  cpuS: number;
-  readonly values: string[];
-}
-
 /** A kernel's context and what it gathers while the kernel runs. */
 export interface KernelScope {
-  /**
-   * What the kernel reused from earlier variants (`cached`, `stored` computed this run): added to
-   * its own cost, its standalone cost, what it would cost run alone (values replayed from the
-   * store of an earlier run are not in it: their cost was never measured here).
-   */
-  readonly borrowed: Borrowed;
   readonly ctx: KernelContext;
   readonly counters: Counters;
   /** what `stored` and `storedIfAny` replayed from the store instead of computing */
   readonly replayed: readonly string[];
   /** what `stored` computed (and a store keeps for later runs) */
   readonly computed: readonly string[];
+  /** the cost of the shared values the kernel reused: what running it alone would have added */
+  readonly shared: SharedCostScope;
 }
 
 export function makeKernelContext(o: KernelContextOptions): KernelScope {
@@ -69,34 +55,16 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
   const replayed: string[] = [];
   const computed: string[] = [];
   const { cache, store, docs } = o;
-  const borrowed: Borrowed = { wallS: 0, cpuS: 0, values: [] };
-  // Values this variant computed, or already borrowed: never counted twice.
-  const own = new Set<string>();
+  const costs: SharedCosts = o.costs ?? new Map();
+  const shared = new SharedCostScope(costs, o.clock);
   const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let p = cache.get(key) as Promise<T> | undefined;
+    shared.use(key, { reused: p !== undefined });
     if (!p) {
-      own.add(key);
-      const t0 = performance.now();
-      const cpu0 = process.cpuUsage();
-      p = compute().then((value) => {
-        const cpu = process.cpuUsage(cpu0);
-        o.costs?.set(key, { wallS: (performance.now() - t0) / 1000, cpuS: (cpu.user + cpu.system) / 1e6 });
-        return value;
-      });
+      p = shared.measure(key, compute);
       cache.set(key, p);
       // A failed computation is not kept: a later variant computes it again.
-      p.catch(() => {
-        cache.delete(key);
-        o.costs?.delete(key);
-      });
-    } else if (!own.has(key)) {
-      own.add(key);
-      const cost = o.costs?.get(key);
-      if (cost) {
-        borrowed.wallS += cost.wallS;
-        borrowed.cpuS += cost.cpuS;
-        borrowed.values.push(key);
-      }
+      p.catch(() => cache.delete(key));
     }
     return p;
   };
@@ -115,17 +83,25 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
           computed.push(codec.describe);
           return compute();
         }
-        const r = await store.get(docs, codec, compute);
+        const key = `stored:${codec.key}`;
+        const r = await store.get(docs, codec, compute, { cost: () => wholeCost(costs, key) });
         (r.replayed ? replayed : computed).push(codec.describe);
+        if (r.replayed) shared.recordCost(r.cost ?? 'unknown');
         return r.value;
       }),
     storedIfAny: async <T>(codec: StoreCodec<T>): Promise<T | undefined> => {
       const inRun = cache.get(`stored:${codec.key}`) as Promise<T> | undefined;
-      if (inRun) return inRun;
-      const value = store?.peek(docs, codec);
-      if (value === undefined) return undefined;
+      if (inRun) {
+        shared.use(`stored:${codec.key}`, { reused: true });
+        return inRun;
+      }
+      const peeked = store?.peek(docs, codec);
+      if (peeked === undefined) return undefined;
       replayed.push(codec.describe);
-      return cached(`stored:${codec.key}`, async () => value);
+      return cached(`stored:${codec.key}`, async () => {
+        shared.recordCost(peeked.cost ?? 'unknown');
+        return peeked.value;
+      });
     },
     count(group, name, amount = 1) {
       if (amount === 0 && o.counting === 'nonzero') return;
@@ -134,5 +110,5 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
     },
     progress: (phase, done, total) => o.progress?.(phase, done, total),
   };
-  return { ctx, counters, replayed, computed, borrowed };
+  return { ctx, counters, replayed, computed, shared };
 }

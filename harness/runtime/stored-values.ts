@@ -15,7 +15,8 @@
  * updated, so there is nothing to invalidate.
  *
  * Entry: a magic, the header's length, a JSON header (the key, what the value is, its meta,
- * each array's length and SHA-256), then the arrays' words in this machine's byte order. Values
+ * what computing it cost (shared-costs.ts: a replayed value still charges it to a variant's
+ * standalone cost), each array's length and SHA-256), then the arrays' words in this machine's byte order. Values
  * a run computes are written when its variants are done (`flush`; an interrupted run writes
  * none), under a temporary name (`<key>.<pid>.<n>.tmp`, removed by a later write when that
  * process is gone) renamed into place. Every array is checked against its SHA-256 when read; an
@@ -30,6 +31,7 @@ import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
 import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
 import { clearFolder, listFolder, removeDeadTemporaries, trimToSize } from './cache-folder.ts';
+import type { SharedCost } from './shared-costs.ts';
 
 export interface StoreOptions {
   readonly dir: string;
@@ -63,6 +65,8 @@ interface Header {
   readonly documents: number;
   readonly created: string;
   readonly meta: StoredForm['meta'];
+  /** what computing the value cost; absent in entries of older versions */
+  readonly cost?: SharedCost;
   readonly lengths: readonly number[];
   readonly sha256: readonly string[];
 }
@@ -140,11 +144,22 @@ interface PendingWrite {
   readonly describe: string;
   readonly documents: number;
   readonly form: () => StoredForm;
+  /** what computing it cost, known once the computation is over */
+  readonly cost?: () => SharedCost | 'unknown' | undefined;
 }
+
+/** A value as the store gives it: replayed or computed, and what computing it cost when it was replayed with one. */
+export interface Replayed<T> {
+  readonly value: T;
+  readonly replayed: boolean;
+  readonly cost?: SharedCost;
+}
+
+type Known = Replayed<unknown>;
 
 export class ValueStore {
   /** values this process computed or replayed, by key, with whether they were replayed */
-  private readonly known = new Map<string, { readonly value: unknown; readonly replayed: boolean }>();
+  private readonly known = new Map<string, Known>();
   private readonly pending = new Map<string, PendingWrite>();
 
   constructor(private readonly opts: StoreOptions) {}
@@ -154,31 +169,31 @@ export class ValueStore {
    * replayed from a whole entry, else computed. A computed value is written by `flush`, after the
    * variants: hashing and writing it inside a variant would count in that variant's time.
    */
-  async get<T>(docs: DocumentSet, codec: StoreCodec<T>, compute: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
+  async get<T>(docs: DocumentSet, codec: StoreCodec<T>, compute: () => Promise<T>, o: { readonly cost?: () => SharedCost | 'unknown' | undefined } = {}): Promise<Replayed<T>> {
     const at = this.entryFor(docs, codec);
     if (!at) return { value: await compute(), replayed: false };
     const seen = this.known.get(at.key);
-    if (seen) return { value: seen.value as T, replayed: seen.replayed };
-    const form = this.replay(at.file, at.key);
-    if (form) return this.remember(at.key, codec.decode(form), true);
+    if (seen) return seen as Replayed<T>;
+    const entry = this.replay(at.file, at.key);
+    if (entry) return this.remember(at.key, { value: codec.decode(entry.form), replayed: true, ...(entry.cost ? { cost: entry.cost } : {}) });
     const value = await compute();
-    this.pending.set(at.key, { ...at, describe: codec.describe, documents: docs.texts.length, form: () => codec.encode(value) });
-    return this.remember(at.key, value, false);
+    this.pending.set(at.key, { ...at, describe: codec.describe, documents: docs.texts.length, form: () => codec.encode(value), ...(o.cost ? { cost: o.cost } : {}) });
+    return this.remember(at.key, { value, replayed: false });
   }
 
   /** The value for these documents when this process has it or a whole entry is there; undefined otherwise (nothing computed). */
-  peek<T>(docs: DocumentSet, codec: StoreCodec<T>): T | undefined {
+  peek<T>(docs: DocumentSet, codec: StoreCodec<T>): { readonly value: T; readonly cost?: SharedCost } | undefined {
     const at = this.entryFor(docs, codec);
     if (!at) return undefined;
     const seen = this.known.get(at.key);
-    if (seen) return seen.value as T;
-    const form = this.replay(at.file, at.key);
-    return form ? this.remember(at.key, codec.decode(form), true).value : undefined;
+    if (seen) return seen as Replayed<T>;
+    const entry = this.replay(at.file, at.key);
+    return entry ? this.remember(at.key, { value: codec.decode(entry.form), replayed: true, ...(entry.cost ? { cost: entry.cost } : {}) }) : undefined;
   }
 
-  private remember<T>(key: string, value: T, replayed: boolean): { value: T; replayed: boolean } {
-    this.known.set(key, { value, replayed });
-    return { value, replayed };
+  private remember<T>(key: string, known: Replayed<T>): Replayed<T> {
+    this.known.set(key, known);
+    return known;
   }
 
   /** Where the value for these documents goes; undefined for documents too small to keep values of. */
@@ -200,7 +215,7 @@ export class ValueStore {
     this.pending.clear();
   }
 
-  private replay(file: string, key: string): StoredForm | undefined {
+  private replay(file: string, key: string): { readonly form: StoredForm; readonly cost?: SharedCost } | undefined {
     let fd: number;
     try {
       fd = openSync(file, 'r');
@@ -240,12 +255,14 @@ export class ValueStore {
         this.opts.notice(`stored values: ${w.describe} not kept (${mb(bytes)}, over the limit of ${mb(this.opts.maxBytes)}; NDD_BENCH_CACHE_MAX_MB raises it)`);
         return;
       }
+      const cost = w.cost?.();
       const header: Header = {
         key: w.key,
         describe: w.describe,
         documents: w.documents,
         created: new Date().toISOString(),
         meta: form.meta,
+        ...(cost !== undefined && cost !== 'unknown' ? { cost } : {}),
         lengths: form.arrays.map((a) => a.length),
         sha256: form.arrays.map(sha256),
       };
@@ -307,12 +324,20 @@ function isHeader(h: unknown): h is Header {
     typeof x['meta'] === 'object' &&
     counts(x['lengths']) &&
     strings(x['sha256']) &&
-    (x['lengths'] as unknown[]).length === (x['sha256'] as unknown[]).length
+    (x['lengths'] as unknown[]).length === (x['sha256'] as unknown[]).length &&
+    (x['cost'] === undefined || isCost(x['cost']))
   );
 }
 
+function isCost(c: unknown): c is SharedCost {
+  if (c === null || typeof c !== 'object') return false;
+  const x = c as Record<string, unknown>;
+  const seconds = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+  return seconds(x['wallS']) && seconds(x['cpuS']) && Array.isArray(x['deps']) && x['deps'].every((d) => typeof d === 'string');
+}
+
 /** The arrays of a whole entry, each on a SharedArrayBuffer and checked. */
-function readEntry(fd: number, key: string): StoredForm {
+function readEntry(fd: number, key: string): { readonly form: StoredForm; readonly cost?: SharedCost } {
   const { header, end } = readHeader(fd);
   if (header.key !== key) throw new CorruptEntry('has a header that is not this entry’s');
   // The header is not checksummed: its lengths are checked against the file before anything is allocated.
@@ -329,7 +354,7 @@ function readEntry(fd: number, key: string): StoredForm {
     if (sha256(a) !== header.sha256[i]) throw new CorruptEntry(`fails the SHA-256 check of its array ${i}`);
     return a;
   });
-  return { meta: header.meta, arrays };
+  return { form: { meta: header.meta, arrays }, ...(header.cost ? { cost: header.cost } : {}) };
 }
 
 /** The whole entries of a store folder, least recently used first. */

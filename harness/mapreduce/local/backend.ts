@@ -5,8 +5,8 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CorpusShape, Counters, DocumentSet, PairScorer, ProcessTreeUsage } from '../../../contract/index.ts';
-import type { Borrowed, SharedCost } from '../../runtime/kernel-context.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
+import type { SharedCosts, SharedCostScope } from '../../runtime/shared-costs.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { readOutputFiles, runPlanJobs } from './engine.ts';
@@ -46,7 +46,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
   const workers = runtime.parallelism;
   // Kernel results shared across variants, per document set: a backend may see several.
   const caches = new WeakMap<DocumentSet, Map<string, Promise<unknown>>>();
-  const costs = new WeakMap<DocumentSet, Map<string, SharedCost>>();
+  const costs = new WeakMap<DocumentSet, SharedCosts>();
   const budget = opts.memoryMb * 1024 * 1024;
   return {
     kind: 'local',
@@ -97,7 +97,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     let spillBytes: number;
     let processTree: ProcessTreeUsage | undefined;
     let warnings: readonly string[] = [];
-    let borrowed: Borrowed | undefined;
+    let reused: ReturnType<SharedCostScope['reused']> = { wallS: 0, cpuS: 0 };
     const local = job.plan.local;
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
     // An out-of-core kernel bounds its own memory: the text jobs are never its fallback for size.
@@ -107,17 +107,17 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       const r = await local.run(kernel.ctx);
       for (const [g, names] of Object.entries(kernel.counters)) counters[g] = { ...names };
       const { replayed, computed } = kernel;
+      reused = kernel.shared.reused();
       outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
       spillBytes = r.spillBytes ?? 0;
       processTree = r.processTree;
-      borrowed = kernel.borrowed;
       warnings = r.warnings ?? [];
       extra = {
         engine: 'kernel',
         ...(replayed.length > 0 ? { replayed } : {}),
         ...(computed.length > 0 ? { computed } : {}),
         ...(r.processTree ? { process_tree: processTreeExtra(r.processTree) } : {}),
-        ...(kernel.borrowed.values.length > 0 ? { borrowed: { values: kernel.borrowed.values, wall_s: kernel.borrowed.wallS, cpu_s: kernel.borrowed.cpuS } } : {}),
+        ...(kernel.shared.reusedValues().length > 0 ? { borrowed: { values: kernel.shared.reusedValues(), ...(reused === 'unknown' ? { cost: 'unknown' } : { wall_s: reused.wallS, cpu_s: reused.cpuS }) } } : {}),
         ...(estimate > budget ? { out_of_core: `the in-memory kernel would need about ${Math.ceil(estimate / 2 ** 20)} MB, over memory_mb ${opts.memoryMb}` } : {}),
       };
     } else {
@@ -155,18 +155,22 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     const cpu = process.cpuUsage(cpu0);
     // The process' own CPU leaves out its children's: a command's tree is added as measured.
     const cpuS = (cpu.user + cpu.system) / 1e6 + (processTree?.cpuS ?? 0);
-    const standaloneCpuS = cpuS + (borrowed?.cpuS ?? 0);
+    const price = (cpu: number): number => (cpu / 3600) * opts.pricePerVcpuHour;
     return {
       outputs,
       counters,
       runtimeS,
       cpuS,
-      costUsd: (cpuS / 3600) * opts.pricePerVcpuHour,
-      standalone: { runtimeS: runtimeS + (borrowed?.wallS ?? 0), cpuS: standaloneCpuS, costUsd: (standaloneCpuS / 3600) * opts.pricePerVcpuHour },
+      costUsd: price(cpuS),
       spillBytes,
       extra,
       ...(processTree ? { processTree } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
+      ...(reused === 'unknown'
+        ? { standalone: 'unknown' as const }
+        : reused.wallS !== 0 || reused.cpuS !== 0
+          ? { standalone: { runtimeS: runtimeS + reused.wallS, cpuS: cpuS + reused.cpuS, costUsd: price(cpuS + reused.cpuS) } }
+          : {}),
     };
   }
 }
