@@ -37,7 +37,7 @@ export const reportCommand: CommandModule<object, { 'results-dir': string; stric
   describe: 'Write leaderboard.html over every run under a results folder (or report.html of one run folder)',
   builder: (y) =>
     y
-      .positional('results-dir', { type: 'string', default: 'results', describe: 'results folder (searched at any depth) or one run folder' })
+      .positional('results-dir', { type: 'string', default: 'results', describe: 'a results folder (searched at any depth) or one run folder' })
       .option('strict', { type: 'boolean', default: false, describe: 'a run folder that is incomplete or unreadable is an error (exit 2), not a warning' }),
   handler: async (argv) => {
     await report({ resultsDir: argv.resultsDir, strict: argv.strict }, (t) => process.stdout.write(t));

@@ -168,13 +168,25 @@ function parseLine(line: Record_, ctx: ReadContext): Document | undefined {
   const parsed = parseRecord(text, line.fields);
   const where = { file: line.file, offset: line.offset };
   if (!parsed.ok) {
-    ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}`, kind: 'skipped' });
+    const hint = line.number === 1 && parsed.reason === 'invalid-json' ? notJsonLines(text) : '';
+    ctx.skip({ ...where, id: parsed.id, reason: parsed.reason, detail: `line ${line.number}: ${parsed.problem}${hint}`, kind: 'skipped' });
     return undefined;
   }
   if (invalidUtf8) {
     ctx.skip({ ...where, id: parsed.doc.id, reason: 'invalid-utf8', detail: `line ${line.number}: invalid UTF-8 bytes replaced by U+FFFD`, kind: 'recovered' });
   }
   return parsed.doc;
+}
+
+/**
+ * Why a first line that is not JSON may be a JSON file rather than JSON Lines: one array of the
+ * records, or one object spread over lines (pretty-printed). Empty when neither.
+ */
+function notJsonLines(text: string): string {
+  const first = text.trimStart()[0];
+  if (first === '[') return " (the file begins with '[': one JSON array is not JSON Lines, one object a line; `jq -c '.[]' in.json > out.jsonl` converts it)";
+  if (first === '{') return ' (a record spread over several lines? JSON Lines wants each object on one line; `jq -c . in.json > out.jsonl` converts it)';
+  return '';
 }
 
 /** The worker side of the reader (corpus/parallel.ts). */

@@ -7,7 +7,7 @@ import { isMap, isPair, isScalar, isSeq, type LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { clip, quote, QUOTE_MAX } from '../errors.ts';
 import { knownKeys, valueAt, type Path, type Schema } from './zod-walk.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean, editDistance } from '../did-you-mean.ts';
 
 /** `runs[0].params.sampling.m`; the whole document is `config`. */
 export function formatPath(path: Path): string {
@@ -159,8 +159,23 @@ export interface ZodContext {
   readonly data: unknown;
 }
 
+/** The required fields that are missing, by the path of the object that lacks them (JSON of the path). */
+function missingFields(ctx: ZodContext, zodIssues: readonly z.core.$ZodIssue[], prefix: Path): Map<string, string[]> {
+  const byParent = new Map<string, string[]>();
+  for (const issue of zodIssues) {
+    if (issue.code !== 'invalid_type') continue;
+    const rel: Path = [...prefix, ...(issue.path as (string | number)[])];
+    const field = rel.at(-1);
+    if (typeof field !== 'string' || valueAt(ctx.data, rel) !== undefined) continue;
+    const parent = JSON.stringify([...ctx.base, ...rel.slice(0, -1)]);
+    byParent.set(parent, [...(byParent.get(parent) ?? []), field]);
+  }
+  return byParent;
+}
+
 /** Adds each zod issue as a config problem at the node it is about. */
 export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIssue[], prefix: Path = []): void {
+  const missing = missingFields(ctx, zodIssues, prefix);
   for (const issue of zodIssues) {
     const rel: Path = [...prefix, ...(issue.path as (string | number)[])];
     const path: Path = [...ctx.base, ...rel];
@@ -170,7 +185,9 @@ export function addZodIssues(ctx: ZodContext, zodIssues: readonly z.core.$ZodIss
       case 'unrecognized_keys': {
         const known = knownKeys(ctx.schema, ctx.data, rel);
         for (const key of issue.keys) {
-          const guess = didYouMean(key, known);
+          // A short key is too short for a guess from the known keys alone ('mm' for 'm'), but a
+          // required key missing beside it, a typo or two away, is what was meant.
+          const guess = didYouMean(key, known) ?? (missing.get(JSON.stringify(path)) ?? []).find((m) => editDistance(key, m) <= 2);
           const hint = guess === undefined ? '' : `; did you mean '${guess}'?`;
           ctx.issues.add(ctx.locate.key([...path, key]), [...path, key], `unknown key ${quote(key)}${hint}`);
         }

@@ -28,6 +28,8 @@ export interface CorpusGroup {
 export interface LeaderboardPoint extends XYPoint {
   readonly name: string;
   readonly algorithm: string;
+  /** a ground truth: exact by definition, the reference the others are scored against, never ranked */
+  readonly reference: boolean;
 }
 
 /** Runs are comparable when they read the same documents: same format, path and count. */
@@ -53,17 +55,21 @@ export function leaderboardPoints(group: CorpusGroup, quality: LeaderboardMeasur
     run.variants.flatMap((v) => {
       const y = quality.value(v);
       const x = cost.value(v);
-      return y === null || x === null ? [] : [{ x, y, name: nameOf(run, v), algorithm: v.algorithm }];
+      return y === null || x === null ? [] : [{ x, y, name: nameOf(run, v), algorithm: v.algorithm, reference: v.ground_truth }];
     }),
   );
 }
 
 export function leaderboardChart(id: string, group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure, nameOf?: (run: RunRecord, v: VariantRecord) => string): ChartSpec {
   const points = leaderboardPoints(group, quality, cost, nameOf);
-  const algorithms = [...new Set(points.map((p) => p.algorithm))];
-  const frontier = paretoFrontier(points, { xLower: cost.worse === 'higher', yHigher: quality.worse === 'lower' });
+  // A ground truth scores perfectly against itself: drawn for its cost, but on no frontier.
+  const ranked = points.filter((p) => !p.reference);
+  const truths = points.filter((p) => p.reference);
+  const algorithms = [...new Set(ranked.map((p) => p.algorithm))];
+  const frontier = paretoFrontier(ranked, { xLower: cost.worse === 'higher', yHigher: quality.worse === 'lower' });
   const series: Series[] = [
-    ...algorithms.map((a): Series => ({ kind: 'points', label: a, line: false, points: points.filter((p) => p.algorithm === a) })),
+    ...algorithms.map((a): Series => ({ kind: 'points', label: a, line: false, points: ranked.filter((p) => p.algorithm === a) })),
+    ...(truths.length > 0 ? [{ kind: 'points', label: 'ground truth (the reference)', line: false, reference: true, points: truths } satisfies Series] : []),
     { kind: 'points', label: 'Pareto frontier', line: true, reference: true, points: frontier },
   ];
   return {
@@ -90,8 +96,9 @@ function numCell(x: number | null, unit?: 'usd'): string {
 function renderTable(group: CorpusGroup): string {
   const rows = group.entries
     .flatMap(({ run, reportHref }) => run.variants.map((v) => ({ run, v, reportHref })))
-    // Best F1 first; runs without one (empty denominator) last.
-    .sort((a, b) => (b.v.measures.f1_pairs ?? -Infinity) - (a.v.measures.f1_pairs ?? -Infinity));
+    // Best F1 first; runs without one (empty denominator) last; the ground truths, which score
+    // perfectly against themselves, after every variant they score.
+    .sort((a, b) => Number(a.v.ground_truth) - Number(b.v.ground_truth) || (b.v.measures.f1_pairs ?? -Infinity) - (a.v.measures.f1_pairs ?? -Infinity));
   const head = ['Experiment', 'Variant', 'Algorithm', 'F1 (pairs)', 'Recall (pairs)', 'Precision (pairs)', 'Avg error', 'Runtime, s', 'Cost', 'Backend', 'Started', 'Report'];
   const measureOf: Record<string, LeaderboardMeasure | undefined> = { 'F1 (pairs)': QUALITY_MEASURES[0], 'Recall (pairs)': QUALITY_MEASURES[1], 'Avg error': QUALITY_MEASURES[2] };
   const th = head
@@ -104,7 +111,7 @@ function renderTable(group: CorpusGroup): string {
   const body = rows
     .map(
       ({ run, v, reportHref }) =>
-        `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
+        `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth: the reference, not ranked)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
         numCell(v.measures.f1_pairs ?? null) +
         numCell(v.measures.recall_pairs ?? null) +
         numCell(v.measures.precision_pairs ?? null) +

@@ -41,3 +41,14 @@ describe('bench --help', () => {
     expect(asksTopLevelHelp(['--version'])).toBe(false);
   });
 });
+
+describe('bench COMMAND --help', () => {
+  // yargs right-aligns "[string] [default: …]" after a description; when the two just fill the
+  // width it glues them ("…one run folder[string]"). Every command's help, at the width of a pipe.
+  it.each(COMMANDS.map((c) => c.command.split(' ')[0] as string))('%s: no description runs into its type or default', async (name) => {
+    const { runBench } = await import('../support/cli.ts');
+    const r = await runBench([name, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /[^\s[]\[(string|boolean|number|array|count|default|choices|required)/.test(l))).toEqual([]);
+  });
+});

@@ -74,6 +74,23 @@ describe('jsonl reader', () => {
     }
   });
 
+  it.each([
+    ['one JSON array', '[{"id": "a", "text": "x"},\n{"id": "b", "text": "y"}]\n', "the file begins with '[': one JSON array is not JSON Lines"],
+    ['a pretty-printed object', '{\n  "id": "a",\n  "text": "x"\n}\n', 'a record spread over several lines? JSON Lines wants each object on one line'],
+  ])('says why when line 1 of %s is not JSON', async (_, text, hint) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ndd-jsonl-'));
+    try {
+      const file = join(dir, 'x.jsonl');
+      writeFileSync(file, text);
+      const { skips } = await readAll(file);
+      expect(skips[0]?.detail).toContain(hint);
+      // Only the first line gets the hint: the others are the same mistake.
+      expect(skips.slice(1).every((s) => !s.detail.includes('JSON Lines'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('passes over a line longer than the limit without holding it, and reads on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ndd-jsonl-'));
     try {

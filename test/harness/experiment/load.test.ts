@@ -209,6 +209,14 @@ describe('loadExperiment: errors, each with its exact message', () => {
     ]);
   });
 
+  it('suggests a missing required key beside an unknown key a typo away, however short', async () => {
+    const f = fixture('bad-typo-beside-missing.yaml');
+    expect(await issuesOf('bad-typo-beside-missing.yaml')).toEqual([
+      `${f}:7:17: runs[0].params.sampling.m: missing required field`,
+      `${f}:7:32: runs[0].params.sampling.mm: unknown key 'mm'; did you mean 'm'?`,
+    ]);
+  });
+
   it('names the expected and the given type', async () => {
     const f = fixture('bad-type.yaml');
     expect(await issuesOf('bad-type.yaml')).toEqual([

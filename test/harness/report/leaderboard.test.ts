@@ -46,15 +46,25 @@ describe('leaderboard points and frontier', () => {
   });
 
   it('turns the frontier around for average error (lower is better)', () => {
-    // Error 0.1225 at 0.139 s (mod=4, A), 0.04 at 0.214 s (mod=2, B), 0.0029 at 0.318 s (sct=4, A), 0 at 0.405 s (truth, B).
+    // Error 0.1225 at 0.139 s (mod=4, A), 0.04 at 0.214 s (mod=2, B), 0.0029 at 0.318 s (sct=4, A); the truth (B) is no contestant.
     const chart = leaderboardChart('c', group, avgError, runtime);
     const frontier = chart.series.find((s) => s.label === 'Pareto frontier');
     expect(frontier?.kind === 'points' && frontier.points.map((p) => [p.x, p.y])).toEqual([
       [0.139, 0.1225],
       [0.214, 0.04],
       [0.318, 0.0029],
+    ]);
+  });
+
+  it('draws the ground truth as the reference it is: on no frontier, in a series of its own', () => {
+    // The two runs' truths, error 0 at 0.412 s (A) and 0.405 s (B): exact by definition, one would end every frontier.
+    const chart = leaderboardChart('c', group, avgError, runtime);
+    const truth = chart.series.find((s) => s.label === 'ground truth (the reference)');
+    expect(truth?.kind === 'points' && truth.points.map((p) => [p.x, p.y])).toEqual([
+      [0.412, 0],
       [0.405, 0],
     ]);
+    expect(chart.series.filter((s) => s.kind === 'points' && s.points.some((p) => p.y === 0 && p.x === 0.405)).map((s) => s.label)).toEqual(['ground truth (the reference)']);
   });
 });
 
@@ -81,6 +91,14 @@ describe('renderLeaderboard', () => {
     const links = page.attributes.filter((x) => x.tag === 'a' && x.name === 'href').map((x) => x.value);
     expect(new Set(links)).toEqual(new Set(['tiny-sct/a/report.html', 'tiny-sct/b/report.html']));
     expect(html).toContain('<table class="sortable">');
+  });
+
+  it('ranks the variants by F1 and puts the ground truths, the reference, after them', () => {
+    const rows = [...html.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)(<em>[^<]*<\/em>)?<\/td>/g)].map((m) => [(m[1] as string).trim(), m[2] !== undefined]);
+    const firstTruth = rows.findIndex(([, truth]) => truth);
+    expect(firstTruth).toBe(rows.length - 2);
+    expect(rows.slice(firstTruth).every(([, truth]) => truth)).toBe(true);
+    expect(html).toContain('(ground truth: the reference, not ranked)');
   });
 
   it('renders hostile experiment and variant names as text', () => {
