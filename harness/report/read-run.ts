@@ -8,6 +8,7 @@ import { GENERAL_MEASURES, type MeasureInfo } from '../results/measures.ts';
 import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
+import type { CurvePoint } from '../evaluate/judgments.ts';
 
 export interface RunFolder {
   readonly dir: string;
@@ -142,8 +143,10 @@ export async function readRunFolder(dir: string): Promise<RunFolder> {
   const extra: Record<string, string> = {};
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));
   const spanExamples: SpanExamplesFile[] = [];
+  const judgedCurves = new Map<string, CurvePoint[]>();
   for (const v of run.variants) {
     for (const f of v.files ?? []) {
+      if (f.file.startsWith('judgments/')) judgedCurves.set(v.name, parseCurve(await readText(join(dir, f.file)), join(dir, f.file)));
       if (!f.file.startsWith('span-examples/')) continue;
       const file = join(dir, f.file);
       try {
@@ -154,5 +157,16 @@ export async function readRunFolder(dir: string): Promise<RunFolder> {
       }
     }
   }
-  return { dir, run, tables: { metricsCsv, distributionCsv, extra, ...(spanExamples.length > 0 ? { spanExamples } : {}) } };
+  return { dir, run, tables: { metricsCsv, distributionCsv, extra, ...(spanExamples.length > 0 ? { spanExamples } : {}), ...(judgedCurves.size > 0 ? { judgedCurves } : {}) } };
+}
+
+/** A judgments/<variant>.csv (evaluate/judgments.ts curveCsv): `threshold,decided,precision,recall,f1`. */
+function parseCurve(text: string, file: string): CurvePoint[] {
+  const [header, ...rows] = text.trim().split('\n');
+  if (header !== 'threshold,decided,precision,recall,f1') throw new DataError(`${file}: line 1: expected the header threshold,decided,precision,recall,f1`);
+  const num = (c: string | undefined): number | null => (c === undefined || c === '' ? null : Number(c));
+  return rows.map((r) => {
+    const [t, d, p, rc, f1] = r.split(',');
+    return { threshold: Number(t), decided: Number(d), precision: Number(p), recall: num(rc), f1: num(f1) };
+  });
 }

@@ -10,6 +10,8 @@ import type { ChartSpec, Series } from './charts.ts';
 import { isNumericTable, type CsvTable } from './csv-table.ts';
 import { runGroups, sweepLines, sweptParameters, type RunGroup } from './run-groups.ts';
 import { sizeGroupSection } from './size-group-figures.ts';
+import { clustersSection, judgmentsSection } from './second-truth-figures.ts';
+import type { CurvePoint } from '../evaluate/judgments.ts';
 
 export interface ExtraTable {
   readonly file: string;
@@ -285,7 +287,7 @@ function extraSection(extra: readonly ExtraTable[], ids: Ids): FigureSection | u
   };
 }
 
-export function runFigures(full: RunRecord, extra: readonly ExtraTable[]): FigureSection[] {
+export function runFigures(full: RunRecord, extra: readonly ExtraTable[], curves: ReadonlyMap<string, readonly CurvePoint[]> = new Map()): FigureSection[] {
   const ids = new Ids();
   // A variant's trials and calibration runs are rows of the tables, not points of the figures.
   const run: RunRecord = { ...full, variants: full.variants.filter((v) => v.part_of === undefined) };
@@ -297,6 +299,8 @@ export function runFigures(full: RunRecord, extra: readonly ExtraTable[]): Figur
     distributionSection(run, groups, ids),
     agreementAgainstSweep(run, groups, ids),
     sizeGroupSection(run, run.variants, () => ids.next()),
+    judgmentsSection(run, curves, () => ids.next()),
+    clustersSection(run, () => ids.next()),
     ...adapterSections(run, extra, ids),
     costSection(run, ids),
     extraSection(plain, ids),

@@ -14,6 +14,7 @@ import { QUALITY_MEASURES } from './quality-measures.ts';
 import { runFigures, type ExtraTable, type FigureSection } from './run-figures.ts';
 import { renderSharedText, SHARED_TEXT_STYLE } from './shared-text.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
+import type { CurvePoint } from '../evaluate/judgments.ts';
 
 export interface RunTables {
   readonly metricsCsv: string;
@@ -22,6 +23,8 @@ export interface RunTables {
   readonly extra: Record<string, string>;
   /** span-examples/<variant>.json of the variants that wrote spans, in variant order */
   readonly spanExamples?: readonly SpanExamplesFile[];
+  /** judgments/<variant>.csv: each variant's precision-recall curve on the judged pairs, by variant */
+  readonly judgedCurves?: ReadonlyMap<string, readonly CurvePoint[]>;
 }
 
 /** The config as YAML, lists of scalars on one line as they are usually written (`threshold: [100, 90]`). */
@@ -123,7 +126,7 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
     description: run.tables[file] ?? '',
     table: parseCsvTable(csv, file),
   }));
-  const sections = runFigures(run, extra);
+  const sections = runFigures(run, extra, tables.judgedCurves ?? new Map());
   const comparison = comparisonSection(run);
   const legend = renderLegend(run);
   const metrics = parseCsvTable(tables.metricsCsv, 'metrics.csv');
