@@ -10,6 +10,7 @@
  * lies from the threshold on the wrong side), the most wrong first; ties by (a, b).
  */
 import type { DocumentSet, JsonValue, PairList, StoreCodec } from '../../../contract/index.ts';
+import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
 import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
 
@@ -34,13 +35,7 @@ export interface ErrorSample {
 
 /** A 32-bit hash of (seed, a, b): murmur3's finalizer over a mix of the three. */
 export function pairHash(seed: number, a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35) ^ Math.imul(seed | 0, 0x27d4eb2f);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32(Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35) ^ Math.imul(seed | 0, 0x27d4eb2f));
 }
 
 export interface SampleArgs {
