@@ -45,7 +45,8 @@ export function topLevelHelp(width: number): string {
 
 /** Rows of a left column (indented 2, padded 2) and a right one wrapped at word boundaries to `width`. */
 function columns(rows: readonly (readonly [string, string])[], width: number): string[] {
-  const left = Math.min(Math.max(...rows.map(([l]) => l.length)) + 4, Math.floor(width / 2));
+  // yargs: the widest left text, at most half the width, plus 4
+  const left = Math.min(Math.max(...rows.map(([l]) => l.length)), Math.floor(width / 2)) + 4;
   const out: string[] = [];
   for (const [l, r] of rows) {
     const head = `  ${l}`;

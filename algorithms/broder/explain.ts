@@ -15,7 +15,7 @@ import type { AdapterExplain, Evidence, ExplainContext, FeatureOccurrences, Json
 import { documentCounts } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
 import { shingleOccurrences } from '../text/offsets.ts';
-import { fit, quoted, ratio } from '../text/explain-lines.ts';
+import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
 import type { BroderParams } from './params.ts';
 import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './sampling.ts';
 
@@ -36,9 +36,13 @@ function features(params: BroderParams, text: string): FeatureOccurrences {
   return shingleOccurrences(text, params.shingle, params.fingerprint);
 }
 
-/** The fingerprint (hex) modulo m, exactly. */
+const TWO_POW_32 = 2 ** 32;
+
+/** The fingerprint (hex, 32-bit words most significant first) modulo m, exactly for m <= 2^21 (Horner's rule below 2^53). */
 export function hexMod(key: string, m: number): number {
-  return Number(BigInt(`0x${key}`) % BigInt(m));
+  let acc = 0;
+  for (let k = 0; k < key.length; k += 8) acc = (acc * TWO_POW_32 + parseInt(key.slice(k, k + 8), 16)) % m;
+  return acc;
 }
 
 function distinct(occ: FeatureOccurrences): Map<string, { start: number; end: number }> {
@@ -89,8 +93,11 @@ function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: 
 }
 
 async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evidence> {
-  const A = distinct(features(params, ctx.docs.texts[ctx.a] as string));
-  const B = distinct(features(params, ctx.docs.texts[ctx.b] as string));
+  // The same document is explained by many variants of a run: its shingles are cut once.
+  const key = `broder-distinct:${JSON.stringify([params.shingle, params.fingerprint])}`;
+  const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts[i] as string)));
+  const A = of(ctx.a);
+  const B = of(ctx.b);
   const r = rule(params, ctx, { a: A.size, b: B.size });
   const shared: SharedFingerprint[] = [];
   for (const [key, at] of A) if (B.has(key)) shared.push({ key, ...at, kept: true, value: 0 });

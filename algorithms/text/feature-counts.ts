@@ -14,9 +14,15 @@ import type { FingerprintKind, ShingleSpec } from './params.ts';
  * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts),
  * else one pass that fingerprints every document.
  */
-export function documentCounts(ctx: Pick<ExplainContext, 'docs' | 'storedIfAny'>, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Map<string, number> {
-  const kept = ctx.storedIfAny?.(featuresCodec(shingle, kind));
-  return kept ? countsFromFeatures(kept, keys) : countsByPass(ctx.docs, shingle, kind, keys);
+export function documentCounts(ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached'>, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Map<string, number> {
+  const codec = featuresCodec(shingle, kind);
+  const kept = ctx.storedIfAny?.(codec);
+  if (!kept) return countsByPass(ctx.docs, shingle, kind, keys);
+  // Counts already looked up for an earlier pair of the same run are reused.
+  const known = ctx.cached ? ctx.cached(`document-counts:${codec.key}`, () => new Map<string, number>()) : new Map<string, number>();
+  const missing = keys.filter((k) => !known.has(k));
+  for (const [k, n] of countsFromFeatures(kept, missing)) known.set(k, n);
+  return new Map(keys.map((k) => [k, known.get(k) as number]));
 }
 
 /** The length of each key's posting list, found by binary search over the ids' words (ascending fingerprint order). */

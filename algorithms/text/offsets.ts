@@ -45,37 +45,50 @@ function loweredOrigins(text: string, lower: string): { from: Uint32Array; to: U
   return { from, to };
 }
 
+/** The class of every UTF-16 code unit as `normalize` sees it (1: a letter, mark or digit), made on first use. */
+let wordUnits: Uint8Array | undefined;
+function wordUnitTable(): Uint8Array {
+  if (!wordUnits) {
+    wordUnits = new Uint8Array(0x10000);
+    for (let c = 0; c < 0x10000; c++) if ((c < 0xd800 || c > 0xdfff) && wordChar.test(String.fromCharCode(c))) wordUnits[c] = 1;
+  }
+  return wordUnits;
+}
+
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   const lower = text.toLowerCase();
   const origin = loweredOrigins(text, lower);
-  const out: number[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
+  const table = wordUnitTable();
+  const out = new Uint16Array(lower.length);
+  const from = new Uint32Array(lower.length);
+  const to = new Uint32Array(lower.length);
+  let o = 0;
   let pendingSpace = -1;
   for (let i = 0; i < lower.length; ) {
     const c = lower.charCodeAt(i);
     const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < lower.length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     const units = pair ? 2 : 1;
-    if (!wordChar.test(lower.slice(i, i + units))) {
-      // a lone surrogate is a separator, and so is a pair that is not a letter, mark or digit
+    // a lone surrogate is a separator, and so is a pair that is not a letter, mark or digit
+    const word = pair ? wordChar.test(lower.slice(i, i + 2)) : table[c] === 1;
+    if (!word) {
       if (pendingSpace < 0) pendingSpace = i;
       i += units;
       continue;
     }
-    if (pendingSpace >= 0 && out.length > 0) {
-      out.push(0x20);
-      from.push(origin.from[pendingSpace] as number);
-      to.push(origin.to[pendingSpace] as number);
+    if (pendingSpace >= 0 && o > 0) {
+      out[o] = 0x20;
+      from[o] = origin.from[pendingSpace] as number;
+      to[o++] = origin.to[pendingSpace] as number;
     }
     pendingSpace = -1;
     for (let k = 0; k < units; k++) {
-      out.push(lower.charCodeAt(i + k));
-      from.push(origin.from[i + k] as number);
-      to.push(origin.to[i + k] as number);
+      out[o] = lower.charCodeAt(i + k);
+      from[o] = origin.from[i + k] as number;
+      to[o++] = origin.to[i + k] as number;
     }
     i += units;
   }
-  return { normalized: utf16.decode(Uint16Array.from(out)), from: Uint32Array.from(from), to: Uint32Array.from(to) };
+  return { normalized: utf16.decode(out.subarray(0, o)), from: from.slice(0, o), to: to.slice(0, o) };
 }
 
 // Lone surrogates never reach the output (they are separators), so decoding changes nothing.
@@ -93,6 +106,29 @@ export function originalRange(n: NormalizedWithOffsets, start: number, end: numb
  * shingles and fingerprints are `shingleFingerprints`', the very ones the detectors join.
  */
 export function shingleOccurrences(text: string, spec: ShingleSpec, kind: FingerprintKind): FeatureOccurrences {
+  // An explanation asks for a document's shingles twice (the exact resemblance and the
+  // detector's evidence), and a run's error samples ask again for each variant: the last few
+  // hundred are kept.
+  const key = `${JSON.stringify(spec)}:${kind}`;
+  let byText = recent.get(key);
+  if (!byText) recent.set(key, (byText = new Map()));
+  const known = byText.get(text);
+  if (known) {
+    byText.delete(text);
+    byText.set(text, known);
+    return known;
+  }
+  const made = cutShingles(text, spec, kind);
+  byText.set(text, made);
+  if (byText.size > RECENT) byText.delete(byText.keys().next().value as string);
+  return made;
+}
+
+/** Documents whose shingles are kept per shingling, the least recently used going first. */
+const RECENT = 512;
+const recent = new Map<string, Map<string, FeatureOccurrences>>();
+
+function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind): FeatureOccurrences {
   const n = normalizeWithOffsets(text);
   const ranges = shingleRanges(n.normalized, spec);
   const fps = shingleFingerprints(n.normalized, spec, kind);

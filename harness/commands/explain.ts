@@ -95,28 +95,28 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
 interface Argv {
   run: string;
   variant: string;
-  'doc-a': string;
-  'doc-b': string;
+  a: string;
+  b: string;
   json: boolean;
   width: number;
   'corpus-cache': boolean;
 }
 
 export const explainCommand: CommandModule<object, Argv> = {
-  command: 'explain <run> <variant> <doc-a> <doc-b>',
+  command: 'explain <run> <variant> <a> <b>',
   describe: 'why a variant of a finished run decided what it did about two documents: sizes, exact resemblance, shared text, the detector’s evidence',
   builder: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true, describe: 'a run folder (results/<experiment>/<run-id>)' })
       .positional('variant', { type: 'string', demandOption: true, describe: 'a variant of the run, as metrics.csv names it' })
-      .positional('doc-a', { type: 'string', demandOption: true, describe: 'a document id' })
-      .positional('doc-b', { type: 'string', demandOption: true, describe: 'another document id' })
+      .positional('a', { type: 'string', demandOption: true, describe: 'a document id (DOC_A)' })
+      .positional('b', { type: 'string', demandOption: true, describe: 'another document id (DOC_B)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the explanation as JSON, for scripts' })
       .option('width', { type: 'number', default: 100, describe: 'columns of the text' })
       .option('corpus-cache', { type: 'boolean', default: true, describe: 'replay the documents from the corpus cache when it holds them (--no-corpus-cache: read the collection)' }),
   handler: async (argv) => {
     const width = Math.max(60, Math.floor(argv.width));
-    const r = await explainFromRun({ run: argv.run, variant: argv.variant, docA: argv['doc-a'], docB: argv['doc-b'], width, noCache: !argv['corpus-cache'] });
+    const r = await explainFromRun({ run: argv.run, variant: argv.variant, docA: argv.a, docB: argv.b, width, noCache: !argv['corpus-cache'] });
     process.stdout.write(argv.json ? `${JSON.stringify(r.explanation, null, 1)}\n` : renderExplanation(r.explanation, r.texts, width));
   },
 };

@@ -47,7 +47,7 @@ export const COMMANDS: readonly { readonly command: string; readonly describe: s
     load: async () => loaded((await import('./cache.ts')).cacheCommand),
   },
   {
-    command: 'explain <run> <variant> <doc-a> <doc-b>',
+    command: 'explain <run> <variant> <a> <b>',
     describe: 'why a variant of a finished run decided what it did about two documents: sizes, exact resemblance, shared text, the detector’s evidence',
     load: async () => loaded((await import('./explain.ts')).explainCommand),
   },

@@ -236,14 +236,17 @@ function resumeCommandOf(opts: RunOptions, runId: string): string {
 function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): ErrorSampling {
   const gt = run.planned[0] as PlannedVariant;
   const shared = new Map<string, unknown>();
+  const cached = <T>(key: string, compute: () => T): T => {
+    if (!shared.has(key)) shared.set(key, compute());
+    return shared.get(key) as T;
+  };
+  const store = runtime.store;
   return {
     truth: { name: gt.variant.name, adapter: gt.adapter, params: gt.variant.params, decisions: gt.plan.output.decisions },
     size: ERROR_SAMPLE,
-    cached: <T>(key: string, compute: () => T): T => {
-      if (!shared.has(key)) shared.set(key, compute());
-      return shared.get(key) as T;
-    },
-    ...(runtime.store ? { storedIfAny: <T>(codec: StoreCodec<T>) => (runtime.store as ValueStore).peek(docs, codec)?.value } : {}),
+    cached,
+    // Looked up once a value: a look-up hashes the documents' digest with the key and checks the entry.
+    ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>): T | undefined => cached(`stored:${codec.key}`, () => store.peek(docs, codec)?.value) } : {}),
   };
 }
 

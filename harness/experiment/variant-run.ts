@@ -3,7 +3,7 @@
  * ground truth, and build its record and files (pairs, spans, tables).
  */
 import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, sampleErrors } from '../evaluate/explain/errors.ts';
+import { errorsJsonl, nearDuplicatesOf, sampleErrors } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -247,7 +247,9 @@ async function errorFile(
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
-  const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
+  const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
+  const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
   const bytes = await errorsJsonl(sample, {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },

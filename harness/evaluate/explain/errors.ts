@@ -10,8 +10,9 @@
  * lies from the threshold on the wrong side), the most wrong first; ties by (a, b).
  */
 import type { DocumentSet, JsonValue, PairList, StoreCodec } from '../../../contract/index.ts';
+import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
-import { decidedBy, explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
+import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
 
 export interface ErrorPair {
   readonly a: number;
@@ -34,19 +35,18 @@ export interface ErrorSample {
 
 /** A 32-bit hash of (seed, a, b): murmur3's finalizer over a mix of the three. */
 export function pairHash(seed: number, a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35) ^ Math.imul(seed | 0, 0x27d4eb2f);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32(Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35) ^ Math.imul(seed | 0, 0x27d4eb2f));
 }
 
 export interface SampleArgs {
   /** the variant's pairs (any order) and the ground truth's, sorted (sortPairs) */
   readonly pairs: PairList;
   readonly truth: PairList;
+  /**
+   * The truth's pairs at or above the threshold (`nearDuplicatesOf`), when the caller keeps
+   * them for several variants: the truth may hold millions of pairs below it.
+   */
+  readonly truthNear?: PairList;
   readonly documents: number;
   readonly decisions: ExplainedVariant['decisions'];
   readonly threshold: number;
@@ -55,38 +55,99 @@ export interface SampleArgs {
   readonly size: number;
 }
 
+/**
+ * The `size` errors of smallest hash seen so far, kept sorted by (hash, a, b): a run's variants
+ * may have a hundred thousand errors of a kind, and no object is made for one that is not kept.
+ */
+class SmallestHashes {
+  readonly kept: { h: number; e: ErrorPair }[] = [];
+  count = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** Counts an error and says whether it is kept: then `insert` it (no object is made for one that is not). */
+  accepts(h: number, a: number, b: number): boolean {
+    this.count++;
+    const k = this.kept;
+    if (this.size === 0) return false;
+    if (k.length < this.size) return true;
+    const last = k[k.length - 1] as { h: number; e: ErrorPair };
+    return h < last.h || (h === last.h && (a < last.e.a || (a === last.e.a && b < last.e.b)));
+  }
+
+  insert(h: number, e: ErrorPair): void {
+    const k = this.kept;
+    let at = k.length;
+    while (at > 0) {
+      const p = k[at - 1] as { h: number; e: ErrorPair };
+      if (p.h < h || (p.h === h && (p.e.a < e.a || (p.e.a === e.a && p.e.b < e.b)))) break;
+      at--;
+    }
+    k.splice(at, 0, { h, e });
+    if (k.length > this.size) k.pop();
+  }
+
+  /** The kept errors, the most wrong first; ties by (a, b). */
+  sample(): ErrorPair[] {
+    return this.kept.map((x) => x.e).sort((x, y) => y.wrongness - x.wrongness || x.a - y.a || x.b - y.b);
+  }
+}
+
+/** The index of pair (a, b) in a list sorted by (a, b), or -1 (binary search). */
+function indexOf(p: PairList, a: number, b: number): number {
+  let lo = 0;
+  let hi = p.a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const ma = p.a[mid] as number;
+    if (ma < a || (ma === a && (p.b[mid] as number) < b)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < p.a.length && p.a[lo] === a && p.b[lo] === b ? lo : -1;
+}
+
+/** The pairs of `p` scoring at least `threshold`, in the same order. */
+export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
+  const keep: number[] = [];
+  for (let i = 0; i < p.a.length; i++) if ((p.score[i] as number) >= threshold) keep.push(i);
+  return { a: Uint32Array.from(keep, (i) => p.a[i] as number), b: Uint32Array.from(keep, (i) => p.b[i] as number), score: Float64Array.from(keep, (i) => p.score[i] as number) };
+}
+
+/**
+ * Two passes, each over what can be an error of its kind: the variant's decided pairs, looked
+ * up in the truth, and the truth's near-duplicates, looked up in the variant (a variant may
+ * report a hundred times more pairs than it decides).
+ */
 export function sampleErrors(s: SampleArgs): ErrorSample {
   const v = sortPairs(s.pairs, s.documents, 'variant');
   const t = s.truth;
-  const fp: ErrorPair[] = [];
-  const fn: ErrorPair[] = [];
-  let i = 0;
-  let j = 0;
-  // One walk over both lists in (a, b) order: a pair of either, with the other's score or none.
-  while (i < v.a.length || j < t.a.length) {
-    const va = i < v.a.length ? (v.a[i] as number) : Infinity;
-    const vb = i < v.a.length ? (v.b[i] as number) : Infinity;
-    const ta = j < t.a.length ? (t.a[j] as number) : Infinity;
-    const tb = j < t.a.length ? (t.b[j] as number) : Infinity;
-    const inV = va < ta || (va === ta && vb <= tb);
-    const inT = ta < va || (ta === va && tb <= vb);
-    const a = inV ? va : ta;
-    const b = inV ? vb : tb;
-    const score = inV ? (v.score[i++] as number) : null;
-    const rr = inT ? (t.score[j++] as number) : 0;
-    const decided = decidedBy(s.decisions, score, s.threshold);
-    const near = rr >= s.threshold;
-    if (decided && !near) fp.push({ a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, s.threshold) });
-    else if (!decided && near) fn.push({ a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, s.threshold) });
+  const fp = new SmallestHashes(s.size);
+  const fn = new SmallestHashes(s.size);
+  const everyReported = s.decisions.kind === 'every-reported-pair';
+  const th = s.threshold;
+  for (let i = 0; i < v.a.length; i++) {
+    const score = v.score[i] as number;
+    if (!everyReported && !(score >= th)) continue;
+    const a = v.a[i] as number;
+    const b = v.b[i] as number;
+    const at = indexOf(t, a, b);
+    const rr = at < 0 ? 0 : (t.score[at] as number);
+    if (rr >= th) continue;
+    const h = pairHash(s.seed, a, b);
+    if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
   }
-  const pick = (xs: ErrorPair[]): ErrorPair[] =>
-    xs
-      .map((e) => ({ e, h: pairHash(s.seed, e.a, e.b) }))
-      .sort((x, y) => x.h - y.h || x.e.a - y.e.a || x.e.b - y.e.b)
-      .slice(0, s.size)
-      .map((x) => x.e)
-      .sort((x, y) => y.wrongness - x.wrongness || x.a - y.a || x.b - y.b);
-  return { falsePositives: fp.length, falseNegatives: fn.length, sample: [...pick(fp), ...pick(fn)] };
+  const near = s.truthNear ?? nearDuplicatesOf(t, th);
+  for (let j = 0; j < near.a.length; j++) {
+    const rr = near.score[j] as number;
+    const a = near.a[j] as number;
+    const b = near.b[j] as number;
+    const at = indexOf(v, a, b);
+    const score = at < 0 ? null : (v.score[at] as number);
+    if (score !== null && (everyReported || score >= th)) continue;
+    const h = pairHash(s.seed, a, b);
+    if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });
+  }
+  return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
 }
 
 export interface ErrorFileArgs {

@@ -89,12 +89,15 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
   // A document's features are the same in every explanation of a run: computed once there.
   const of = (i: number) => {
-    const compute = () => features(q.truth.params as never, docs.texts[i] as string);
+    const compute = () => {
+      const occ = features(q.truth.params as never, docs.texts[i] as string);
+      return { occ, set: new Set(occ.keys) };
+    };
     return q.cached ? q.cached(`truth-features:${q.truth.name}:${i}`, compute) : compute();
   };
   const fa = of(a);
   const fb = of(b);
-  const shared = sharedText(fa, fb);
+  const shared = sharedText(fa.occ, fb.occ, { a: fa.set, b: fb.set });
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);

@@ -49,11 +49,13 @@ export function mergedSpans(occ: FeatureOccurrences, shared: ReadonlySet<string>
   return spans;
 }
 
-export function sharedText(a: FeatureOccurrences, b: FeatureOccurrences): SharedText {
-  const setA = new Set(a.keys);
-  const setB = new Set(b.keys);
+/** `sets`: each document's distinct keys, when the caller keeps them (a run explains a document for many variants). */
+export function sharedText(a: FeatureOccurrences, b: FeatureOccurrences, sets?: { readonly a: ReadonlySet<string>; readonly b: ReadonlySet<string> }): SharedText {
+  const setA = sets?.a ?? new Set(a.keys);
+  const setB = sets?.b ?? new Set(b.keys);
   const shared = new Set<string>();
-  for (const k of setA) if (setB.has(k)) shared.add(k);
+  const [small, large] = setA.size <= setB.size ? [setA, setB] : [setB, setA];
+  for (const k of small) if (large.has(k)) shared.add(k);
   const union = setA.size + setB.size - shared.size;
   return {
     featuresA: setA.size,
