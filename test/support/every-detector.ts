@@ -31,6 +31,13 @@ export const EVERY_DETECTOR_RUNS = `runs:
 `;
 
 /**
+ * One variant a set of jobs (for `only`): PDC-MR with I-Match signatures runs every PDC-MR job,
+ * the document-frequency side job included; the shingle and SpotSigs signatures run the same jobs
+ * with another mapper.
+ */
+export const ONE_VARIANT_PER_JOB_SET = ['ground-truth', 'mod', 'sct', 'adaptive', 'simhash', 'imatch', 'ppjoin', 'minhash', 'pdc-imatch', 'spotsigs'];
+
+/**
  * Writes the slice and its oracle into `root/data` (once) and a config `name` into `root` with
  * `backends` (YAML lines `- {…}`); returns the config's path.
  */

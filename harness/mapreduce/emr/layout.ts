@@ -12,7 +12,7 @@
  */
 import { joinKey } from './s3uri.ts';
 
-import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
+import { JOB_SCRIPT_NAME, safeName, SPEC_NAME } from '../hadoop/streaming-args.ts';
 
 export { JOB_SCRIPT_NAME, SPEC_NAME };
 
@@ -47,9 +47,7 @@ export function variantSlug(index: number, variant: string, part?: number): stri
   return `v${String(index).padStart(2, '0')}${part === undefined ? '' : `p${part}`}-${safeName(variant)}`.slice(0, 100);
 }
 
-export function safeName(s: string): string {
-  return s.replace(/[^A-Za-z0-9._-]+/g, '_');
-}
+export { safeName };
 
 export function consoleLink(region: string, clusterId: string): string {
   return `https://${region}.console.aws.amazon.com/emr/home?region=${region}#/clusterDetails/${clusterId}`;

@@ -6,7 +6,7 @@
 import type { ActionOnFailure, StepConfig } from '@aws-sdk/client-emr';
 import type { JobSpec } from '../../../contract/index.ts';
 import { DOCUMENTS, DOCUMENTS_META } from '../../../contract/index.ts';
-import { streamingArgs } from '../hadoop/streaming-args.ts';
+import { sideDatasetsOf, streamingArgs } from '../hadoop/streaming-args.ts';
 import { codeKey, datasetKey, documentsKey, documentsMetaKey, specKey, type RunLayout } from './layout.ts';
 import { s3Uri } from './s3uri.ts';
 
@@ -66,7 +66,4 @@ export function buildStep(c: StepContext, job: JobSpec): StepConfig {
   };
 }
 
-/** Datasets any job of the plan reads as side data. */
-export function sideDatasetsOf(jobs: readonly JobSpec[]): Set<string> {
-  return new Set(jobs.flatMap((j) => j.side ?? []));
-}
+export { sideDatasetsOf };

@@ -21,9 +21,6 @@ import { createGunzip } from 'node:zlib';
 import { DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, type JobSpec } from '../../../contract/index.ts';
 import { clip, DataError, InterruptedError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { HADOOP_GROUPS, parseCountersBlock } from '../emr/counters.ts';
-import { safeName } from '../emr/layout.ts';
-import { sideDatasetsOf } from '../emr/steps.ts';
 import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
 import { decodeRecord } from '../records.ts';
 import { reapedChildrenCpuS } from '../streaming/cpu.ts';
@@ -33,7 +30,8 @@ import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
 import type { HadoopConfig } from './config.ts';
 import { runInGroup } from './process-group.ts';
 import { hadoopRuntime, type HadoopCommand, type HadoopRuntime } from './runtime.ts';
-import { JOB_SCRIPT_NAME, SPEC_NAME, streamingArgs } from './streaming-args.ts';
+import { HADOOP_GROUPS, parseCountersBlock } from './counters.ts';
+import { JOB_SCRIPT_NAME, safeName, sideDatasetsOf, SPEC_NAME, streamingArgs } from './streaming-args.ts';
 
 export interface HadoopBackendOptions {
   /** Path of the bundled job script, or how to get it. */

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../../corpus/cache.ts';
 
@@ -120,6 +120,52 @@ export function ensureHadoopJars(log: (line: string) => void = () => {}, env: No
   const dir = hadoopFolder(env);
   const cached = fromManifest(dir);
   if (cached) return { found: true, ...cached };
+  // One copy at a time (two test files may ask at once): the others wait for it and use it.
+  const lock = takeLock(`${dir}.lock`, log);
+  try {
+    const done = fromManifest(dir);
+    if (done) return { found: true, ...done };
+    return copyJars(dir, log);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Creates `lock` holding this pid, waiting while a live process holds it (a dead holder's lock is taken over). */
+function takeLock(lock: string, log: (line: string) => void): string {
+  mkdirSync(dirname(lock), { recursive: true });
+  for (let waited = 0; ; waited++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return lock;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = Number(readFileSync(lock, 'utf8').trim() || 'NaN');
+    if (Number.isInteger(holder) && !processAlive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (waited === 0) log(`waiting for process ${holder}, which is fetching Hadoop's jars`);
+    if (waited > 20 * 60) throw new Error(`${lock}: held by process ${holder} for 20 minutes`);
+    sleepSync(1000);
+  }
+}
+
+function copyJars(dir: string, log: (line: string) => void): HadoopLookup {
   const noMaven = ensureMaven(log);
   if (noMaven) return { found: false, reason: noMaven };
   const pom = readFileSync(HADOOP_POM, 'utf8');

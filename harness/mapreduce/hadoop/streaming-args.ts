@@ -45,8 +45,18 @@ export interface StreamingJobContext {
   readonly settings?: readonly (readonly [name: string, value: string])[];
 }
 
+/** A name made safe for S3 keys, Hadoop paths and `-files` lists. */
+export function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
 export function sideAlias(dataset: string): string {
-  return `side-${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}`;
+  return `side-${safeName(dataset)}`;
+}
+
+/** Datasets any job of the plan reads as side data (written uncompressed: the distributed cache does not decompress). */
+export function sideDatasetsOf(jobs: readonly JobSpec[]): Set<string> {
+  return new Set(jobs.flatMap((j) => j.side ?? []));
 }
 
 function taskCommand(c: StreamingJobContext, job: JobSpec, phase: 'map' | 'combine' | 'reduce'): string {
