@@ -272,7 +272,7 @@ async function errorFile(
 }
 
 const STANDALONE_WHY =
-  'a value this variant reused (the fingerprint features, say) was replayed from a stored value of an older version, which recorded no cost: --no-stored-values measures it';
+  'a shared value this variant reused was replayed from a stored value of an older version, which recorded no cost: --no-stored-values measures it';
 const STANDALONE_UNKNOWN = { standalone_runtime_s: STANDALONE_WHY, standalone_cpu_s: STANDALONE_WHY, standalone_cost_usd: STANDALONE_WHY };
 
 /**

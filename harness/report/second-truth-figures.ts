@@ -118,7 +118,7 @@ export function clustersSection(run: RunRecord, nextId: () => string): SecondTru
   return {
     id: 'clusters',
     title: 'Clusters',
-    note: `The clusters a variant wrote (MinHash-LSH's, an external detector's), one document kept per cluster, as a dedup pipeline does. An induced pair is any two documents of one cluster; those below RR ${run.evaluate.threshold} in the ground truth are what transitive closure added (induced_pairs_below_threshold in metrics.csv). B-cubed is against the ground truth's own components.`,
+    note: `The clusters a variant wrote (its plan's clusters table), one document kept per cluster, as a dedup pipeline does. An induced pair is any two documents of one cluster; those below RR ${run.evaluate.threshold} in the ground truth are what transitive closure added (induced_pairs_below_threshold in metrics.csv). B-cubed is against the ground truth's own components.`,
     charts,
   };
 }
