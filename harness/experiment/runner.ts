@@ -137,8 +137,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (opts.signal.aborted) throw new InterruptedError(interruptedLine(held.checkpoint, run, opts));
     // Any other failure, however late (the tables, run.json, the report), keeps what the
     // checkpoint saved: its error says so last (cli.ts), with the command that finishes the run.
-    const saved = held.checkpoint?.savedVariants ?? 0;
-    if (saved > 0) noteKept(e, `${saved} of ${run.planned.length} variants are saved in ${held.checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`);
+    const note = keptLine(held.checkpoint, run);
+    if (note) noteKept(e, `${note}; to finish the run: ${resumeCommandOf(opts, run.runId)}`);
     throw e;
   } finally {
     await closeRun(held, { completed, run, opts });
@@ -202,7 +202,7 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
   const { checkpoint, folder } = held;
   try {
     // An empty checkpoint goes first, so that the results folder it was in can go with the run.
-    if (!o.completed && checkpoint?.savedVariants === 0) checkpoint.remove();
+    if (!o.completed && checkpoint?.savedVariants === 0 && checkpoint.savedResults === 0) checkpoint.remove();
     await held.backend?.close();
     // Values computed by the variants are written now, outside their measured time; an
     // interrupted run stops without writing them.
@@ -216,9 +216,21 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
 }
 
 function interruptedLine(checkpoint: Checkpoint | undefined, run: PreparedRun, opts: RunOptions): string {
+  const note = keptLine(checkpoint, run);
+  if (note === undefined) return 'interrupted before any variant finished: nothing was kept';
+  return `interrupted: ${note}; to finish the run: ${resumeCommandOf(opts, run.runId)}`;
+}
+
+/**
+ * What the checkpoint holds, in words, or undefined when it holds nothing: variants saved whole,
+ * and the ground truth's run saved before its evaluation (run-variants.ts), which is all it can
+ * hold when the truth failed after its join.
+ */
+function keptLine(checkpoint: Checkpoint | undefined, run: PreparedRun): string | undefined {
   const saved = checkpoint?.savedVariants ?? 0;
-  if (saved === 0) return 'interrupted before any variant finished: nothing was kept';
-  return `interrupted: ${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`;
+  if (saved > 0) return `${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}`;
+  if ((checkpoint?.savedResults ?? 0) > 0) return `the ground truth's run, before its evaluation, is saved in ${checkpoint?.dir}`;
+  return undefined;
 }
 
 function resumeCommandOf(opts: RunOptions, runId: string): string {

@@ -12,7 +12,7 @@ import type { SpanKind } from '../evaluate/span-kinds.ts';
 import { evaluateVariant, lowestMeasuredScore, pairsFileFloor, type TruthSummary } from '../evaluate/variant.ts';
 import { sortPairs } from '../evaluate/sorted-pairs.ts';
 import { UserError } from '../errors.ts';
-import type { Backend } from '../mapreduce/backend.ts';
+import type { Backend, BackendRunResult } from '../mapreduce/backend.ts';
 import type { TaskRunner } from '../runtime/tasks.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { peakRssMb, resetPeakRss } from '../results/memory.ts';
@@ -127,6 +127,10 @@ export interface VariantRunArgs {
   readonly planned: PlannedVariant;
   readonly place: RunPlace;
   readonly truth: Truth | undefined;
+  /** what the backend gave in an earlier run (Checkpoint.saveResult): evaluated without running again */
+  readonly saved?: BackendRunResult;
+  /** called with what the backend gives, before the evaluation, to save it */
+  keep?(result: BackendRunResult): void;
 }
 
 export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Promise<VariantResult> {
@@ -134,10 +138,13 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const { variant: v, adapter, plan, minScore } = args.planned;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
-  const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
-    { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
-  );
+  const result =
+    args.saved ??
+    (await ctx.backend.run(
+      { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
+      { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
+    ));
+  if (!args.saved) args.keep?.(result);
   const { pairs } = result.outputs;
   // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
