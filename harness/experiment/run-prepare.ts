@@ -62,7 +62,7 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const runId = checkRunId(o.runId ?? defaultRunId(exp, o.only, backend));
   // Planned once: the plans name the worker modules the runtime preloads, and then run.
   const plannedVariants = variants.map((v) => planVariant(exp, detectors, v, REPORT_FLOOR));
-  const truth = planGroundTruth(exp, detectors, plannedVariants, backend.kind);
+  const truth = planGroundTruth(exp, detectors, plannedVariants);
   if (o.dryRun) {
     const plan = await dryRunPlan(exp, detectors, {
       backend,

@@ -106,9 +106,12 @@ function lookupsOf(p: PlannedVariant, position: number, ctx: Omit<VariantContext
   const job = { variant: p.variant.name, algorithm: p.variant.algorithm, params: p.variant.params, minScore: p.minScore, seed: ctx.exp.seed, plan: p.plan, position };
   return () => {
     made ??= (async () => {
-      const scorer = await ctx.backend.scorer?.(job, { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: () => undefined });
-      // Planned with a floor only when the backend has the plan's scorer (planGroundTruth): its absence is a bug.
-      if (!scorer) throw new Error(`ground truth ${p.variant.name}: reported from ${p.minScore} but the ${ctx.backend.kind} backend gives no scorer for it`);
+      // The backend's when it runs kernels (it shares what the truth's kernel computed), else one made here.
+      const scorer = ctx.backend.scorer
+        ? await ctx.backend.scorer(job, { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: () => undefined })
+        : await ctx.localScorer?.(p.plan);
+      // Planned with a floor only when the plan has a scorer (planGroundTruth): its absence is a bug.
+      if (!scorer) throw new Error(`ground truth ${p.variant.name}: reported from ${p.minScore} but no scorer was made for it on the ${ctx.backend.kind} backend`);
       return scorer;
     })();
     return made;

@@ -11,7 +11,8 @@
  *      renamed into place (results/run-folder.ts)
  * Whatever happens, the resources of step 2 are released in reverse order (`closeRun`).
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { DocumentSet, PairScorer, Plan } from '../../contract/index.ts';
 import { join } from 'node:path';
 import type { DetectorCatalog } from '../detectors.ts';
 import { InterruptedError, noteKept, UserError } from '../errors.ts';
@@ -29,6 +30,7 @@ import { startRunClock } from './run-clock.ts';
 import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
+import { REPORT_FLOOR } from './variant-run.ts';
 import { writeRun } from './run-write.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
@@ -122,6 +124,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
+        localScorer: (plan) => localScorer(plan, { runtime: open.runtime, docs: input.docs, workDir: open.workDir, signal: opts.signal }),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,
@@ -190,9 +193,13 @@ function createRunRuntime(run: PreparedRun, opts: RunOptions): Runtime {
   const cache = opts.inputs?.corpusCache;
   const store = cache && opts.inputs?.storedValues !== 'compute' ? new ValueStore(storeBesideCorpusCache(cache)) : undefined;
   const preload = [...new Set(run.planned.flatMap((p) => p.plan.local?.workerModules ?? []))];
+  // Another backend runs no kernel here, but the ground truth's scorer (localScorer) computes
+  // its features on a thread of this process, started when it is first needed.
+  const local = run.backend.kind === 'local';
+  const scorer = !local && run.planned.some((p) => p.variant.groundTruth && p.minScore !== REPORT_FLOOR && p.plan.local?.scorer !== undefined);
   return createRuntime({
-    ...(run.backend.kind === 'local' ? { workers: run.backend.workers } : {}),
-    start: run.planned.length > 1 || store === undefined ? 'now' : 'on-demand',
+    ...(local ? { workers: run.backend.workers } : scorer ? { workers: 1 } : {}),
+    start: local && (run.planned.length > 1 || store === undefined) ? 'now' : 'on-demand',
     preload,
     ...(store ? { store } : {}),
   });
@@ -231,6 +238,20 @@ function keptLine(checkpoint: Checkpoint | undefined, run: PreparedRun): string 
   if (saved > 0) return `${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}`;
   if ((checkpoint?.savedResults ?? 0) > 0) return `the ground truth's run, before its evaluation, is saved in ${checkpoint?.dir}`;
   return undefined;
+}
+
+/**
+ * A plan's scorer on the run's own threads and stored values, for a backend without kernels:
+ * the ground truth's features computed here (or replayed), once, for its lookups.
+ */
+async function localScorer(plan: Plan, o: { readonly runtime: Runtime; readonly docs: DocumentSet; readonly workDir: string; readonly signal: AbortSignal }): Promise<PairScorer | undefined> {
+  const make = plan.local?.scorer;
+  if (!make) return undefined;
+  const workDir = join(o.workDir, 'scorer');
+  mkdirSync(workDir, { recursive: true });
+  // The scorer holds the features in memory: no budget applies to it, as none applies to the evaluation.
+  const scope = o.runtime.kernelContext({ docs: o.docs, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, workDir, signal: o.signal, cache: new Map() });
+  return make(scope.ctx);
 }
 
 function resumeCommandOf(opts: RunOptions, runId: string): string {

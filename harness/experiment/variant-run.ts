@@ -44,13 +44,12 @@ export function truthFloor(exp: Experiment, variants: readonly Variant[], o: { r
   return variants.length === 0 || o.lookups === true ? lowestMeasuredScore(exp.evaluate, o.extraThresholds ?? []) : REPORT_FLOOR;
 }
 
-/**
- * The ground truth planned at its floor (truthFloor): its plan says whether it can score pairs
- * on demand, which a backend other than `local` never does (it runs the plan's jobs).
- */
-export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, variants: readonly PlannedVariant[], backendKind: string): PlannedVariant {
+/** The ground truth planned at its floor (truthFloor): its plan says whether it can score pairs on demand. */
+export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, variants: readonly PlannedVariant[]): PlannedVariant {
   const first = planVariant(exp, detectors, exp.groundTruth, REPORT_FLOOR);
-  const lookups = backendKind === 'local' && first.plan.local?.scorer !== undefined;
+  // On every backend alike, so that each gives the same pairs, counters and CSVs: one without
+  // kernels has the scorer made in this process (VariantContext.localScorer).
+  const lookups = first.plan.local?.scorer !== undefined;
   const extraThresholds = variants.flatMap((v) => (v.expansion?.kind === 'calibration' ? [v.expansion.calibration.threshold] : []));
   const floor = truthFloor(exp, variants.map((v) => v.variant), { lookups, extraThresholds });
   return floor === REPORT_FLOOR ? first : planVariant(exp, detectors, exp.groundTruth, floor);
@@ -109,6 +108,11 @@ export interface VariantContext {
   readonly replies?: ReplyOracle;
   /** `evaluate.planted`: the planted pairs of a synthetic corpus, by edit rate */
   readonly planted?: PlantedOracle;
+  /**
+   * A plan's scorer (contract LocalKernel.scorer) made in this process, for a backend that has
+   * none of its own (streaming, EMR: the ground truth's lookups, truth-lookups.ts)
+   */
+  localScorer?(plan: Plan): Promise<PairScorer | undefined>;
 }
 
 /**
