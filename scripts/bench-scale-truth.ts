@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sampleFeatures, scanCount, unsampledCounters } from '../algorithms/broder/join.ts';
-import { buildPrefixIndex, prefixJoin } from '../algorithms/broder/prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, prefixJoin } from '../algorithms/broder/prefix-join.ts';
 import { fingerprintSlice, mergeSlices } from '../algorithms/text/features.ts';
 
 function option(name: string): string | undefined {
@@ -41,6 +41,9 @@ const indexS = seconds(t0);
 t0 = performance.now();
 const pre = prefixJoin({ index, docStart: f.docStart, ids: f.ids, floor, from: 0, to: f.docs });
 console.log(`prefix join from ${floor}: ${pre.a.length} pairs, ${pre.verified} candidates verified; index ${indexS} s, join ${seconds(t0)} s, ${index.prefixRank.length} prefix entries`);
+t0 = performance.now();
+const shared = countSharedPairs({ ...f, from: 0, to: f.docs });
+console.log(`MR#2 distinct pairs (counted, not made): ${shared} in ${seconds(t0)} s`);
 
 if (!process.argv.includes('--no-full')) {
   t0 = performance.now();
