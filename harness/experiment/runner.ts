@@ -30,7 +30,8 @@ import { startRunClock } from './run-clock.ts';
 import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
-import { REPORT_FLOOR } from './variant-run.ts';
+import { REPORT_FLOOR, truthWithinMemory } from './variant-run.ts';
+import { corpusShape } from '../mapreduce/local/backend.ts';
 import { writeRun } from './run-write.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
@@ -111,8 +112,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const open = await openRun(held, run, opts);
     const input = await readRunInput(run.exp, { runtime: open.runtime, inputs: run.inputs, identifyFilesBy, ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}), signal: opts.signal, progress: opts.progress });
     clock.mark('read');
+    // The truth's lookups hold its features in memory: over memory_mb it reports every pair instead.
+    const budgetMb = 'memory_mb' in run.backend && typeof run.backend.memory_mb === 'number' ? run.backend.memory_mb : undefined;
+    const planned = truthWithinMemory(run.planned, { exp: run.exp, detectors: run.detectors, shape: corpusShape(input.docs), budgetBytes: budgetMb === undefined ? undefined : budgetMb * 2 ** 20 });
     const variants = await runVariants(
-      run.planned,
+      planned,
       {
         exp: run.exp,
         docs: input.docs,

@@ -2,7 +2,7 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairScorer, Plan } from '../../contract/index.ts';
+import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairScorer, Plan } from '../../contract/index.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
 import type { DocumentSizes } from '../evaluate/size-groups.ts';
@@ -53,6 +53,21 @@ export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, var
   const extraThresholds = variants.flatMap((v) => (v.expansion?.kind === 'calibration' ? [v.expansion.calibration.threshold] : []));
   const floor = truthFloor(exp, variants.map((v) => v.variant), { lookups, extraThresholds });
   return floor === REPORT_FLOOR ? first : planVariant(exp, detectors, exp.groundTruth, floor);
+}
+
+/**
+ * `planned` with the ground truth planned again at REPORT_FLOOR when its lookups would not fit
+ * `budgetBytes`: its scorer holds what its in-memory kernel would (LocalKernel.memoryBytes),
+ * and a truth over the budget runs out of core, where the scorer cannot. Then it reports every
+ * pair it scores, as before lookups. Decided once the corpus is read (its shape); a run of the
+ * ground truth alone needs no lookups and keeps its floor.
+ */
+export function truthWithinMemory(planned: readonly PlannedVariant[], o: { readonly exp: Experiment; readonly detectors: DetectorCatalog; readonly shape: CorpusShape; readonly budgetBytes: number | undefined }): readonly PlannedVariant[] {
+  const [truth, ...variants] = planned;
+  const local = truth?.plan.local;
+  if (!truth?.variant.groundTruth || variants.length === 0 || truth.minScore === REPORT_FLOOR || !local?.scorer || o.budgetBytes === undefined) return planned;
+  if (local.memoryBytes(o.shape) <= o.budgetBytes) return planned;
+  return [planVariant(o.exp, o.detectors, truth.variant, REPORT_FLOOR), ...variants];
 }
 
 /**
