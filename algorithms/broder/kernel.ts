@@ -11,7 +11,7 @@ import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.t
 import { externalJoin, runExternal } from './external.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
-import { buildPrefixIndex, exactResemblance, prefixJoin, type PrefixJoinPayload, type PrefixJoinResult } from './prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
@@ -132,31 +132,56 @@ export function usesPrefixJoin(params: BroderParams, floor: number): boolean {
 
 /**
  * The ground truth from its floor up: MR#1's counters counted from the postings (its pairs are
- * not made), the pairs from the prefix join. MR#2's `distinct_pairs`, the pairs sharing any
- * fingerprint, is not counted: knowing it takes the full join's work, which this path avoids.
+ * not made), the pairs from the prefix join, and MR#2's `distinct_pairs` counted as the text
+ * jobs count it (countSharedPairs), on the threads beside the join.
  */
 async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor: number): Promise<KernelResult> {
   const counters = unsampledCounters(features);
   for (const [name, value] of Object.entries(counters)) if (value > 0 || (features.docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
   k.progress('prefix index');
   const { work, ...index } = buildPrefixIndex(features, floor);
+  const sharing = sharingWork(features);
   let steps = 0;
   for (const w of work) steps += w;
+  for (const w of sharing) steps += w;
   const inline = !k.worthThreads(steps);
-  const ranges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => work[d] as number, Math.max(1, k.parallelism * 4));
-  const run = (p: PrefixJoinPayload): Promise<PrefixJoinResult> => (inline ? Promise.resolve(prefixJoin(p)) : k.runInWorker(prefixJoinTask.task('prefixJoin'), p));
+  const chunks = Math.max(1, k.parallelism * 4);
+  const joinRanges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => work[d] as number, chunks);
+  const countRanges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => sharing[d] as number, chunks);
+  const join = (p: PrefixJoinPayload): Promise<PrefixJoinResult> => (inline ? Promise.resolve(prefixJoin(p)) : k.runInWorker(prefixJoinTask.task('prefixJoin'), p));
+  const count = (p: SharingPayload): Promise<number> => (inline ? Promise.resolve(countSharedPairs(p)) : k.runInWorker(prefixJoinTask.task('countSharedPairs'), p));
+  const total = joinRanges.length + countRanges.length;
   let done = 0;
-  k.progress('join', 0, ranges.length);
-  const parts = await Promise.all(
-    ranges.map(async ([from, to]) => {
-      const r = await run({ index, docStart: features.docStart, ids: features.ids, floor, from, to });
-      k.progress('join', ++done, ranges.length);
-      return r;
-    }),
-  );
+  k.progress('join', 0, total);
+  const step = <T>(r: T): T => {
+    k.progress('join', ++done, total);
+    return r;
+  };
+  const { docStart, ids, entryPos, postStart, postDocs, docs } = features;
+  const [parts, distincts] = await Promise.all([
+    Promise.all(joinRanges.map(async ([from, to]) => step(await join({ index, docStart, ids, floor, from, to })))),
+    Promise.all(countRanges.map(async ([from, to]) => step(await count({ docStart, ids, entryPos, postStart, postDocs, docs, from, to })))),
+  ]);
   const pairs = concatPairs(parts);
+  const distinct = distincts.reduce((s, n) => s + n, 0);
+  // MR#2's reducer counts a pair when it sees one: no pairs, no counters.
+  if (distinct > 0) k.count(MR2, 'distinct_pairs', distinct);
   if (pairs.a.length > 0) k.count(MR2, 'output_pairs', pairs.a.length);
   return { pairs };
+}
+
+/** Each document's postings after its own entries: countSharedPairs' steps, for balancing its ranges. */
+function sharingWork(f: DocumentFeatures): Float64Array {
+  const work = new Float64Array(f.docs);
+  for (let d = 0; d < f.docs; d++) {
+    let w = 0;
+    for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
+      const id = f.ids[e] as number;
+      w += (f.postStart[id + 1] as number) - (f.postStart[id] as number) - (f.entryPos[e] as number) - 1;
+    }
+    work[d] = w;
+  }
+  return work;
 }
 
 /**

@@ -227,3 +227,38 @@ function grown(a: Uint32Array<ArrayBuffer>, cap: number): Uint32Array<ArrayBuffe
   out.set(a);
   return out;
 }
+
+export interface SharingPayload {
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly entryPos: Uint32Array;
+  readonly postStart: Uint32Array;
+  readonly postDocs: Uint32Array;
+  readonly docs: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Runs in a worker thread: the pairs (a, b > a), a in [from, to), that share a fingerprint:
+ * MR#2's `distinct_pairs` (its reduce calls), which the text jobs count at any floor. Counted
+ * without being made, one mark a document, but along every posting after a document's own:
+ * MR#1's emissions, the one pass of the ground truth whose cost is not its output's.
+ */
+export function countSharedPairs(p: SharingPayload): number {
+  const seen = new Uint32Array(p.docs);
+  let distinct = 0;
+  for (let a = p.from; a < p.to; a++) {
+    for (let e = p.docStart[a] as number; e < (p.docStart[a + 1] as number); e++) {
+      const id = p.ids[e] as number;
+      const end = p.postStart[id + 1] as number;
+      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
+        const b = p.postDocs[q] as number;
+        if (seen[b] === a + 1) continue;
+        seen[b] = a + 1;
+        distinct++;
+      }
+    }
+  }
+  return distinct;
+}

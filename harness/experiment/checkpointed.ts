@@ -27,6 +27,11 @@ export interface StepOutcome {
   readonly resumed: boolean;
 }
 
+/** The identity a step is saved under (its algorithm, parameters and suffix). */
+export function stepIdentity(id: StepIdentity): string {
+  return variantIdentity(id.algorithm, id.params) + (id.suffix ?? '');
+}
+
 /**
  * `step`'s outcome: the checkpoint's when it holds one for `id` that `usable` accepts, else what
  * `run` gives, saved.
@@ -37,7 +42,7 @@ export async function checkpointed(
   run: () => Promise<SavedVariant>,
   usable: (saved: SavedVariant) => boolean = () => true,
 ): Promise<StepOutcome> {
-  const identity = variantIdentity(id.algorithm, id.params) + (id.suffix ?? '');
+  const identity = stepIdentity(id);
   const saved = sink.checkpoint.restore(id.name, identity);
   if (saved && usable(saved)) {
     for (const f of saved.files) sink.write(f.file, f.bytes);

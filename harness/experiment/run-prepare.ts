@@ -67,7 +67,7 @@ export async function prepareRun(o: PrepareOptions): Promise<Preparation> {
   const runId = checkRunId(o.runId ?? defaultRunId(exp, o.only, backend));
   // Planned once: the plans name the worker modules the runtime preloads, and then run.
   const plannedVariants = variants.map((v) => planVariant(exp, detectors, v, REPORT_FLOOR));
-  const truth = planGroundTruth(exp, detectors, plannedVariants, backend.kind);
+  const truth = planGroundTruth(exp, detectors, plannedVariants);
   const planned = [truth, ...plannedVariants];
   refuseMisplaced(exp, backend, planned);
   if (o.dryRun) {

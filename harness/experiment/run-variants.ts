@@ -5,11 +5,12 @@
  * truth, which comes first.
  */
 import type { PairList, PairScorer } from '../../contract/index.ts';
-import type { SavedVariant } from '../results/checkpoint.ts';
+import type { SavedResult, SavedVariant } from '../results/checkpoint.ts';
+import type { BackendRunResult } from '../mapreduce/backend.ts';
 import { grouped } from '../format.ts';
 import type { VariantRecord } from '../results/types.ts';
 import type { Progress } from '../progress.ts';
-import { checkpointed, type RunFolderSink } from './checkpointed.ts';
+import { checkpointed, stepIdentity, type RunFolderSink } from './checkpointed.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
 import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
 
@@ -45,11 +46,23 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
     } else {
       // A ground truth saved from another floor holds other pairs (truthFloor); one saved without its pairs is run again.
       const suffix = p.minScore === REPORT_FLOOR ? '' : ` from ${p.minScore}`;
+      const id = { ...p.variant, suffix };
+      // The ground truth's run is saved before its evaluation: a failure after its join keeps it.
+      const earlier = p.variant.groundTruth ? sink.checkpoint.restoreResult(p.variant.name, stepIdentity(id)) : undefined;
       const step = await checkpointed(
         sink,
-        { ...p.variant, suffix },
+        id,
         async (): Promise<SavedVariant> => {
-          const r = await runVariant({ planned: p, place: { position }, truth }, vctx);
+          const r = await runVariant(
+            {
+              planned: p,
+              place: { position },
+              truth,
+              ...(earlier ? { saved: resultOf(earlier) } : {}),
+              ...(p.variant.groundTruth ? { keep: (result: BackendRunResult) => keepResult(sink, p.variant.name, stepIdentity(id), result) } : {}),
+            },
+            vctx,
+          );
           return { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
         },
         (saved) => !p.variant.groundTruth || saved.truth !== undefined,
@@ -64,6 +77,18 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
     progress.log(`${label}: ${wasResumed ? 'resumed from the checkpoint' : line}`);
   }
   return { records, resumed, truth };
+}
+
+/** Saves a run's result before its evaluation, when it is pairs only (a ground truth's). */
+function keepResult(sink: RunFolderSink, name: string, identity: string, result: BackendRunResult): void {
+  const { outputs, ...facts } = result;
+  if (outputs.spans !== undefined || outputs.tables !== undefined) return;
+  sink.checkpoint.saveResult(name, identity, { pairs: outputs.pairs, facts });
+}
+
+/** The result `keepResult` saved, as the backend gave it. */
+function resultOf(saved: SavedResult): BackendRunResult {
+  return { ...(saved.facts as Omit<BackendRunResult, 'outputs'>), outputs: { pairs: saved.pairs } };
 }
 
 /** The ground truth as later variants need it, from its saved form (run now or resumed alike). */
@@ -82,9 +107,12 @@ function lookupsOf(p: PlannedVariant, position: number, ctx: Omit<VariantContext
   const job = { variant: p.variant.name, algorithm: p.variant.algorithm, params: p.variant.params, minScore: p.minScore, seed: ctx.exp.seed, plan: p.plan, position };
   return () => {
     made ??= (async () => {
-      const scorer = await ctx.backend.scorer?.(job, { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: () => undefined });
-      // Planned with a floor only when the backend has the plan's scorer (planGroundTruth): its absence is a bug.
-      if (!scorer) throw new Error(`ground truth ${p.variant.name}: reported from ${p.minScore} but the ${ctx.backend.kind} backend gives no scorer for it`);
+      // The backend's when it runs kernels (it shares what the truth's kernel computed), else one made here.
+      const scorer = ctx.backend.scorer
+        ? await ctx.backend.scorer(job, { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: () => undefined })
+        : await ctx.localScorer?.(p.plan);
+      // Planned with a floor only when the plan has a scorer (planGroundTruth): its absence is a bug.
+      if (!scorer) throw new Error(`ground truth ${p.variant.name}: reported from ${p.minScore} but no scorer was made for it on the ${ctx.backend.kind} backend`);
       return scorer;
     })();
     return made;

@@ -11,9 +11,9 @@
  *      renamed into place (results/run-folder.ts)
  * Whatever happens, the resources of step 2 are released in reverse order (`closeRun`).
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DocumentSet, StoreCodec } from '../../contract/index.ts';
+import type { DocumentSet, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import type { DetectorCatalog } from '../detectors.ts';
 import { InterruptedError, noteKept, UserError } from '../errors.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
@@ -31,6 +31,8 @@ import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
 import { runVariants } from './run-variants.ts';
 import type { ErrorSampling, PlannedVariant } from './variant-run.ts';
+import { REPORT_FLOOR, truthWithinMemory } from './variant-run.ts';
+import { corpusShape } from '../mapreduce/local/backend.ts';
 import { writeRun } from './run-write.ts';
 import type { Experiment } from './types.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
@@ -114,8 +116,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const open = await openRun(held, run, opts);
     const input = await readRunInput(run.exp, { runtime: open.runtime, inputs: run.inputs, identifyFilesBy, ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}), signal: opts.signal, progress: opts.progress });
     clock.mark('read');
+    // The truth's lookups hold its features in memory: over memory_mb it reports every pair instead.
+    const budgetMb = 'memory_mb' in run.backend && typeof run.backend.memory_mb === 'number' ? run.backend.memory_mb : undefined;
+    const planned = truthWithinMemory(run.planned, { exp: run.exp, detectors: run.detectors, shape: corpusShape(input.docs), budgetBytes: budgetMb === undefined ? undefined : budgetMb * 2 ** 20 });
     const variants = await runVariants(
-      run.planned,
+      planned,
       {
         exp: run.exp,
         docs: input.docs,
@@ -129,6 +134,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.planted ? { planted: input.planted } : {}),
         errors: errorSampling(run, input.docs, open.runtime),
         ...(input.judgments ? { judgments: input.judgments } : {}),
+        localScorer: (plan) => localScorer(plan, { runtime: open.runtime, docs: input.docs, workDir: open.workDir, signal: opts.signal }),
       },
       { checkpoint: open.checkpoint, write: (f, b) => open.folder.write(f, b) },
       opts.progress,
@@ -144,8 +150,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (opts.signal.aborted) throw new InterruptedError(interruptedLine(held.checkpoint, run, opts));
     // Any other failure, however late (the tables, run.json, the report), keeps what the
     // checkpoint saved: its error says so last (cli.ts), with the command that finishes the run.
-    const saved = held.checkpoint?.savedVariants ?? 0;
-    if (saved > 0) noteKept(e, `${saved} of ${run.planned.length} variants are saved in ${held.checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`);
+    const note = keptLine(held.checkpoint, run);
+    if (note) noteKept(e, `${note}; to finish the run: ${resumeCommandOf(opts, run.runId)}`);
     throw e;
   } finally {
     await closeRun(held, { completed, run, opts });
@@ -197,9 +203,13 @@ function createRunRuntime(run: PreparedRun, opts: RunOptions): Runtime {
   const cache = opts.inputs?.corpusCache;
   const store = cache && opts.inputs?.storedValues !== 'compute' ? new ValueStore(storeBesideCorpusCache(cache)) : undefined;
   const preload = [...new Set(run.planned.flatMap((p) => (p.plan.local?.workerModules ?? []).map((m) => m.url)))];
+  // Another backend runs no kernel here, but the ground truth's scorer (localScorer) computes
+  // its features on a thread of this process, started when it is first needed.
+  const local = run.backend.kind === 'local';
+  const scorer = !local && run.planned.some((p) => p.variant.groundTruth && p.minScore !== REPORT_FLOOR && p.plan.local?.scorer !== undefined);
   return createRuntime({
-    ...(run.backend.kind === 'local' ? { workers: run.backend.workers } : {}),
-    start: run.planned.length > 1 || store === undefined ? 'now' : 'on-demand',
+    ...(local ? { workers: run.backend.workers } : scorer ? { workers: 1 } : {}),
+    start: local && (run.planned.length > 1 || store === undefined) ? 'now' : 'on-demand',
     preload,
     ...(store ? { store } : {}),
   });
@@ -209,7 +219,7 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
   const { checkpoint, folder } = held;
   try {
     // An empty checkpoint goes first, so that the results folder it was in can go with the run.
-    if (!o.completed && checkpoint?.savedVariants === 0) checkpoint.remove();
+    if (!o.completed && checkpoint?.savedVariants === 0 && checkpoint.savedResults === 0) checkpoint.remove();
     await held.backend?.close();
     // Values computed by the variants are written now, outside their measured time; an
     // interrupted run stops without writing them.
@@ -223,9 +233,35 @@ async function closeRun(held: HeldResources, o: { readonly completed: boolean; r
 }
 
 function interruptedLine(checkpoint: Checkpoint | undefined, run: PreparedRun, opts: RunOptions): string {
+  const note = keptLine(checkpoint, run);
+  if (note === undefined) return 'interrupted before any variant finished: nothing was kept';
+  return `interrupted: ${note}; to finish the run: ${resumeCommandOf(opts, run.runId)}`;
+}
+
+/**
+ * What the checkpoint holds, in words, or undefined when it holds nothing: variants saved whole,
+ * and the ground truth's run saved before its evaluation (run-variants.ts), which is all it can
+ * hold when the truth failed after its join.
+ */
+function keptLine(checkpoint: Checkpoint | undefined, run: PreparedRun): string | undefined {
   const saved = checkpoint?.savedVariants ?? 0;
-  if (saved === 0) return 'interrupted before any variant finished: nothing was kept';
-  return `interrupted: ${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}; to finish the run: ${resumeCommandOf(opts, run.runId)}`;
+  if (saved > 0) return `${saved} of ${run.planned.length} variants are saved in ${checkpoint?.dir}`;
+  if ((checkpoint?.savedResults ?? 0) > 0) return `the ground truth's run, before its evaluation, is saved in ${checkpoint?.dir}`;
+  return undefined;
+}
+
+/**
+ * A plan's scorer on the run's own threads and stored values, for a backend without kernels:
+ * the ground truth's features computed here (or replayed), once, for its lookups.
+ */
+async function localScorer(plan: Plan, o: { readonly runtime: Runtime; readonly docs: DocumentSet; readonly workDir: string; readonly signal: AbortSignal }): Promise<PairScorer | undefined> {
+  const make = plan.local?.scorer;
+  if (!make) return undefined;
+  const workDir = join(o.workDir, 'scorer');
+  mkdirSync(workDir, { recursive: true });
+  // The scorer holds the features in memory: no budget applies to it, as none applies to the evaluation.
+  const scope = o.runtime.kernelContext({ docs: o.docs, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, workDir, signal: o.signal, cache: new Map() });
+  return make(scope.ctx);
 }
 
 function resumeCommandOf(opts: RunOptions, runId: string): string {

@@ -2,7 +2,7 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
-import type { AlgorithmAdapter, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
+import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import { errorsJsonl, nearDuplicatesOf, sampleErrors } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
@@ -48,16 +48,30 @@ export function truthFloor(exp: Experiment, variants: readonly Variant[], o: { r
   return variants.length === 0 || o.lookups === true ? lowestMeasuredScore(exp.evaluate, o.extraThresholds ?? []) : REPORT_FLOOR;
 }
 
-/**
- * The ground truth planned at its floor (truthFloor): its plan says whether it can score pairs
- * on demand, which a backend other than `local` never does (it runs the plan's jobs).
- */
-export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, variants: readonly PlannedVariant[], backendKind: string): PlannedVariant {
+/** The ground truth planned at its floor (truthFloor): its plan says whether it can score pairs on demand. */
+export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, variants: readonly PlannedVariant[]): PlannedVariant {
   const first = planVariant(exp, detectors, exp.groundTruth, REPORT_FLOOR);
-  const lookups = backendKind === 'local' && first.plan.local?.scorer !== undefined;
+  // On every backend alike, so that each gives the same pairs, counters and CSVs: one without
+  // kernels has the scorer made in this process (VariantContext.localScorer).
+  const lookups = first.plan.local?.scorer !== undefined;
   const extraThresholds = variants.flatMap((v) => (v.expansion?.kind === 'calibration' ? [v.expansion.calibration.threshold] : []));
   const floor = truthFloor(exp, variants.map((v) => v.variant), { lookups, extraThresholds });
   return floor === REPORT_FLOOR ? first : planVariant(exp, detectors, exp.groundTruth, floor);
+}
+
+/**
+ * `planned` with the ground truth planned again at REPORT_FLOOR when its lookups would not fit
+ * `budgetBytes`: its scorer holds what its in-memory kernel would (LocalKernel.memoryBytes),
+ * and a truth over the budget runs out of core, where the scorer cannot. Then it reports every
+ * pair it scores, as before lookups. Decided once the corpus is read (its shape); a run of the
+ * ground truth alone needs no lookups and keeps its floor.
+ */
+export function truthWithinMemory(planned: readonly PlannedVariant[], o: { readonly exp: Experiment; readonly detectors: DetectorCatalog; readonly shape: CorpusShape; readonly budgetBytes: number | undefined }): readonly PlannedVariant[] {
+  const [truth, ...variants] = planned;
+  const local = truth?.plan.local;
+  if (!truth?.variant.groundTruth || variants.length === 0 || truth.minScore === REPORT_FLOOR || !local?.scorer || o.budgetBytes === undefined) return planned;
+  if (local.memoryBytes(o.shape) <= o.budgetBytes) return planned;
+  return [planVariant(o.exp, o.detectors, truth.variant, REPORT_FLOOR), ...variants];
 }
 
 /**
@@ -118,6 +132,11 @@ export interface VariantContext {
   readonly errors?: ErrorSampling;
   /** `evaluate.judgments`: human judgments of document pairs */
   readonly judgments?: Judgments;
+  /**
+   * A plan's scorer (contract LocalKernel.scorer) made in this process, for a backend that has
+   * none of its own (streaming, EMR: the ground truth's lookups, truth-lookups.ts)
+   */
+  localScorer?(plan: Plan): Promise<PairScorer | undefined>;
 }
 
 /** What a run's error samples need beside the variant: the ground truth as an explanation sees it, and what the explanations share. */
@@ -145,6 +164,10 @@ export interface VariantRunArgs {
   readonly planned: PlannedVariant;
   readonly place: RunPlace;
   readonly truth: Truth | undefined;
+  /** what the backend gave in an earlier run (Checkpoint.saveResult): evaluated without running again */
+  readonly saved?: BackendRunResult;
+  /** called with what the backend gives, before the evaluation, to save it */
+  keep?(result: BackendRunResult): void;
 }
 
 export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Promise<VariantResult> {
@@ -152,10 +175,13 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const { variant: v, adapter, plan, minScore } = args.planned;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
-  const result = await ctx.backend.run(
-    { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
-    { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
-  );
+  const result =
+    args.saved ??
+    (await ctx.backend.run(
+      { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
+      { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
+    ));
+  if (!args.saved) args.keep?.(result);
   const { pairs } = result.outputs;
   // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());

@@ -20,10 +20,22 @@ export interface SavedVariant {
   readonly truth?: PairList;
 }
 
+/**
+ * What a variant's run gave before it was evaluated (the backend's result, pairs only): the
+ * ground truth's is saved as soon as it exists, so that a failure in its evaluation or files
+ * does not lose its join. `facts` is the rest of the result (counters, times, cost), as JSON.
+ */
+export interface SavedResult {
+  readonly pairs: PairList;
+  readonly facts: Readonly<Record<string, unknown>>;
+}
+
 interface Manifest {
   readonly inputs_digest: string;
   /** variant name → its identity and folder */
   readonly variants: Record<string, { readonly identity: string; readonly dir: string }>;
+  /** variant name → the identity and folder of its result saved before its evaluation (SavedResult) */
+  readonly results?: Record<string, { readonly identity: string; readonly dir: string }>;
   /**
    * The number of the next variant folder. It only grows: a folder name is never given twice,
    * so saving a variant again, or after a resume, cannot overwrite another variant's folder.
@@ -75,7 +87,8 @@ export class Checkpoint {
    */
   /** How many finished variants an earlier run left in `dir` (0: none, or no checkpoint). */
   static savedCount(dir: string): number {
-    return Object.keys(readManifest(dir)?.variants ?? {}).length;
+    const m = readManifest(dir);
+    return Object.keys(m?.variants ?? {}).length + Object.keys(m?.results ?? {}).length;
   }
 
   static open(dir: string, inputsDigest: string, resume: boolean, pieces: PieceOptions = {}): { checkpoint: Checkpoint; saved: number; discarded?: string } {
@@ -109,6 +122,35 @@ export class Checkpoint {
     }
   }
 
+  /** Saves what a variant's run gave, before its evaluation; `save` of the variant drops it. */
+  saveResult(name: string, identity: string, r: SavedResult): void {
+    const slot = slotName(this.manifest.next_slot);
+    const tmp = join(this.dir, `${slot}.tmp`);
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    writeFileInPieces(join(tmp, 'pairs.bin'), pairsParts(r.pairs), this.pieces);
+    writeFileSync(join(tmp, 'facts.json'), JSON.stringify(r.facts));
+    rmSync(join(this.dir, slot), { recursive: true, force: true });
+    renameSync(tmp, join(this.dir, slot));
+    const previous = this.manifest.results?.[name]?.dir;
+    this.manifest = { ...this.manifest, results: { ...this.manifest.results, [name]: { identity, dir: slot } }, next_slot: this.manifest.next_slot + 1 };
+    this.writeManifest();
+    if (previous !== undefined && previous !== slot) rmSync(join(this.dir, previous), { recursive: true, force: true });
+  }
+
+  /** What `saveResult` saved for `name` under `identity`, or undefined. */
+  restoreResult(name: string, identity: string): SavedResult | undefined {
+    const entry = this.manifest.results?.[name];
+    if (!entry || entry.identity !== identity) return undefined;
+    const dir = join(this.dir, entry.dir);
+    try {
+      const facts = JSON.parse(readFileSync(join(dir, 'facts.json'), 'utf8')) as Record<string, unknown>;
+      return { pairs: readPairs(join(dir, 'pairs.bin'), this.pieces), facts };
+    } catch {
+      return undefined;
+    }
+  }
+
   save(name: string, identity: string, v: SavedVariant): void {
     const slot = slotName(this.manifest.next_slot);
     const tmp = join(this.dir, `${slot}.tmp`);
@@ -125,14 +167,21 @@ export class Checkpoint {
     // A folder renamed into place, not a file: kernels/io/atomic-write.ts writes files only.
     renameSync(tmp, join(this.dir, slot));
     const previous = this.manifest.variants[name]?.dir;
-    this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } }, next_slot: this.manifest.next_slot + 1 };
+    // The variant saved whole, the result saved before its evaluation is not needed.
+    const { [name]: result, ...results } = this.manifest.results ?? {};
+    this.manifest = { ...this.manifest, variants: { ...this.manifest.variants, [name]: { identity, dir: slot } }, results, next_slot: this.manifest.next_slot + 1 };
     this.writeManifest();
     // The manifest no longer names the variant's previous folder.
-    if (previous !== undefined && previous !== slot) rmSync(join(this.dir, previous), { recursive: true, force: true });
+    for (const old of [previous, result?.dir]) if (old !== undefined && old !== slot) rmSync(join(this.dir, old), { recursive: true, force: true });
   }
 
   get savedVariants(): number {
     return Object.keys(this.manifest.variants).length;
+  }
+
+  /** Variants whose run is saved without their evaluation (saveResult). */
+  get savedResults(): number {
+    return Object.keys(this.manifest.results ?? {}).length;
   }
 
   remove(): void {
@@ -148,9 +197,10 @@ function readManifest(dir: string): Manifest | undefined {
   try {
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Omit<Manifest, 'next_slot'> & { next_slot?: unknown };
     if (typeof m.inputs_digest !== 'string' || typeof m.variants !== 'object' || m.variants === null) return undefined;
-    const after = nextSlotAfter(m.variants);
+    const results = typeof m.results === 'object' && m.results !== null ? m.results : {};
+    const after = Math.max(nextSlotAfter(m.variants), nextSlotAfter(results));
     const next = typeof m.next_slot === 'number' && Number.isSafeInteger(m.next_slot) && m.next_slot >= after ? m.next_slot : after;
-    return { inputs_digest: m.inputs_digest, variants: m.variants, next_slot: next };
+    return { inputs_digest: m.inputs_digest, variants: m.variants, results, next_slot: next };
   } catch {
     return existsSync(dir) && readdirSync(dir).length > 0 ? { inputs_digest: '', variants: {}, next_slot: 0 } : undefined;
   }

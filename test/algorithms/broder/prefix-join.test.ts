@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPrefixIndex, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
 import { sampleFeatures, unsampledCounters } from '../../../algorithms/broder/join.ts';
 import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
 import { normalize } from '../../../algorithms/text/normalize.ts';
@@ -133,5 +133,17 @@ describe('unsampledCounters', () => {
     // Three documents holding {aaaa bbb}: C(3,2) = 3; a fourth alone.
     const f = features(['aaaa bbbb', 'aaaa bbbb', 'aaaa bbbb', 'zzzz yyyy']);
     expect(unsampledCounters(f).output_pairs).toBe(3);
+  });
+});
+
+describe('countSharedPairs', () => {
+  it.each(SEEDS)('counts the pairs sharing a fingerprint, as the definition does (corpus %i)', (seed) => {
+    const texts = corpus(seed, 50);
+    const f = features(texts);
+    const expected = bruteForce(texts).filter((p) => p.rr > 0).length;
+    const { docStart, ids, entryPos, postStart, postDocs, docs } = f;
+    const whole = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: docs });
+    const halves = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: 20 }) + countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 20, to: docs });
+    expect([whole, halves]).toEqual([expected, expected]);
   });
 });

@@ -134,7 +134,7 @@ describe('an interrupt before a command has anything to stop', () => {
     const started = Date.now();
     const stopped = await bench(['run', config, '--out', join(root, 'early'), '--run-id', 'e'], () => Date.now() - started > 500);
     expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toMatch(/^interrupted(: nothing was written| before any variant finished: nothing was kept|: \d+ of 11 variants are saved in .*)\n$/);
+    expect(stopped.stderr).toMatch(/^interrupted(: nothing was written| before any variant finished: nothing was kept|: \d+ of 11 variants are saved in .*|: the ground truth's run, before its evaluation, is saved in .*)\n$/);
     expect(existsSync(join(root, 'early', 'qs', 'e'))).toBe(false);
   });
 });

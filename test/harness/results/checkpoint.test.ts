@@ -109,3 +109,22 @@ describe('Checkpoint in bounded pieces', () => {
     expect(back?.files[0]?.bytes).toEqual(bytes);
   });
 });
+
+describe('Checkpoint: a run saved before its evaluation', () => {
+  it('is restored under its identity only, counts as saved, and goes when the variant is saved whole', () => {
+    const dir = tempDir();
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', false, { chunkBytes: 5 });
+    const pairs = { a: Uint32Array.from([1]), b: Uint32Array.from([4]), score: Float64Array.from([0.25]) };
+    c.saveResult('t', ID, { pairs, facts: { runtimeS: 1.5, counters: { g: { n: 2 } } } });
+    expect(Checkpoint.savedCount(dir)).toBe(1);
+    const reopened = Checkpoint.open(dir, 'd', true).checkpoint;
+    expect(reopened.savedResults).toBe(1);
+    expect(reopened.restoreResult('t', ID)).toEqual({ pairs, facts: { runtimeS: 1.5, counters: { g: { n: 2 } } } });
+    expect(reopened.restoreResult('t', variantIdentity('y', {}))).toBeUndefined();
+    save(reopened, 't', 7);
+    expect(reopened.savedResults).toBe(0);
+    expect(reopened.restoreResult('t', ID)).toBeUndefined();
+    // the result's folder went with it: one variant, one folder
+    expect(readdirSync(dir).filter((f) => /^v\d+$/.test(f))).toHaveLength(1);
+  });
+});
