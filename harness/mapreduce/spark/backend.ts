@@ -142,6 +142,9 @@ async function runDriver(
       'spark.local.dir': local,
       'spark.driver.extraJavaOptions': `-Djava.io.tmpdir=${local}`,
       'spark.ui.enabled': 'false',
+      'spark.ui.showConsoleProgress': 'false',
+      // Hadoop makes a map task of an empty input file too (its counters may say so); Spark 3 skips them unless told.
+      'spark.hadoopRDD.ignoreEmptySplits': 'false',
       'spark.log.level': 'WARN',
       // The tasks are Python: one worker process a task slot, kept between the jobs of the application.
       'spark.python.worker.reuse': 'true',
@@ -162,6 +165,8 @@ async function runDriver(
   ctx.progress(`spark: ${jobs.length} jobs on ${config.master}`);
   const logFile = join(root, 'driver.log');
   const env: NodeJS.ProcessEnv = { ...process.env, PYSPARK_PYTHON: runtime.python, PYSPARK_DRIVER_PYTHON: runtime.python, TMPDIR: local };
+  // On one machine Spark needs no routable address (and warns when the host name is a loopback one).
+  if (config.master.startsWith('local')) env['SPARK_LOCAL_IP'] ??= '127.0.0.1';
   const exit = await runInGroup({ file: runtime.python, args: [DRIVER, planFile], env }, { cwd: root, logFile, signal: ctx.signal });
   ctx.signal.throwIfAborted();
   const log = await readFile(logFile, 'utf8').catch(() => '');
