@@ -29,6 +29,7 @@ RESULT.json: {"ok": true, "counters": {group: {name: n}}, "jobs": [...]} or
 {"ok": false, "job", "exit_code" (the failing task's), "task_line" (its last stderr line), "error"}.
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -91,6 +92,8 @@ def pipe_task(lines, argv, what, counters):
     """Runs one task process over `lines` (bytes without newlines); yields its output lines and
     adds its counters to `counters` once it has exited 0. A failure raises, naming the task."""
     cwd = SparkFiles.getRootDirectory()
+    # The script and spec by absolute path (SparkFiles' root on the task's machine): a task process says whose it is.
+    argv = [argv[0], os.path.join(cwd, argv[1]), argv[2], os.path.join(cwd, argv[3]), *argv[4:]]
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     counter_lines = []
     tail = []

@@ -148,6 +148,9 @@ async function runDriver(
       'spark.log.level': 'WARN',
       // The tasks are Python: one worker process a task slot, kept between the jobs of the application.
       'spark.python.worker.reuse': 'true',
+      // On one machine the Python workers are the JVM's own children (PySpark's daemon would put them
+      // and the task processes in a process group of their own, beyond the abort's kill of ours).
+      ...(config.master.startsWith('local') ? { 'spark.python.use.daemon': 'false' } : {}),
       ...Object.fromEntries(Object.entries(config.conf).map(([k, v]) => [k, String(v)])),
     },
     node: config.node ?? (config.master.startsWith('local') ? process.execPath : 'node'),
