@@ -5,7 +5,7 @@
  * a task that fails once is retried by Spark with its counters counted once; a job that fails,
  * a bad input file and an abort end as on every backend, leaving no process or folder behind.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError, InterruptedError } from '../../../../harness/errors.ts';
@@ -86,9 +86,17 @@ describe.skipIf(skipsWithout(spark.found, WHAT, spark.found ? '' : spark.reason)
     const ctx = makeContext(TOY_DOCS, controller.signal);
     const backend = createSparkBackend(config(), { jobScript: script });
     const run = backend.run(toyVariant(), ctx);
-    // abort once the driver runs
-    for (let i = 0; i < 1200 && processesMentioning(ctx.workDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(processesMentioning(ctx.workDir).length).toBeGreaterThan(0);
+    // abort once Spark's JVM runs (the driver's child, its spark.local.dir in the work folder)
+    const cmdline = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return ''; // the process ended while we looked
+      }
+    };
+    const jvm = () => processesMentioning(ctx.workDir).filter((pid) => /(^|\/)java$/.test(cmdline(pid).split('\0')[0] ?? ''));
+    for (let i = 0; i < 2400 && jvm().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(jvm().length).toBeGreaterThan(0);
     controller.abort(new Error('Ctrl-C'));
     await expect(run).rejects.toBeInstanceOf(InterruptedError);
     expect(processesMentioning(ctx.workDir)).toEqual([]);
