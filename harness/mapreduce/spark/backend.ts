@@ -15,7 +15,6 @@
  * run's folder is removed whatever the outcome.
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters } from '../../../contract/index.ts';
@@ -24,11 +23,9 @@ import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../b
 import { safeName } from '../emr/layout.ts';
 import { runInGroup } from '../hadoop/process-group.ts';
 import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
-import { OutputCollector, outputDatasets, type PlanOutputs } from '../outputs.ts';
-import { decodeRecord } from '../records.ts';
+import { outputDatasets, type PlanOutputs } from '../outputs.ts';
 import { reapedChildrenCpuS } from '../streaming/cpu.ts';
-import { writeDocumentMeta, writeDocuments } from '../streaming/datasets.ts';
-import { forEachLine } from '../streaming/line-reader.ts';
+import { readOutputs, writeDocumentMeta, writeDocuments } from '../streaming/datasets.ts';
 import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
 import type { SparkConfig } from './config.ts';
 import { DRIVER, masterWithAttempts, sparkRuntime, type SparkRuntime } from './runtime.ts';
@@ -76,7 +73,7 @@ export function createSparkBackend(config: SparkConfig, options: SparkBackendOpt
       const t0 = performance.now();
       try {
         const result = await runDriver(config, runtime, variant, script, root, ctx);
-        const outputs = await readOutputs(variant, root, ctx);
+        const outputs = await readPlanOutputs(variant, root, ctx);
         const runtimeS = (performance.now() - t0) / 1000;
         const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
         const own = process.cpuUsage(ownCpu0);
@@ -185,22 +182,20 @@ async function runDriver(
   throw new Error(`spark: ${variant.variant}: ${failed}; end of the driver's log:\n${tail(log)}`);
 }
 
-async function readOutputs(variant: VariantJob, root: string, ctx: BackendContext): Promise<PlanOutputs> {
-  const collector = new OutputCollector(variant.plan.output, ctx.docs.texts.length);
+/** The plan's outputs from their part files, decoded as on the other backends. */
+async function readPlanOutputs(variant: VariantJob, root: string, ctx: BackendContext): Promise<PlanOutputs> {
+  const files = new Map<string, string[]>();
   for (const name of outputDatasets(variant.plan.output)) {
     const dir = datasetDir(root, name);
-    const parts = (await readdir(dir)).filter((n) => n.startsWith('part-')).sort();
-    for (const part of parts) {
-      const file = join(dir, part);
-      let lineNo = 0;
-      await forEachLine(createReadStream(file, { highWaterMark: 1 << 20 }), (line) => {
-        lineNo++;
-        const [key, value] = decodeRecord(line);
-        collector.add(name, key, value, () => `${file}: line ${lineNo}`);
-      });
-    }
+    files.set(
+      name,
+      (await readdir(dir))
+        .filter((n) => n.startsWith('part-'))
+        .sort()
+        .map((n) => join(dir, n)),
+    );
   }
-  return collector.result();
+  return readOutputs(variant.variant, variant.plan.output, files, ctx.docs.texts.length);
 }
 
 function tail(log: string): string {
