@@ -4,7 +4,8 @@
  * config's `python`), Java (JAVA_HOME or `java` on the PATH), and the driver's file.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../../errors.ts';
@@ -32,8 +33,10 @@ export function sparkRuntime(config: SparkConfig, log: (line: string) => void): 
 }
 
 function projectPython(log: (line: string) => void): string {
-  const linked = join(ROOT, '.venv', 'spark', 'bin', 'python');
-  if (existsSync(join(ROOT, '.venv', 'spark', '.installed'))) return linked;
+  // The environment of the current requirements file (scripts/ensure-python.ts names it by the file's hash).
+  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'python', 'requirements-spark.txt'))).digest('hex').slice(0, 12);
+  const venv = join(ROOT, '.venv', `spark-${hash}`);
+  if (existsSync(join(venv, '.installed'))) return join(venv, 'bin', 'python');
   log('spark: installing pyspark into .venv/spark (python/requirements-spark.txt), once');
   const r = spawnSync(process.execPath, ['--import', 'tsx', ENSURE_PYTHON, 'spark'], { cwd: ROOT, encoding: 'utf8', timeout: 30 * 60_000 });
   if (r.status !== 0) {
