@@ -35,11 +35,15 @@ def main(which):
     src = HERE / f"requirements-{which}.in"
     lines = [
         f"# Written by `python3 python/lock.py {which}` from {src.name}: do not edit by hand.",
-        "# Installed by `npm run peers:install` (scripts/ensure-python.ts) with pip --require-hashes.",
+        f"# Installed by `node --import tsx scripts/ensure-python.ts {which}` with pip --require-hashes.",
     ]
     for raw in src.read_text().splitlines():
         line = raw.split("#", 1)[0].strip()
         if not line:
+            continue
+        if line.startswith("--"):
+            # a pip option of the set (`--no-binary NAME` for a package PyPI has only as source), kept as is
+            lines.append(line)
             continue
         name, version = line.split("==")
         hashes = files_of(name.strip(), version.strip())

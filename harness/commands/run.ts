@@ -73,7 +73,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       })
       .option('backend', {
         type: 'string',
-        choices: ['local', 'streaming', 'hadoop', 'emr'],
+        choices: ['local', 'streaming', 'hadoop', 'spark', 'emr'],
         describe: "run on this backend instead of the config's `backend` (settings from its `backends:` list)",
       })
       .option('dry-run', {

@@ -1,7 +1,8 @@
 /**
  * The one place that turns a backend config into a backend. Kinds: local (default),
  * streaming (Hadoop Streaming emulation with real processes and `sort`), hadoop (Apache
- * Hadoop's own streaming runtime: the user's installation or local mode), emr (Amazon EMR).
+ * Hadoop's own streaming runtime: the user's installation or local mode), spark (Apache Spark
+ * through the project's PySpark driver), emr (Amazon EMR).
  */
 import type { Backend } from './backend.ts';
 import type { Runtime } from '../runtime/runtime.ts';
@@ -45,6 +46,10 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
     case 'hadoop': {
       const { createHadoopBackend } = await import('./hadoop/backend.ts');
       return createHadoopBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
+    }
+    case 'spark': {
+      const { createSparkBackend } = await import('./spark/backend.ts');
+      return createSparkBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
     }
     case 'emr': {
       // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { emrBackendSchema } from './emr/config.ts';
 import { hadoopBackendSchema } from './hadoop/config.ts';
 import { localBackendSchema } from './local/config.ts';
+import { sparkBackendSchema } from './spark/config.ts';
 import { streamingBackendSchema } from './streaming/config.ts';
 
 /** Builds the `backend` union from its kinds; each kind is a strict object with a literal `kind`. */
@@ -16,7 +17,7 @@ export function backendUnion<const T extends readonly [z.core.$ZodTypeDiscrimina
 }
 
 /** The backend kinds a config may name; add a kind's schema here. */
-export const backendKinds = [localBackendSchema, streamingBackendSchema, hadoopBackendSchema, emrBackendSchema] as const;
+export const backendKinds = [localBackendSchema, streamingBackendSchema, hadoopBackendSchema, sparkBackendSchema, emrBackendSchema] as const;
 export const backendSchema = backendUnion(backendKinds).prefault({ kind: 'local' }).describe('where the jobs run');
 
 type WithWorkers<B> = B extends { readonly kind: 'local' } ? Omit<B, 'workers'> & { readonly workers: number } : B;
