@@ -1,5 +1,5 @@
 /**
- * What every backend (local, streaming, emr) offers the runner: run one variant's plan over a
+ * What every backend (local, streaming, hadoop, spark, emr) offers the runner: run one variant's plan over a
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */

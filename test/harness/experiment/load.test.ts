@@ -303,7 +303,7 @@ describe('loadExperiment: errors, each with its exact message', () => {
       `${f}:1:13: experiment: must be lower-case letters, digits, '.', '_' or '-', starting with a letter or digit`,
       `${f}:4:20: corpus.groups[1]: expected one of 'easy-ham-1', 'easy-ham-2', 'hard-ham-1', 'spam-1', 'spam-2', got 'spam-3'`,
       `${f}:6:14: evaluate.threshold: must be at least evaluate.min_score (0.1)`,
-      `${f}:8:9: backend.kind: unknown kind 'cloud' (known: local, streaming, hadoop, emr)`,
+      `${f}:8:9: backend.kind: unknown kind 'cloud' (known: local, streaming, hadoop, spark, emr)`,
     ]);
   });
 
