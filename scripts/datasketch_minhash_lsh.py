@@ -13,54 +13,20 @@ Jaccard. PAIRS.txt gets "a b estimate" for every pair a < b at or above the thre
 gets one JSON line of counts and timings.
 """
 import json
+import os
 import sys
 import time
 
 t_start = time.perf_counter()
 from datasketch import MinHash, MinHashLSH  # noqa: E402
 
+# The shingles the peers' wrappers cut (python/peers/ndd_input.py): one definition of them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "peers"))
+from ndd_input import shingles  # noqa: E402
+
 texts_path, pairs_path = sys.argv[1], sys.argv[2]
 num_perm = int(sys.argv[3]) if len(sys.argv) > 3 else 128
 threshold = float(sys.argv[4]) if len(sys.argv) > 4 else 0.5
-N = 64
-SPACE = b" \x00"
-
-
-def word_starts(text):
-    """Offsets of the words of a normalized text (single spaces between words)."""
-    starts = []
-    i = 0
-    for w in text.split(" "):
-        if w:
-            starts.append(i)
-        i += len(w) + 1
-    return starts
-
-
-def shingles(text):
-    """The char-64 shingles at word starts, as UTF-16LE bytes: lengths in UTF-16 code units, as JS counts."""
-    if not text:
-        return set()
-    s = text.encode("utf-16-le")
-    units = len(s) // 2
-    if units < N:
-        return {s}
-    if units == len(text):
-        # no character outside the BMP: code points are code units
-        return {text[i : i + N].encode("utf-16-le") for i in word_starts(text) if i + N <= units}
-    out = set()
-    i = 0
-    while i + N <= units:
-        out.add(s[2 * i : 2 * (i + N)])
-        j = s.find(SPACE, 2 * i)
-        while j >= 0 and j % 2 == 1:
-            j = s.find(SPACE, j + 1)
-        if j < 0:
-            break
-        i = j // 2 + 1
-    return out
-
-
 with open(texts_path, encoding="utf-8") as f:
     texts = [json.loads(line) for line in f if line.strip()]
 sets = [shingles(t) for t in texts]
