@@ -8,8 +8,9 @@
  * `digitBits` bits, as few and as narrow as its significant bits need (`digit-plan.ts`), and a
  * pass in which every record has the same digit is skipped. Records move whole, so every pass
  * reads its input sequentially (gathering several words through a permutation is slower: cache
- * misses). A few records sort by comparison, where a pass's counters would cost more than they;
- * uniform hashes with owners sort by buckets (`uniform-keys.ts`).
+ * misses); owners move in an array of their own. A few records sort by comparison, where a
+ * pass's counters would cost more than they; uniform hashes with owners sort by buckets
+ * (`uniform-keys.ts`).
  */
 import { countsToStarts } from '../list-offsets.ts';
 import { DEFAULT_DIGIT_BITS, digitPlan, digitsOf, zeroedCounts } from './digit-plan.ts';
@@ -64,26 +65,28 @@ export function sortRecords(records: Uint32Array, o: RecordSortOptions): SortedR
   }
   // A pass costs up to 65,536 counters whatever the count: a few records sort by comparison.
   if (count < 2 ** Math.min(maxDigitBits, DEFAULT_DIGIT_BITS) / 16) return comparisonSorted(records, o.owners, width, keyWords, count);
-  if (!o.owners) return { records: lsdSorted(records, width, keyWords, count, maxDigitBits), owners: undefined };
-  // Owners ride in their records as one more word, so that a pass moves each record in one sequential write.
-  const owners = o.owners;
-  const packed = new Uint32Array(count * (width + 1));
-  for (let i = 0; i < count; i++) {
-    for (let x = 0; x < width; x++) packed[i * (width + 1) + x] = records[i * width + x] as number;
-    packed[i * (width + 1) + width] = owners[i] as number;
-  }
-  const sorted = lsdSorted(packed, width + 1, keyWords, count, maxDigitBits);
-  for (let i = 0; i < count; i++) {
-    for (let x = 0; x < width; x++) records[i * width + x] = sorted[i * (width + 1) + x] as number;
-    owners[i] = sorted[i * (width + 1) + width] as number;
-  }
-  return { records, owners };
+  return lsdSorted(records, o.owners, { width, keyWords, count, maxDigitBits });
 }
 
-/** The LSD passes: the records sorted, in `records` or in a new array. */
-function lsdSorted(records: Uint32Array, width: number, keyWords: number, count: number, maxDigitBits: number): Uint32Array {
+interface LsdShape {
+  readonly width: number;
+  readonly keyWords: number;
+  readonly count: number;
+  readonly maxDigitBits: number;
+}
+
+/**
+ * The LSD passes: the records (and owners) sorted, in the given arrays or in new ones. Owners
+ * move in an array of their own beside the records: packing them into the records as one more
+ * word costs two copies of everything and was 12-40% slower on 2.5-4 M fingerprints with owners
+ * (docs/performance.md, "The redesign").
+ */
+function lsdSorted(records: Uint32Array, owners: Uint32Array | undefined, p: LsdShape): SortedRecords {
+  const { width, keyWords, count, maxDigitBits } = p;
   let from = records;
+  let fromOwners = owners;
   let to: Uint32Array | undefined;
+  let toOwners: Uint32Array | undefined;
   let counts: Uint32Array | undefined;
   for (let word = keyWords - 1; word >= 0; word--) {
     let bits = 0;
@@ -98,11 +101,30 @@ function lsdSorted(records: Uint32Array, width: number, keyWords: number, count:
       if (counts[((from[word] as number) >>> shift) & mask] === count) continue;
       countsToStarts(counts, buckets);
       to ??= new Uint32Array(count * width);
-      scatter(from, to, counts, { count, width, word, shift, mask });
+      const pass = { count, width, word, shift, mask };
+      if (fromOwners) {
+        toOwners ??= new Uint32Array(count);
+        scatterWithOwners(from, fromOwners, to, toOwners, counts, pass);
+        [fromOwners, toOwners] = [toOwners, fromOwners];
+      } else {
+        scatter(from, to, counts, pass);
+      }
       [from, to] = [to, from];
     }
   }
-  return from;
+  return { records: from, owners: fromOwners };
+}
+
+/** `scatter`, each record's owner moving with it. */
+function scatterWithOwners(from: Uint32Array, fromOwners: Uint32Array, to: Uint32Array, toOwners: Uint32Array, starts: Uint32Array, p: Pass): void {
+  const { count, width, word, shift, mask } = p;
+  for (let i = 0; i < count; i++) {
+    const d = ((from[i * width + word] as number) >>> shift) & mask;
+    const t = starts[d] as number;
+    starts[d] = t + 1;
+    for (let x = 0; x < width; x++) to[t * width + x] = from[i * width + x] as number;
+    toOwners[t] = fromOwners[i] as number;
+  }
 }
 
 /** Moves each record to its digit's next place. */
