@@ -5,14 +5,19 @@
  *   node --import tsx scripts/bench-error-browser.ts RUN_DIR [--runs 5] [--screenshot docs/images/error-browser.png]
  *
  * RUN_DIR is a finished run (`./bench run configs/quickstart.yaml` for the quickstart's size);
- * its report.html is written again first. Opening is timed by the page's own navigation timing
- * (load event end), each run in a fresh browser context; opening an error from the click to the
- * texts laid out. Prints the figures, median and range.
+ * its report.html is written again first, and beside it (in a temporary folder) the same report
+ * without the errors, the page as it was before the browser: the two are opened alternately.
+ * Opening is timed by the page's own navigation timing (load event end), each time in a fresh
+ * browser context; opening an error from the click to the texts laid out. Prints the figures,
+ * median and range.
  */
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { readRunFolder } from '../harness/report/read-run.ts';
+import { renderRunReport } from '../harness/report/run-report.ts';
 import { writeRunReport } from '../harness/report/write.ts';
 import { ensureChromium } from './ensure-chromium.ts';
 
@@ -39,6 +44,13 @@ async function main(): Promise<void> {
   await writeRunReport(dir);
   const file = join(dir, 'report.html');
   const bytes = statSync(file).size;
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-error-browser-'));
+  const plain = join(scratch, 'report.html');
+  const folder = await readRunFolder(dir);
+  const { errors: _errors, ...withoutErrors } = folder.tables;
+  writeFileSync(plain, renderRunReport(folder.run, withoutErrors));
+  const plainBytes = statSync(plain).size;
+  const plainLoad: number[] = [];
   const browser = await chromium.launch({ executablePath: lookup.path, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   const load: number[] = [];
   const dcl: number[] = [];
@@ -47,6 +59,12 @@ async function main(): Promise<void> {
   let errors = 0;
   try {
     for (let r = 0; r < runs; r++) {
+      const before = await browser.newContext({ viewport: { width: 1300, height: 900 }, deviceScaleFactor: 1 });
+      await before.route(/^(?!file:)/, (route) => route.abort());
+      const p0 = await before.newPage();
+      await p0.goto(pathToFileURL(plain).href, { waitUntil: 'load' });
+      plainLoad.push(await p0.evaluate<number>(`performance.getEntriesByType('navigation')[0].loadEventEnd`));
+      await before.close();
       const context = await browser.newContext({ viewport: { width: 1300, height: 900 }, deviceScaleFactor: 1 });
       await context.route(/^(?!file:)/, (route) => route.abort());
       const page = await context.newPage();
@@ -67,18 +85,21 @@ async function main(): Promise<void> {
       openError.push(ms);
       nodes = { initial, opened: await page.evaluate<number>(`document.getElementsByTagName('*').length`) };
       if (r === 0 && shot) {
-        await page.locator('#errors').scrollIntoViewIfNeeded();
-        await page.locator('#errors').screenshot({ path: shot });
+        // The list's last rows above the error opened: what a reader sees after a click.
+        await page.evaluate(`document.getElementById('err-detail').scrollIntoView({ block: 'end' })`);
+        await page.screenshot({ path: shot });
       }
       await context.close();
     }
   } finally {
     await browser.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
   const f = (xs: number[]): string => `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   process.stdout.write(
     [
-      `report.html: ${(bytes / 2 ** 20).toFixed(2)} MiB, ${errors} errors`,
+      `report.html: ${(bytes / 2 ** 20).toFixed(2)} MiB, ${errors} errors; without them ${(plainBytes / 2 ** 20).toFixed(2)} MiB`,
+      `load without the errors: ${f(plainLoad)}`,
       `elements: ${nodes.initial} on opening, ${nodes.opened} with one error open`,
       `DOMContentLoaded: ${f(dcl)}; load: ${f(load)} over ${runs} runs`,
       `opening an error: ${f(openError)}`,
