@@ -34,7 +34,8 @@ function loweredOrigins(text: string, lower: string): { from: Uint32Array; to: U
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i) as number;
     const units = cp > 0xffff ? 2 : 1;
-    const lowered = String.fromCodePoint(cp).toLowerCase().length;
+    // ASCII lowers to one unit: the common case skips making a string per character.
+    const lowered = cp < 0x80 ? 1 : String.fromCodePoint(cp).toLowerCase().length;
     for (let k = 0; k < lowered && o < lower.length; k++, o++) {
       from[o] = i;
       to[o] = i + units;
