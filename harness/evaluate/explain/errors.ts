@@ -125,11 +125,12 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   const fn = new SmallestHashes(s.size);
   const everyReported = s.decisions.kind === 'every-reported-pair';
   const th = s.threshold;
-  for (let i = 0; i < v.a.length; i++) {
-    const score = v.score[i] as number;
+  const { a: va, b: vb, score: vs } = v;
+  for (let i = 0; i < va.length; i++) {
+    const score = vs[i] as number;
     if (!everyReported && !(score >= th)) continue;
-    const a = v.a[i] as number;
-    const b = v.b[i] as number;
+    const a = va[i] as number;
+    const b = vb[i] as number;
     const at = indexOf(t, a, b);
     const rr = at < 0 ? 0 : (t.score[at] as number);
     if (rr >= th) continue;
