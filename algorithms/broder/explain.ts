@@ -124,14 +124,8 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const A = dA.first;
   const B = dB.first;
   const r = rule(params, ctx, { a: A.size, b: B.size });
-  // A pair is an error of many variants of one shingling (every modulus, every SCT): the
-  // fingerprints it shares are found once.
-  const common = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => {
-    const list: { key: string; start: number; end: number }[] = [];
-    for (const [k, at] of A) if (B.has(k)) list.push({ key: k, ...at });
-    return list;
-  });
-  const shared: SharedFingerprint[] = common.map((f) => ({ ...f, kept: true, value: 0 }));
+  const shared: SharedFingerprint[] = [];
+  for (const [key, at] of A) if (B.has(key)) shared.push({ key, ...at, kept: true, value: 0 });
   let sizeA = A.size;
   let sizeB = B.size;
   if (r.m !== undefined) {
@@ -148,7 +142,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
-    const counts = once(ctx, `${key}:documents:${ctx.a}:${ctx.b}`, () => documentCounts(ctx, params.shingle, params.fingerprint, common.map((f) => f.key)));
+    const counts = documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
     for (const f of shared) {
       f.value = counts.get(f.key) as number;
       f.kept = f.value <= limit;
