@@ -119,7 +119,8 @@ export function errorBrowserScript(): string {
     detail.appendChild(el('p', 'note', 'exact resemblance ' + num(x.exact.resemblance) + ' (' + x.exact.variant + ': ' + x.exact.shared + ' shared of ' +
       (x.a.features + x.b.features - x.exact.shared) + ' features); near-duplicates from ' + x.threshold + ': ' + (x.exact.near_duplicate ? 'yes' : 'no') + ' · ' +
       x.variant + ' (' + x.algorithm + '): ' + (x.run.score === null ? 'not reported' : 'score ' + num(x.run.score)) + ', decides ' + x.run.rule + ': ' +
-      (x.run.decided ? 'a near-duplicate' : 'not a near-duplicate')));
+      (x.run.decided ? 'a near-duplicate' : 'not a near-duplicate') +
+      (e.judgment === undefined ? '' : ' · the judges: ' + (e.judgment === null ? 'not judged' : e.judgment))));
     var grid = el('div', 'err-grid');
     grid.appendChild(sideBox('A', x.a, e.ta < 0 ? undefined : t[e.ta]));
     grid.appendChild(sideBox('B', x.b, e.tb < 0 ? undefined : t[e.tb]));

@@ -47,6 +47,8 @@ function lineProblem(x: unknown): string | undefined {
   const t = x['texts'];
   // A run written before the error browser carries no texts: its errors are listed without them.
   if (t !== undefined && !(isObject(t) && typeof t['a'] === 'string' && typeof t['b'] === 'string')) return 'texts: expected the texts a and b';
+  const j = x['judgment'];
+  if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;
   return undefined;
 }
 
@@ -81,6 +83,8 @@ interface PageError {
   /** the documents' places in `texts`; -1: the run carried no texts */
   readonly ta: number;
   readonly tb: number;
+  /** the judges' label, when the run had judgments (null: not judged) */
+  readonly judgment?: ErrorLine['judgment'];
   readonly x: Omit<ErrorLine['explanation'], 'evidence'> & { readonly evidence: { readonly summary: string; readonly lines: readonly string[] } | null };
 }
 
@@ -116,6 +120,7 @@ export function errorBrowserData(files: readonly VariantErrors[]): ErrorBrowserD
         rank: l.rank,
         ta: textOf(l.explanation.a.index, l.texts?.a),
         tb: textOf(l.explanation.b.index, l.texts?.b),
+        ...(l.judgment !== undefined ? { judgment: l.judgment } : {}),
         x: { ...rest, evidence: evidence ? { summary: evidence.summary, lines: evidence.lines } : null },
       };
     }),

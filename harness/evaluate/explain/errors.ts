@@ -161,6 +161,8 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
+  judgedOf?(a: number, b: number): boolean | undefined;
 }
 
 /**
@@ -190,6 +192,14 @@ export interface ErrorLine {
   readonly explanation: PairExplanation;
   /** both documents' texts, each cut to CARRIED_TEXT characters (shorter than `explanation.a.chars`: cut) */
   readonly texts: { readonly a: string; readonly b: string };
+  /** with `evaluate.judgments`: the judges' label of the pair beside the exact truth (null: not judged) */
+  readonly judgment?: Judgment;
+}
+
+export type Judgment = 'duplicate' | 'not a duplicate' | null;
+
+function judgmentOf(judged: boolean | undefined): Judgment {
+  return judged === undefined ? null : judged ? 'duplicate' : 'not a duplicate';
 }
 
 /** `errors/<variant>.jsonl`: one line an error of the sample (ErrorLine). */
@@ -216,6 +226,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
       explanation,
       texts: { a: carriedText(o.docs.texts[e.a] as string), b: carriedText(o.docs.texts[e.b] as string) },
+      ...(o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : {}),
     };
     lines.push(JSON.stringify(line));
   }

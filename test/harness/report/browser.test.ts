@@ -231,6 +231,8 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
         const boxes = await Promise.all([0, 1, 2].map((i) => page.locator('.err-grid > div').nth(i).boundingBox()));
         expect(boxes.every((b, i) => b !== null && (i === 0 || Math.abs(b.y - boxes[0]!.y) < 2 && b.x > boxes[i - 1]!.x + boxes[i - 1]!.width))).toBe(true);
         expect(await page.locator('#err-detail .err-summary').textContent()).toBe(x.evidence?.summary);
+        // the judges' label beside the exact truth
+        expect(await page.locator('#err-detail > p.note').textContent()).toMatch(row === 0 ? / · the judges: not a duplicate$/ : / · the judges: not judged$/);
         expect(await page.locator('#err-detail .err-lines').textContent()).toBe(x.evidence?.lines.join('\n'));
         if (row === 0) await page.locator('#err-detail').screenshot({ path: join(ARTIFACTS, 'report-error.png') });
       }

@@ -10,9 +10,9 @@ describe('parseErrorsFile', () => {
     const { bytes } = await hostileErrors();
     const f = parseErrorsFile(bytes.toString('utf8'), FILE, 'v');
     expect([f.variant, f.falsePositives, f.falseNegatives, f.lines.length]).toEqual(['v', 7, 3, 2]);
-    expect(f.lines.map((l) => [l.kind, l.rank, l.explanation.a.index, l.explanation.b.index])).toEqual([
-      ['false positive', 1, 0, 1],
-      ['false negative', 1, 2, 3],
+    expect(f.lines.map((l) => [l.kind, l.rank, l.explanation.a.index, l.explanation.b.index, l.judgment])).toEqual([
+      ['false positive', 1, 0, 1, 'not a duplicate'],
+      ['false negative', 1, 2, 3, null],
     ]);
   });
 
@@ -42,6 +42,13 @@ describe('parseErrorsFile', () => {
     const line = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as { explanation: { a: { spans: number[][] } } };
     line.explanation.a.spans = [[5, 2, 1]];
     expect(() => parseErrorsFile(JSON.stringify(line), FILE, 'v')).toThrow(/line 1: explanation\.a, explanation\.b/);
+  });
+
+  it('names the file and line of a judgment that is not a label', async () => {
+    const { bytes } = await hostileErrors();
+    const line = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as Record<string, unknown>;
+    line['judgment'] = 2;
+    expect(() => parseErrorsFile(JSON.stringify(line), FILE, 'v')).toThrow(`${FILE}: line 1: judgment: expected "duplicate", "not a duplicate" or null, got 2`);
   });
 });
 

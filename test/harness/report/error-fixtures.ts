@@ -48,7 +48,7 @@ const truth: ExplainedVariant = {
 };
 const sampled: ExplainedVariant = { ...truth, name: 'sampled', params: broder.params.parse({ shingle: { unit: 'char', size: 8 }, sampling: { method: 'mod', m: 2 } }) };
 
-/** errors/<variant>.jsonl of the hostile documents: (0, 1) a false positive, (2, 3) a false negative, at threshold 0.6. */
+/** errors/<variant>.jsonl of the hostile documents: (0, 1) a false positive judged no duplicate, (2, 3) a false negative not judged, at threshold 0.6. */
 export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: string[]; texts: string[] } }> {
   const docs = hostileDocuments();
   const sample: ErrorSample = {
@@ -59,7 +59,9 @@ export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: str
       { a: 2, b: 3, score: null, truth: 0.8, kind: 'false negative', wrongness: 0.2 },
     ],
   };
-  const bytes = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98 });
+  // the judges saw the first pair only, and called it no duplicate
+  const judgedOf = (a: number, b: number): boolean | undefined => (a === 0 && b === 1 ? false : undefined);
+  const bytes = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98, judgedOf });
   if (docs.texts[2]!.length <= CARRIED_TEXT) throw new Error('the long document must be longer than the report carries');
   return { bytes, docs };
 }
