@@ -3,7 +3,6 @@
  * error, no request but the file itself, every canvas drawn, hostile names shown as text.
  * Screenshots go to test-artifacts/ (git-ignored) for a person to look at.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -147,15 +146,7 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
           },
         ],
       };
-      const file = 'span-examples/pdc-mr.json';
-      const bytes = Buffer.from(JSON.stringify(examples));
-      await mkdir(join(dir, 'span-examples'));
-      await writeFile(join(dir, file), bytes);
-      const runFile = join(dir, 'run.json');
-      const run = JSON.parse(await readFile(runFile, 'utf8')) as { files: object[]; variants: { files: object[] }[] };
-      run.files.push({ path: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-      run.variants[1]!.files = [{ file, rows: 1, description: 'examples' }];
-      await writeFile(runFile, JSON.stringify(run));
+      await addRunFile(dir, 1, 'span-examples/pdc-mr.json', Buffer.from(JSON.stringify(examples)), 'examples');
       await writeRunReport(dir);
       const { page, errors, dialogs } = await open(join(dir, 'report.html'));
       expect(errors).toEqual([]);
