@@ -285,6 +285,7 @@ async function errorFile(
     width: 98,
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
+    ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
   });
   const shown = sample.sample.length;
   return {
@@ -295,6 +296,11 @@ async function errorFile(
     },
     bytes,
   };
+}
+
+/** The judges' label of a pair (Judgments.judged is keyed a · n + b, a < b). */
+function judgedOf(j: Judgments, n: number): (a: number, b: number) => boolean | undefined {
+  return (a, b) => j.judged.get(a * n + b);
 }
 
 const STANDALONE_WHY =

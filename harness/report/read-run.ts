@@ -9,6 +9,7 @@ import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
 import type { CurvePoint } from '../evaluate/judgments.ts';
+import { parseErrorsFile, type VariantErrors } from './error-browser.ts';
 
 export interface RunFolder {
   readonly dir: string;
@@ -144,8 +145,10 @@ export async function readRunFolder(dir: string): Promise<RunFolder> {
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));
   const spanExamples: SpanExamplesFile[] = [];
   const judgedCurves = new Map<string, CurvePoint[]>();
+  const errors: VariantErrors[] = [];
   for (const v of run.variants) {
     for (const f of v.files ?? []) {
+      if (f.file.startsWith('errors/')) errors.push(parseErrorsFile(await readText(join(dir, f.file)), join(dir, f.file), v.name));
       if (f.file.startsWith('judgments/')) judgedCurves.set(v.name, parseCurve(await readText(join(dir, f.file)), join(dir, f.file)));
       if (!f.file.startsWith('span-examples/')) continue;
       const file = join(dir, f.file);
@@ -157,7 +160,7 @@ export async function readRunFolder(dir: string): Promise<RunFolder> {
       }
     }
   }
-  return { dir, run, tables: { metricsCsv, distributionCsv, extra, ...(spanExamples.length > 0 ? { spanExamples } : {}), ...(judgedCurves.size > 0 ? { judgedCurves } : {}) } };
+  return { dir, run, tables: { metricsCsv, distributionCsv, extra, ...(spanExamples.length > 0 ? { spanExamples } : {}), ...(judgedCurves.size > 0 ? { judgedCurves } : {}), ...(errors.length > 0 ? { errors } : {}) } };
 }
 
 /** A judgments/<variant>.csv (evaluate/judgments.ts curveCsv): `threshold,decided,precision,recall,f1`. */

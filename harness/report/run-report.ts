@@ -15,6 +15,8 @@ import { runFigures, type ExtraTable, type FigureSection } from './run-figures.t
 import { renderSharedText, SHARED_TEXT_STYLE } from './shared-text.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
 import type { CurvePoint } from '../evaluate/judgments.ts';
+import { ERROR_BROWSER_STYLE, errorBrowserData, renderErrorBrowser, type VariantErrors } from './error-browser.ts';
+import { errorBrowserScript } from './error-browser-script.ts';
 
 export interface RunTables {
   readonly metricsCsv: string;
@@ -25,6 +27,8 @@ export interface RunTables {
   readonly spanExamples?: readonly SpanExamplesFile[];
   /** judgments/<variant>.csv: each variant's precision-recall curve on the judged pairs, by variant */
   readonly judgedCurves?: ReadonlyMap<string, readonly CurvePoint[]>;
+  /** errors/<variant>.jsonl of the variants that wrote one, in variant order */
+  readonly errors?: readonly VariantErrors[];
 }
 
 /** The config as YAML, lists of scalars on one line as they are usually written (`threshold: [100, 90]`). */
@@ -135,10 +139,14 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
   const summary = `${run.corpus.documents} documents (${run.corpus.format}) · ${run.variants.length} variants${truth ? `, ground truth ${truth.name}` : ''} · ${run.backend.kind} backend · ${run.started_at}`;
 
   const sharedText = renderSharedText(tables.spanExamples ?? []);
+  const errorFiles = tables.errors ?? [];
+  const errorBrowser = renderErrorBrowser(errorFiles, run.evaluate.threshold);
+  const errorData = errorBrowser ? errorBrowserData(errorFiles) : undefined;
   const nav = [
     ...(comparison.charts.length > 0 || comparison.html.includes('<table') ? [['comparison', 'Comparison'] as const] : []),
     ...sections.map((s) => [s.id, s.title] as const),
     ...(sharedText ? [['shared-text', 'Shared text'] as const] : []),
+    ...(errorBrowser ? [['errors', 'Errors'] as const] : []),
     ['tables', 'Tables'] as const,
     ['config', 'Config'] as const,
     ...(legend ? [['columns', 'Columns'] as const] : []),
@@ -159,6 +167,7 @@ ${run.description ? `<p>${escapeHtml(run.description)}</p>` : ''}
 ${comparison.html}
 ${sections.map(renderSection).join('\n')}
 ${sharedText}
+${errorBrowser}
 <section id="tables"><h2>Tables</h2>
 <h3>metrics.csv</h3>
 ${renderCsvTable(metrics)}
@@ -178,8 +187,8 @@ ${renderProvenance(run)}
     title: `${run.experiment} — ${run.run_id}`,
     body,
     charts: [...comparison.charts, ...sections.flatMap((s) => s.charts.filter(hasData))].map(embed),
-    data: { 'comparison-data': comparison.byMeasure },
-    script: interactiveScript('comparison-data'),
-    ...(sharedText ? { style: SHARED_TEXT_STYLE } : {}),
+    data: { 'comparison-data': comparison.byMeasure, ...(errorData ? { 'error-data': { variants: errorData.variants }, 'error-texts': errorData.texts } : {}) },
+    script: interactiveScript('comparison-data') + (errorData ? errorBrowserScript() : ''),
+    ...(sharedText || errorData ? { style: (sharedText ? SHARED_TEXT_STYLE : '') + (errorData ? ERROR_BROWSER_STYLE : '') } : {}),
   });
 }

@@ -9,7 +9,7 @@
  * order, the same on every backend. Then ordered by wrongness (how far the exact resemblance
  * lies from the threshold on the wrong side), the most wrong first; ties by (a, b).
  */
-import type { DocumentSet, JsonValue, PairList, StoreCodec } from '../../../contract/index.ts';
+import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.ts';
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
 import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
@@ -125,11 +125,12 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   const fn = new SmallestHashes(s.size);
   const everyReported = s.decisions.kind === 'every-reported-pair';
   const th = s.threshold;
-  for (let i = 0; i < v.a.length; i++) {
-    const score = v.score[i] as number;
+  const { a: va, b: vb, score: vs } = v;
+  for (let i = 0; i < va.length; i++) {
+    const score = vs[i] as number;
     if (!everyReported && !(score >= th)) continue;
-    const a = v.a[i] as number;
-    const b = v.b[i] as number;
+    const a = va[i] as number;
+    const b = vb[i] as number;
     const at = indexOf(t, a, b);
     const rr = at < 0 ? 0 : (t.score[at] as number);
     if (rr >= th) continue;
@@ -160,9 +161,48 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
+  judgedOf?(a: number, b: number): boolean | undefined;
 }
 
-/** `errors/<variant>.jsonl`: one line an error of the sample, `{kind, rank, explanation}`. */
+/**
+ * How much of each document's text an error carries, in UTF-16 code units: the report shows the
+ * texts side by side, so a run's errors must carry them, and a few thousand errors must stay a
+ * page a browser opens. A longer text is cut at this length (one less when that would split a
+ * surrogate pair); the explanation's `chars` says how long it was, and spans keep their offsets.
+ */
+export const CARRIED_TEXT = 10_000;
+
+/** The start of `text` an error carries (CARRIED_TEXT). */
+export function carriedText(text: string): string {
+  if (text.length <= CARRIED_TEXT) return text;
+  const last = text.charCodeAt(CARRIED_TEXT - 1);
+  const next = text.charCodeAt(CARRIED_TEXT);
+  const splitsPair = last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+  return text.slice(0, splitsPair ? CARRIED_TEXT - 1 : CARRIED_TEXT);
+}
+
+/** A line of `errors/<variant>.jsonl`. */
+export interface ErrorLine {
+  readonly kind: ErrorPair['kind'];
+  /** 1-based, the most wrong first, within its kind */
+  readonly rank: number;
+  /** how many errors of this kind the variant made */
+  readonly of: number;
+  readonly explanation: PairExplanation;
+  /** both documents' texts, each cut to CARRIED_TEXT characters (shorter than `explanation.a.chars`: cut) */
+  readonly texts: { readonly a: string; readonly b: string };
+  /** with `evaluate.judgments`: the judges' label of the pair beside the exact truth (null: not judged) */
+  readonly judgment?: Judgment;
+}
+
+export type Judgment = 'duplicate' | 'not a duplicate' | null;
+
+function judgmentOf(judged: boolean | undefined): Judgment {
+  return judged === undefined ? null : judged ? 'duplicate' : 'not a duplicate';
+}
+
+/** `errors/<variant>.jsonl`: one line an error of the sample (ErrorLine). */
 export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<Buffer> {
   const lines: string[] = [];
   const rank = { 'false positive': 0, 'false negative': 0 };
@@ -180,7 +220,14 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       ...(o.cached ? { cached: o.cached } : {}),
       ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
     });
-    const line: JsonValue = { kind: e.kind, rank: ++rank[e.kind], of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives, explanation: JSON.parse(JSON.stringify(explanation)) as JsonValue };
+    const line: ErrorLine = {
+      kind: e.kind,
+      rank: ++rank[e.kind],
+      of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
+      explanation,
+      texts: { a: carriedText(o.docs.texts[e.a] as string), b: carriedText(o.docs.texts[e.b] as string) },
+      ...(o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : {}),
+    };
     lines.push(JSON.stringify(line));
   }
   return Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`);

@@ -95,9 +95,16 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     };
     return q.cached ? q.cached(`truth-features:${q.truth.name}:${i}`, compute) : compute();
   };
-  const fa = of(a);
-  const fb = of(b);
-  const shared = sharedText(fa.occ, fb.occ, { a: fa.set, b: fb.set });
+  // A pair is an error of many variants of a run (every SCT above its copies misses it): what
+  // the truth says of it is the same in each, computed once there.
+  const truthSide = () => {
+    const fa = of(a);
+    const fb = of(b);
+    const shared = sharedText(fa.occ, fb.occ, { a: fa.set, b: fb.set });
+    return { shared, a: side(docs, a, shared.featuresA, shared.spansA), b: side(docs, b, shared.featuresB, shared.spansB) };
+  };
+  const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
+  const shared = pair.shared;
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
@@ -107,8 +114,8 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
-    a: side(docs, a, shared.featuresA, shared.spansA),
-    b: side(docs, b, shared.featuresB, shared.spansB),
+    a: pair.a,
+    b: pair.b,
     exact: { variant: q.truth.name, resemblance: rr, shared: shared.shared, near_duplicate: nearDuplicate },
     threshold: q.threshold,
     run: { score: q.score, decided, rule: q.variant.decisions.kind === 'every-reported-pair' ? 'every pair it reports' : `score ≥ ${q.threshold}` },

@@ -126,6 +126,18 @@ describe('measures on human judgments', () => {
     expect(record.variants[1]?.files.some((f) => f.file.startsWith('judgments/'))).toBe(false);
   });
 
+  it("gives each sampled error the judges' label beside the exact truth, null where they did not judge it", () => {
+    const lines = readFileSync(join(dir, 'errors', 'decider.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { explanation: { a: { id: string }; b: { id: string } }; judgment: unknown });
+    expect(lines.length).toBeGreaterThan(0);
+    const judgedIds = new Set(JUDGED_IDS);
+    for (const l of lines) {
+      const [a, b] = [l.explanation.a.id, l.explanation.b.id];
+      const expected = judgedIds.has(a) && judgedIds.has(b) ? (grade(a, b) >= 2 || grade(b, a) >= 2 ? 'duplicate' : 'not a duplicate') : null;
+      expect(l.judgment, `${a} ${b}`).toBe(expected);
+    }
+    expect(lines.some((l) => l.judgment !== null)).toBe(true);
+  });
+
   it('counts the judgments naming documents not in the corpus in a warning', () => {
     expect(record.variants[0]?.warnings).toContain(
       "evaluate.judgments: 2 judged pairs name a document the corpus does not have (first: line " + (judged.length + 2) + ": nobody): left out of the judged measures",

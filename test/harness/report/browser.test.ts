@@ -3,7 +3,6 @@
  * error, no request but the file itself, every canvas drawn, hostile names shown as text.
  * Screenshots go to test-artifacts/ (git-ignored) for a person to look at.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,9 @@ import { writeLeaderboard, writeRunReport } from '../../../harness/report/write.
 import { ensureChromium } from '../../../scripts/ensure-chromium.ts';
 import { HOSTILE } from './fixture-runs.ts';
 import { copyFixtureResults } from './temp-results.ts';
+import { addRunFile, hostileErrors } from './error-fixtures.ts';
+import { CARRIED_TEXT, type ErrorLine } from '../../../harness/evaluate/explain/errors.ts';
+import { ERROR_ROWS_PAGE } from '../../../harness/report/error-browser-script.ts';
 import { requireTool, skipsWithout } from '../../support/required-tool.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -144,15 +146,7 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
           },
         ],
       };
-      const file = 'span-examples/pdc-mr.json';
-      const bytes = Buffer.from(JSON.stringify(examples));
-      await mkdir(join(dir, 'span-examples'));
-      await writeFile(join(dir, file), bytes);
-      const runFile = join(dir, 'run.json');
-      const run = JSON.parse(await readFile(runFile, 'utf8')) as { files: object[]; variants: { files: object[] }[] };
-      run.files.push({ path: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-      run.variants[1]!.files = [{ file, rows: 1, description: 'examples' }];
-      await writeFile(runFile, JSON.stringify(run));
+      await addRunFile(dir, 1, 'span-examples/pdc-mr.json', Buffer.from(JSON.stringify(examples)), 'examples');
       await writeRunReport(dir);
       const { page, errors, dialogs } = await open(join(dir, 'report.html'));
       expect(errors).toEqual([]);
@@ -173,6 +167,97 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
       const color = await page.evaluate<string>(`getComputedStyle(document.querySelectorAll('#shared-text pre.text')[1].querySelector('mark')).backgroundColor`);
       expect(color).toBe('rgb(255, 224, 138)');
       await section.screenshot({ path: join(ARTIFACTS, 'report-shared-text.png') });
+      await page.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** A copy of run A outside the results root with errors/<variant>.jsonl for its second variant; removed by the caller. */
+  async function runWithErrors(bytes: Buffer): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'ndd-report-errors-'));
+    await cp(results.runA, dir, { recursive: true });
+    await addRunFile(dir, 1, 'errors/broder/sct=4.jsonl', bytes, 'errors');
+    await writeRunReport(dir);
+    return dir;
+  }
+
+  /** Per side of the error open: the marks' texts, the text shown (the cut note left out), and the cut note. */
+  const SIDES = `Array.from(document.querySelectorAll('#err-detail pre.err-text')).map((pre) => ({
+    marks: Array.from(pre.querySelectorAll('mark')).map((m) => m.textContent),
+    text: Array.from(pre.childNodes).filter((n) => !(n.classList && n.classList.contains('err-cut'))).map((n) => n.textContent).join(''),
+    cut: pre.querySelector('.err-cut') ? pre.querySelector('.err-cut').textContent : null,
+  }))`;
+
+  it('opens an error with both texts side by side, the shared spans marked and the hostile texts inert', async () => {
+    const { bytes, docs } = await hostileErrors();
+    const lines = bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as ErrorLine);
+    const dir = await runWithErrors(bytes);
+    try {
+      const { page, requests, errors, dialogs } = await open(join(dir, 'report.html'));
+      const file = pathToFileURL(join(dir, 'report.html')).href;
+      expect(await page.locator('#errors').isVisible()).toBe(true);
+      expect(await page.locator('#err-rows tr').count()).toBe(2);
+      // nothing of an error is built before it is opened
+      expect(await page.locator('#err-detail pre').count()).toBe(0);
+      for (const [row, line] of lines.entries()) {
+        await page.locator('#err-rows tr').nth(row).click();
+        const sides = await page.evaluate<{ marks: string[]; text: string; cut: string | null }[]>(SIDES);
+        const x = line.explanation;
+        for (const [k, side] of [x.a, x.b].entries()) {
+          const whole = docs.texts[side.index] as string;
+          const shown = whole.slice(0, CARRIED_TEXT);
+          const seen = sides[k]!;
+          // the whole text (or the part carried) as text: markup, entities, U+2028 and the lone surrogate unchanged
+          expect(seen.text).toBe(shown);
+          // the marks are the explanation's spans, cut where the text is
+          const inside = side.spans.filter(([s]) => s < shown.length);
+          expect(seen.marks).toEqual(inside.map(([s, e]) => whole.slice(s, Math.min(e, shown.length))));
+          expect(inside.length).toBeGreaterThan(0);
+          const beyond = side.spans.length - inside.length;
+          if (whole.length > CARRIED_TEXT) expect(seen.cut).toBe(`[cut: the report carries the first ${CARRIED_TEXT} of ${whole.length} characters${beyond === 0 ? '' : `; ${beyond} more shared span lies in the rest`}]`);
+          else expect(seen.cut).toBeNull();
+        }
+        // side by side, the evidence beside them
+        const boxes = await Promise.all([0, 1, 2].map((i) => page.locator('.err-grid > div').nth(i).boundingBox()));
+        expect(boxes.every((b, i) => b !== null && (i === 0 || Math.abs(b.y - boxes[0]!.y) < 2 && b.x > boxes[i - 1]!.x + boxes[i - 1]!.width))).toBe(true);
+        expect(await page.locator('#err-detail .err-summary').textContent()).toBe(x.evidence?.summary);
+        // the judges' label beside the exact truth
+        expect(await page.locator('#err-detail > p.note').textContent()).toMatch(row === 0 ? / · the judges: not a duplicate$/ : / · the judges: not judged$/);
+        expect(await page.locator('#err-detail .err-lines').textContent()).toBe(x.evidence?.lines.join('\n'));
+        if (row === 0) await page.locator('#err-detail').screenshot({ path: join(ARTIFACTS, 'report-error.png') });
+      }
+      // a cut document says so, with one shared span past the cut
+      expect(lines[1]!.explanation.a.spans.some(([s]) => s >= CARRIED_TEXT)).toBe(true);
+      // the texts ran nothing and made no element of their own
+      expect(await page.locator('#errors script, #errors img, #errors textarea').count()).toBe(0);
+      expect(errors).toEqual([]);
+      expect(dialogs).toEqual([]);
+      expect(requests).toEqual([file]);
+      await page.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the rows of thousands of errors a page at a time', async () => {
+    const { bytes } = await hostileErrors();
+    const [fp] = bytes.toString('utf8').trim().split('\n');
+    const many = 2500;
+    const lines = Array.from({ length: many }, (_, i) => JSON.stringify({ ...(JSON.parse(fp!) as ErrorLine), rank: i + 1, of: many }));
+    const dir = await runWithErrors(Buffer.from(`${lines.join('\n')}\n`));
+    try {
+      const { page, errors } = await open(join(dir, 'report.html'));
+      expect(await page.locator('#err-rows tr').count()).toBe(ERROR_ROWS_PAGE);
+      expect(await page.locator('#err-summary').textContent()).toContain(`${many} false positives`);
+      await page.locator('#err-more').click();
+      expect(await page.locator('#err-rows tr').count()).toBe(2 * ERROR_ROWS_PAGE);
+      await page.locator('#err-rows tr').nth(ERROR_ROWS_PAGE + 1).click();
+      expect(await page.locator('#err-detail h3').textContent()).toContain('false positive');
+      expect(await page.locator('#err-rows tr[aria-selected="true"] td').nth(1).textContent()).toBe(String(ERROR_ROWS_PAGE + 2));
+      await page.selectOption('#err-kind', 'false negative');
+      expect(await page.locator('#err-rows tr').count()).toBe(0);
+      expect(errors).toEqual([]);
       await page.context().close();
     } finally {
       await rm(dir, { recursive: true, force: true });

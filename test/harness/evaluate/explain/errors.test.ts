@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../../contract/index.ts';
-import { pairHash, sampleErrors } from '../../../../harness/evaluate/explain/errors.ts';
+import { CARRIED_TEXT, carriedText, pairHash, sampleErrors } from '../../../../harness/evaluate/explain/errors.ts';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
-import { SMALL_JSONL } from '../../../support/corpus.ts';
+import { SMALL_JSONL, smallCorpus } from '../../../support/corpus.ts';
 import { runOptions } from '../../../support/run-options.ts';
 
 const list = (rows: [number, number, number][]): PairList => ({ a: Uint32Array.from(rows.map((r) => r[0])), b: Uint32Array.from(rows.map((r) => r[1])), score: Float64Array.from(rows.map((r) => r[2])) });
@@ -98,6 +98,8 @@ describe('errors/<variant>.jsonl in a run', () => {
     const fp = [...keys].filter((k) => (mod.get(k) ?? 0) >= 0.5 && (truth.get(k) ?? 0) < 0.5);
     const fn = [...keys].filter((k) => (mod.get(k) ?? 0) < 0.5 && (truth.get(k) ?? 0) >= 0.5);
     expect(fp.length + fn.length).toBeGreaterThan(0);
+    const corpus = smallCorpus();
+    const textOf = new Map(corpus.ids.map((id, i) => [id, corpus.texts[i]]));
     const lines = readFileSync(join(r.dir, 'errors', 'sampled.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBe(Math.min(fp.length, 20) + Math.min(fn.length, 20));
     for (const l of lines) {
@@ -107,7 +109,27 @@ describe('errors/<variant>.jsonl in a run', () => {
       expect(l.explanation.exact.resemblance ?? 0).toBe(truth.get(k) ?? 0);
       expect(l.explanation.run.score).toBe(mod.get(k) ?? null);
       expect(l.explanation.evidence.data.score ?? 0).toBe(mod.get(k) ?? 0);
+      // both texts, for the report (the small corpus' are under the cap)
+      expect(l.texts).toEqual({ a: textOf.get(l.explanation.a.id), b: textOf.get(l.explanation.b.id) });
     }
     expect(r.record.variants.find((v) => v.name === 'sampled')?.files.map((f) => f.file)).toContain('errors/sampled.jsonl');
   }, 60_000);
+});
+
+describe('carriedText', () => {
+  it('keeps a text up to the cap whole and cuts a longer one at it', () => {
+    const at = 'x'.repeat(CARRIED_TEXT);
+    expect(carriedText(at)).toBe(at);
+    expect(carriedText(`${at}yz`)).toBe(at);
+  });
+
+  it('does not split a surrogate pair at the cut', () => {
+    const text = `${'x'.repeat(CARRIED_TEXT - 1)}\u{1F600}tail`;
+    expect(carriedText(text)).toBe('x'.repeat(CARRIED_TEXT - 1));
+  });
+
+  it('keeps a lone surrogate at the cut (there is no pair to split)', () => {
+    const text = `${'x'.repeat(CARRIED_TEXT - 1)}\ud800tail`;
+    expect(carriedText(text)).toBe(text.slice(0, CARRIED_TEXT));
+  });
 });

@@ -1,0 +1,167 @@
+/**
+ * The run report's error browser (issue 26): per variant, the false positives and false
+ * negatives of its `errors/<variant>.jsonl` (evaluate/explain/errors.ts), each opening both texts
+ * side by side with the shared spans highlighted and the detector's evidence beside them.
+ *
+ * The page carries the errors as two JSON blocks (escaped by jsonForScript): the explanations,
+ * and each document's text once however many errors name it. The markup holds only the controls;
+ * the script (error-browser-script.ts) builds the list of the variant shown, a page of rows at a
+ * time, and one error's texts when it is opened, with text nodes only: a few thousand errors
+ * cost no DOM until they are looked at, and no text is ever parsed as HTML.
+ */
+import type { ErrorLine } from '../evaluate/explain/errors.ts';
+import { DataError } from '../errors.ts';
+import { escapeHtml } from './escape.ts';
+
+/** One variant's errors file, read. */
+export interface VariantErrors {
+  readonly variant: string;
+  /** how many errors of each kind the variant made (the sample holds at most a few of each) */
+  readonly falsePositives: number;
+  readonly falseNegatives: number;
+  readonly lines: readonly ReadErrorLine[];
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isSpans(x: unknown): boolean {
+  return Array.isArray(x) && x.every((s) => Array.isArray(s) && s.length === 3 && s.every((n) => Number.isInteger(n) && (n as number) >= 0) && (s[0] as number) <= (s[1] as number));
+}
+
+function isSide(x: unknown): boolean {
+  return isObject(x) && typeof x['id'] === 'string' && Number.isInteger(x['index']) && Number.isInteger(x['chars']) && isSpans(x['spans']);
+}
+
+/** What is wrong with a parsed line, or undefined: the fields the browser reads. */
+function lineProblem(x: unknown): string | undefined {
+  if (!isObject(x)) return 'expected an object';
+  if (x['kind'] !== 'false positive' && x['kind'] !== 'false negative') return `kind: expected "false positive" or "false negative", got ${JSON.stringify(x['kind'])}`;
+  if (!Number.isInteger(x['rank']) || !Number.isInteger(x['of'])) return 'rank, of: expected integers';
+  const e = x['explanation'];
+  if (!isObject(e) || !isSide(e['a']) || !isSide(e['b'])) return 'explanation.a, explanation.b: expected a document side each (id, index, chars, spans)';
+  if (!isObject(e['exact']) || !isObject(e['run'])) return 'explanation.exact, explanation.run: expected objects';
+  const ev = e['evidence'];
+  if (ev !== null && !(isObject(ev) && typeof ev['summary'] === 'string' && Array.isArray(ev['lines']) && ev['lines'].every((l) => typeof l === 'string'))) return 'explanation.evidence: expected null or a summary and lines';
+  const t = x['texts'];
+  // A run written before the error browser carries no texts: its errors are listed without them.
+  if (t !== undefined && !(isObject(t) && typeof t['a'] === 'string' && typeof t['b'] === 'string')) return 'texts: expected the texts a and b';
+  const j = x['judgment'];
+  if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;
+  return undefined;
+}
+
+/** A line as read: a run written before the error browser carries no texts. */
+export type ReadErrorLine = Omit<ErrorLine, 'texts'> & { readonly texts?: ErrorLine['texts'] };
+
+/** `errors/<variant>.jsonl`'s text, checked line by line; `file` names it in errors. */
+export function parseErrorsFile(text: string, file: string, variant: string): VariantErrors {
+  const lines: ReadErrorLine[] = [];
+  const of = { 'false positive': 0, 'false negative': 0 };
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw new DataError(`${file}: line ${i + 1}: invalid JSON: ${(e as Error).message}`);
+    }
+    const problem = lineProblem(value);
+    if (problem !== undefined) throw new DataError(`${file}: line ${i + 1}: ${problem}`);
+    const line = value as ReadErrorLine;
+    of[line.kind] = line.of;
+    lines.push(line);
+  });
+  return { variant, falsePositives: of['false positive'], falseNegatives: of['false negative'], lines };
+}
+
+/** An error as the page's script reads it: the explanation without the evidence's data (its lines say it), the texts by reference. */
+interface PageError {
+  readonly kind: string;
+  readonly rank: number;
+  /** the documents' places in `texts`; -1: the run carried no texts */
+  readonly ta: number;
+  readonly tb: number;
+  /** the judges' label, when the run had judgments (null: not judged) */
+  readonly judgment?: ErrorLine['judgment'];
+  readonly x: Omit<ErrorLine['explanation'], 'evidence'> & { readonly evidence: { readonly summary: string; readonly lines: readonly string[] } | null };
+}
+
+export interface ErrorBrowserData {
+  readonly variants: readonly { readonly name: string; readonly falsePositives: number; readonly falseNegatives: number; readonly errors: readonly PageError[] }[];
+  /** each document's carried text once, however many errors name it */
+  readonly texts: readonly string[];
+}
+
+/** The page's data: the texts of a document named by several errors kept once (by its index in the run). */
+export function errorBrowserData(files: readonly VariantErrors[]): ErrorBrowserData {
+  const texts: string[] = [];
+  const place = new Map<number, number>();
+  const textOf = (index: number, text: string | undefined): number => {
+    if (text === undefined) return -1;
+    let at = place.get(index);
+    if (at === undefined) {
+      at = texts.push(text) - 1;
+      place.set(index, at);
+    } else if (text.length > (texts[at] as string).length) {
+      texts[at] = text;
+    }
+    return at;
+  };
+  const variants = files.map((f) => ({
+    name: f.variant,
+    falsePositives: f.falsePositives,
+    falseNegatives: f.falseNegatives,
+    errors: f.lines.map((l): PageError => {
+      const { evidence, ...rest } = l.explanation;
+      return {
+        kind: l.kind,
+        rank: l.rank,
+        ta: textOf(l.explanation.a.index, l.texts?.a),
+        tb: textOf(l.explanation.b.index, l.texts?.b),
+        ...(l.judgment !== undefined ? { judgment: l.judgment } : {}),
+        x: { ...rest, evidence: evidence ? { summary: evidence.summary, lines: evidence.lines } : null },
+      };
+    }),
+  }));
+  return { variants, texts };
+}
+
+export const ERROR_BROWSER_STYLE = `
+.err-controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 6px 0; }
+.err-controls label { font-weight: 600; }
+table.err-list tbody tr { cursor: pointer; }
+table.err-list tbody tr:hover, table.err-list tbody tr:focus { background: var(--band); outline: none; }
+table.err-list tbody tr[aria-selected="true"] { background: #ddf4ff; }
+table.err-list td.id { max-width: 22em; overflow: hidden; text-overflow: ellipsis; }
+.err-detail { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; margin: 8px 0 16px; }
+.err-detail h3 { margin: 4px 0; }
+.err-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) minmax(0, 0.8fr); gap: 12px; }
+.err-grid pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 560px; overflow-y: auto; margin: 4px 0 0; }
+.err-grid .side-head { font-size: 12.5px; color: var(--muted); overflow-wrap: anywhere; }
+.err-grid mark { background: #ffe08a; }
+.err-cut { display: block; color: var(--muted); font-style: italic; }
+`;
+
+/** The section's controls, or '' when no variant wrote errors. */
+export function renderErrorBrowser(files: readonly VariantErrors[], threshold: number): string {
+  if (files.length === 0) return '';
+  const shown = files.reduce((n, f) => n + f.lines.length, 0);
+  const options = files
+    .map((f, i) => `<option value="${i}">${escapeHtml(`${f.variant} — ${f.falsePositives} false positives, ${f.falseNegatives} false negatives`)}</option>`)
+    .join('');
+  return `<section id="errors"><h2>Errors</h2>
+<p class="note">${escapeHtml(
+    `Each variant's false positives (decided, exact resemblance below ${threshold}) and false negatives (not decided, at or above it) against the ground truth: ` +
+      `a seeded sample of each kind, the most wrong first (${shown} errors in all, from errors/<variant>.jsonl). ` +
+      'Open one to see both texts side by side, the text they share highlighted, and what the detector saw of the pair.',
+  )}</p>
+<div class="err-controls"><label for="err-variant">Variant</label><select id="err-variant">${options}</select>
+<label for="err-kind">Show</label><select id="err-kind"><option value="">both kinds</option><option value="false positive">false positives</option><option value="false negative">false negatives</option></select></div>
+<p class="note" id="err-summary"></p>
+<div class="table-wrap"><table class="err-list"><thead><tr><th>kind</th><th>rank</th><th>document A</th><th>document B</th><th>exact resemblance</th><th>score</th><th>how wrong</th></tr></thead><tbody id="err-rows"></tbody></table></div>
+<button type="button" id="err-more" hidden></button>
+<div class="err-detail" id="err-detail" hidden></div>
+</section>`;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { errorBrowserData, parseErrorsFile, renderErrorBrowser } from '../../../harness/report/error-browser.ts';
+import { HOSTILE } from './fixture-runs.ts';
+import { hostileErrors } from './error-fixtures.ts';
+
+const FILE = 'results/x/errors/v.jsonl';
+
+describe('parseErrorsFile', () => {
+  it('reads the lines the run writes, with the counts of each kind', async () => {
+    const { bytes } = await hostileErrors();
+    const f = parseErrorsFile(bytes.toString('utf8'), FILE, 'v');
+    expect([f.variant, f.falsePositives, f.falseNegatives, f.lines.length]).toEqual(['v', 7, 3, 2]);
+    expect(f.lines.map((l) => [l.kind, l.rank, l.explanation.a.index, l.explanation.b.index, l.judgment])).toEqual([
+      ['false positive', 1, 0, 1, 'not a duplicate'],
+      ['false negative', 1, 2, 3, null],
+    ]);
+  });
+
+  it('names the file and line of a line that is not JSON', () => {
+    expect(() => parseErrorsFile('\n{"kind":', FILE, 'v')).toThrow(/^results\/x\/errors\/v\.jsonl: line 2: invalid JSON/);
+  });
+
+  it('reads an error without the texts (a run written before the browser), and shows it without them', async () => {
+    const { bytes } = await hostileErrors();
+    const [first] = bytes.toString('utf8').split('\n');
+    const { texts: _texts, ...old } = JSON.parse(first!) as Record<string, unknown>;
+    const f = parseErrorsFile(JSON.stringify(old), FILE, 'v');
+    expect(f.lines[0]?.texts).toBeUndefined();
+    const d = errorBrowserData([f]);
+    expect([d.texts.length, d.variants[0]!.errors[0]!.ta, d.variants[0]!.errors[0]!.tb]).toEqual([0, -1, -1]);
+  });
+
+  it('names the file and line of texts that are not two strings', async () => {
+    const { bytes } = await hostileErrors();
+    const line = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as Record<string, unknown>;
+    line['texts'] = { a: 'x' };
+    expect(() => parseErrorsFile(JSON.stringify(line), FILE, 'v')).toThrow(`${FILE}: line 1: texts: expected the texts a and b`);
+  });
+
+  it('refuses a span that ends before it starts', async () => {
+    const { bytes } = await hostileErrors();
+    const line = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as { explanation: { a: { spans: number[][] } } };
+    line.explanation.a.spans = [[5, 2, 1]];
+    expect(() => parseErrorsFile(JSON.stringify(line), FILE, 'v')).toThrow(/line 1: explanation\.a, explanation\.b/);
+  });
+
+  it('names the file and line of a judgment that is not a label', async () => {
+    const { bytes } = await hostileErrors();
+    const line = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as Record<string, unknown>;
+    line['judgment'] = 2;
+    expect(() => parseErrorsFile(JSON.stringify(line), FILE, 'v')).toThrow(`${FILE}: line 1: judgment: expected "duplicate", "not a duplicate" or null, got 2`);
+  });
+});
+
+describe('errorBrowserData', () => {
+  it('keeps the text of a document named by several errors once, and drops the evidence data its lines show', async () => {
+    const { bytes, docs } = await hostileErrors();
+    const f = parseErrorsFile(bytes.toString('utf8'), FILE, 'v');
+    const d = errorBrowserData([f, { ...f, variant: 'w' }]);
+    expect(d.texts.length).toBe(4);
+    expect(d.variants.map((v) => v.errors.map((e) => [d.texts[e.ta], d.texts[e.tb]]))).toEqual([
+      [
+        [docs.texts[0], docs.texts[1]],
+        [f.lines[1]!.texts!.a, f.lines[1]!.texts!.b],
+      ],
+      [
+        [docs.texts[0], docs.texts[1]],
+        [f.lines[1]!.texts!.a, f.lines[1]!.texts!.b],
+      ],
+    ]);
+    const e = d.variants[0]!.errors[0]!;
+    expect(e.x.evidence).toEqual({ summary: f.lines[0]!.explanation.evidence!.summary, lines: f.lines[0]!.explanation.evidence!.lines });
+  });
+});
+
+describe('renderErrorBrowser', () => {
+  it('is empty without an errors file, and escapes a variant named like markup', () => {
+    expect(renderErrorBrowser([], 0.5)).toBe('');
+    const html = renderErrorBrowser([{ variant: HOSTILE, falsePositives: 1, falseNegatives: 0, lines: [] }], 0.5);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; — 1 false positives, 0 false negatives');
+    expect(html).not.toContain(HOSTILE);
+  });
+});
