@@ -2,7 +2,9 @@
  * The text-dedup wrapper (python/peers/textdedup_clusters.py) run by the harness gives the
  * clusters text-dedup's own command gives when a user runs it (`python -m text_dedup.minhash`,
  * `python -m text_dedup.simhash`) on the same documents: the union-find its `--debug` flag
- * dumps, and the documents its deduplicated dataset keeps (one of each cluster, every other one).
+ * dumps, and the documents its deduplicated dataset keeps (one of each cluster, every other one);
+ * and, by a second method, the components of the pairs found by brute force over text-dedup's
+ * own fingerprints.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
