@@ -43,7 +43,8 @@ SIMHASH_MIN_CHARS = 5
 
 
 def main():
-    p = argparse.ArgumentParser()
+    # No abbreviations: every option this parser does not know is text-dedup's, passed on whole.
+    p = argparse.ArgumentParser(allow_abbrev=False)
     p.add_argument("--corpus", required=True)
     p.add_argument("--output", required=True)
     p.add_argument("--algorithm", choices=["minhash", "simhash"], required=True)
