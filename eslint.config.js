@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'results/', 'dist/', 'test-artifacts/', '.tmp/'] },
+  { ignores: ['node_modules/', 'results/', 'dist/', 'test-artifacts/', '.tmp/', '.venv/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },

@@ -120,6 +120,13 @@ export interface AlgorithmAdapter<S extends z.ZodType = z.ZodType> {
    * such files, which the harness finds by this method, never by name.
    */
   paramsForFile?(file: string, declared: FileDeclaration): unknown;
+  /**
+   * Each run of this adapter in a config is a method of its own (a command: datasketch,
+   * text-dedup, …), not a setting of one method: the leaderboard draws a series per run name
+   * (`runs[].name`, the variant's name before its first `/`) instead of one for the adapter.
+   * Absent: one series for all its variants.
+   */
+  readonly seriesPerRun?: boolean;
 }
 
 /** What the job script needs of a detector: its plan function, without the schema. */

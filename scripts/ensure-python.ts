@@ -6,8 +6,8 @@
  * (what configs name: `.venv/peers/bin/python`). The tests that need a set call
  * `ensurePythonSet()` themselves, as the browser tests call `ensureChromium()`.
  *
- *   npm run peers:install                                  → the `peers` set
- *   node --import tsx scripts/ensure-python.ts [SET]       → prints the python, or exits 1 saying why not
+ *   npm run peers:install                                  → the `peers` and `textdedup` sets
+ *   node --import tsx scripts/ensure-python.ts [SET…]      → prints each set's python, or exits 1 saying why not
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -101,11 +101,14 @@ function removeOlder(set: string, current: string): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = ensurePythonSet(process.argv[2] ?? 'peers', (line) => console.error(line));
-  if (r.found) {
-    console.log(r.python);
-  } else {
-    console.error(`ensure-python: ${r.reason}`);
-    process.exitCode = 1;
+  const sets = process.argv.length > 2 ? process.argv.slice(2) : ['peers'];
+  for (const set of sets) {
+    const r = ensurePythonSet(set, (line) => console.error(line));
+    if (r.found) {
+      console.log(r.python);
+    } else {
+      console.error(`ensure-python: ${set}: ${r.reason}`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -11,4 +11,6 @@ export const adapter: AlgorithmAdapter<typeof externalParams> = {
   fileParams: [['program'], ['interpreter'], ['file']],
   // `bench score FILE`: the file read as a command's output would be.
   paramsForFile: (file, d) => ({ file, output: d.format, score: d.score, score_floor: d.scoreFloor, decisions: d.decisions }),
+  // datasketch and text-dedup are different methods, though both are `external`.
+  seriesPerRun: true,
 };

@@ -244,6 +244,8 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     record: {
       name: v.name,
       algorithm: v.algorithm,
+      // A run name holds no `/` (schema.ts): sweep points, trials and calibration runs add theirs after one.
+      ...(adapter.seriesPerRun ? { series: v.name.split('/')[0] } : {}),
       ground_truth: v.groundTruth,
       params: v.params,
       swept: v.swept,

@@ -27,7 +27,8 @@ export interface CorpusGroup {
 
 export interface LeaderboardPoint extends XYPoint {
   readonly name: string;
-  readonly algorithm: string;
+  /** the series it is drawn in: its algorithm, or for an adapter whose runs are methods of their own (`external`) the algorithm and the run's name */
+  readonly series: string;
   /** a ground truth: exact by definition, the reference the others are scored against, never ranked */
   readonly reference: boolean;
 }
@@ -49,13 +50,18 @@ export function pointName(run: RunRecord, v: VariantRecord): string {
   return `${run.experiment} · ${v.name}${v.ground_truth ? ' (ground truth)' : ''} · ${run.run_id}`;
 }
 
+/** The series a variant is drawn in: `external: datasketch` and `external: text-dedup` apart, every `broder` variant together. */
+export function seriesOf(v: Pick<VariantRecord, 'algorithm' | 'series'>): string {
+  return v.series === undefined ? v.algorithm : `${v.algorithm}: ${v.series}`;
+}
+
 /** Every variant of every run in the group with a value for both measures. */
 export function leaderboardPoints(group: CorpusGroup, quality: LeaderboardMeasure, cost: LeaderboardMeasure, nameOf: (run: RunRecord, v: VariantRecord) => string = pointName): LeaderboardPoint[] {
   return group.entries.flatMap(({ run }) =>
     run.variants.flatMap((v) => {
       const y = quality.value(v);
       const x = cost.value(v);
-      return y === null || x === null ? [] : [{ x, y, name: nameOf(run, v), algorithm: v.algorithm, reference: v.ground_truth }];
+      return y === null || x === null ? [] : [{ x, y, name: nameOf(run, v), series: seriesOf(v), reference: v.ground_truth }];
     }),
   );
 }
@@ -65,10 +71,10 @@ export function leaderboardChart(id: string, group: CorpusGroup, quality: Leader
   // A ground truth scores perfectly against itself: drawn for its cost, but on no frontier.
   const ranked = points.filter((p) => !p.reference);
   const truths = points.filter((p) => p.reference);
-  const algorithms = [...new Set(ranked.map((p) => p.algorithm))];
+  const seriesNames = [...new Set(ranked.map((p) => p.series))];
   const frontier = paretoFrontier(ranked, { xLower: cost.worse === 'higher', yHigher: quality.worse === 'lower' });
   const series: Series[] = [
-    ...algorithms.map((a): Series => ({ kind: 'points', label: a, line: false, points: ranked.filter((p) => p.algorithm === a) })),
+    ...seriesNames.map((a): Series => ({ kind: 'points', label: a, line: false, points: ranked.filter((p) => p.series === a) })),
     ...(truths.length > 0 ? [{ kind: 'points', label: 'ground truth (the reference)', line: false, reference: true, points: truths } satisfies Series] : []),
     { kind: 'points', label: 'Pareto frontier', line: true, reference: true, points: frontier },
   ];
@@ -111,7 +117,7 @@ function renderTable(group: CorpusGroup): string {
   const body = rows
     .map(
       ({ run, v, reportHref }) =>
-        `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth: the reference, not ranked)</em>' : ''}</td><td>${escapeHtml(v.algorithm)}</td>` +
+        `<tr><td>${escapeHtml(run.experiment)}</td><td>${escapeHtml(v.name)}${v.ground_truth ? ' <em>(ground truth: the reference, not ranked)</em>' : ''}</td><td>${escapeHtml(seriesOf(v))}</td>` +
         numCell(v.measures.f1_pairs ?? null) +
         numCell(v.measures.recall_pairs ?? null) +
         numCell(v.measures.precision_pairs ?? null) +

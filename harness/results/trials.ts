@@ -100,6 +100,7 @@ export function averageTrials(variant: { readonly name: string; readonly params:
   return {
     name: variant.name,
     algorithm: first.algorithm,
+    ...(first.series !== undefined ? { series: first.series } : {}),
     ground_truth: false,
     params: variant.params,
     swept: variant.swept,

@@ -60,6 +60,8 @@ export interface OutputFileRecord {
 export interface VariantRecord {
   readonly name: string;
   readonly algorithm: string;
+  /** the run it belongs to (its name before the first `/`), when its adapter's runs are methods of their own (`seriesPerRun`): the leaderboard's series */
+  readonly series?: string;
   readonly ground_truth: boolean;
   readonly params: unknown;
   /** dotted path within params → swept value (empty for the ground truth and unswept runs) */

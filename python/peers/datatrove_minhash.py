@@ -11,11 +11,11 @@ stage 2 `MinhashDedupBuckets` (one task a bucket), stage 3 `MinhashDedupCluster`
 What it decides is the clusters, not pairs: every document with a cluster is written as
 `doc,cluster` (`output: clusters`), and the harness scores every pair inside a cluster.
 
-One change from a datatrove run on English: its word tokenizer for English is spaCy's, which this
-environment does not install; the stages get a tokenizer that splits ndd-bench's normalized text
-(letters and digits, single spaces) on its spaces. spaCy's blank English tokenizer splits such
-text at the same spaces, except for its English exceptions (contractions written without the
-apostrophe, such as "dont", become two tokens).
+Words are cut by datatrove's own tokenizer for English, its default (`language="eng"`): its
+`SpaCyTokenizer`, spaCy's blank English pipeline (no trained model to download), installed from
+PyPI with the peers' set. It splits ndd-bench's normalized text (letters and digits, single
+spaces) at its spaces and, by spaCy's English exceptions, some words further ("dont" → "do",
+"nt"; "cannot" → "can", "not").
 """
 import argparse
 import csv
@@ -34,22 +34,8 @@ from datatrove.pipeline.dedup.minhash import (
     MinhashDedupSignature,
 )
 from datatrove.utils.hashing import HashConfig
-from datatrove.utils.word_tokenizers import WordTokenizer
 
 from ndd_input import read_corpus
-
-
-class SpaceTokenizer(WordTokenizer):
-    """Words of a normalized text: split on its spaces."""
-
-    def word_tokenize(self, text):
-        return text.split()
-
-    def sent_tokenize(self, text):
-        return [text]
-
-    def span_tokenize(self, text):
-        return [(0, len(text))]
 
 
 def main():
@@ -74,11 +60,10 @@ def main():
     try:
         docs = lambda: [Document(text=t, id=str(i)) for i, t in enumerate(texts)]  # noqa: E731
         folder = lambda name: os.path.join(work, name)  # noqa: E731
-        tokenizer = SpaceTokenizer()
         run = lambda pipeline, tasks, name: LocalPipelineExecutor(  # noqa: E731
             pipeline=pipeline, tasks=tasks, workers=1, logging_dir=folder(f"logs-{name}")
         ).run()
-        run([docs(), MinhashDedupSignature(output_folder=folder("signatures"), config=config, language=tokenizer)], 1, "signatures")
+        run([docs(), MinhashDedupSignature(output_folder=folder("signatures"), config=config)], 1, "signatures")
         run([MinhashDedupBuckets(input_folder=folder("signatures"), output_folder=folder("buckets"), config=config)], a.num_buckets, "buckets")
         run([MinhashDedupCluster(input_folder=folder("buckets"), output_folder=folder("remove"), config=config, save_cluster_id=True)], 1, "clusters")
         clusters = {}

@@ -84,6 +84,23 @@ describe.skipIf(skipsWithout(hasPython, 'the external detector run in Python', '
   });
 });
 
+describe('external variants on the leaderboard', () => {
+  it('are each in the series of their run, named in the config, across a sweep', async () => {
+    const pair = script('pair.sh', 'printf "b0,b0-edit\\n" > "$1"\n');
+    const runs = ['one', 'two'].map((name) => `  - algorithm: external
+    name: ${name}
+    params: { program: ${basename(pair)}, command: [sh, "{program}", "{output}"], args: { k: [1, 2] } }`);
+    const rec = await run(config(runs.join('\n')));
+    expect(rec.variants.map((v) => [v.name, v.series])).toEqual([
+      ['ground-truth', undefined],
+      ['one/k=1', 'one'],
+      ['one/k=2', 'one'],
+      ['two/k=1', 'two'],
+      ['two/k=2', 'two'],
+    ]);
+  });
+});
+
 describe('an external detector that misbehaves', () => {
   it('has its malformed and unknown-id lines counted and named in run.json', async () => {
     const s = script('skips.sh', 'printf "b0,b0-edit\\nb0,nobody\\nb1,b1-edit,0.9,extra\\nlist0,list1\\n" > "$1"\n');

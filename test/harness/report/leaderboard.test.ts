@@ -68,6 +68,39 @@ describe('leaderboard points and frontier', () => {
   });
 });
 
+describe('leaderboard series', () => {
+  /** Run A with two of its variants as external commands: `datasketch` and, swept, `text-dedup`. */
+  const withExternal = editedRun(a, (r) => {
+    const [, v1, v2, v3] = r.variants;
+    if (!v1 || !v2 || !v3) throw new Error('fixture changed');
+    Object.assign(v1, { name: 'datasketch', algorithm: 'external', series: 'datasketch' });
+    Object.assign(v2, { name: 'text-dedup/threshold=0.5', algorithm: 'external', series: 'text-dedup' });
+    Object.assign(v3, { name: 'text-dedup/threshold=0.7', algorithm: 'external', series: 'text-dedup' });
+  });
+  const group = groupByCorpus([{ run: withExternal, reportHref: 'x' }])[0];
+  if (!group) throw new Error('no group');
+  const chart = leaderboardChart('c', group, f1, runtime);
+  const points = (label: string): string[] => {
+    const s = chart.series.find((x) => x.label === label);
+    return s?.kind === 'points' ? s.points.map((p) => (p as { name: string }).name.split(' · ')[1] as string) : [];
+  };
+
+  it('gives each external run a series of its own, by its name', () => {
+    expect(chart.series.map((s) => s.label)).toEqual(['external: datasketch', 'external: text-dedup', 'broder', 'ground truth (the reference)', 'Pareto frontier']);
+    expect(points('external: datasketch')).toEqual(['datasketch']);
+    expect(points('external: text-dedup')).toEqual(['text-dedup/threshold=0.5', 'text-dedup/threshold=0.7']);
+  });
+
+  it('keeps every variant of a built-in detector in one series', () => {
+    expect(points('broder')).toEqual(['broder/mod=2', 'broder/mod=4']);
+  });
+
+  it('names the series in the table', () => {
+    const html = renderLeaderboard([{ run: withExternal, reportHref: 'x' }], { generatedAt: 'now', resultsDir: 'results' });
+    expect(html).toContain('<td>text-dedup/threshold=0.7</td><td>external: text-dedup</td>');
+  });
+});
+
 describe('renderLeaderboard', () => {
   const html = renderLeaderboard(entries, { generatedAt: '2025-11-22T12:00:00.000Z', resultsDir: 'results' });
   const page = parsePage(html);
