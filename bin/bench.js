@@ -25,6 +25,21 @@ function freshBuild() {
   }
 }
 
+// Loading the CLI takes a few hundred milliseconds, seconds on a busy machine, before its own
+// handler (harness/interrupts.ts) is installed. An interrupt meanwhile ends the process as that
+// handler would before a command starts, instead of Node's silent death by signal. Once the CLI's
+// handler is there, this one steps aside for good, so that a second interrupt still ends the
+// process at once.
+function interruptedWhileLoading(signal) {
+  process.off('SIGINT', interruptedWhileLoading);
+  process.off('SIGTERM', interruptedWhileLoading);
+  if (process.listenerCount(signal) > 0) return;
+  process.stderr.write('interrupted: nothing was written\n');
+  process.exit(130);
+}
+process.on('SIGINT', interruptedWhileLoading);
+process.on('SIGTERM', interruptedWhileLoading);
+
 if (process.env.NDD_BENCH_FROM_SOURCES === undefined && freshBuild()) {
   await import(new URL('dist/cli/bench.mjs', root).href);
 } else {
