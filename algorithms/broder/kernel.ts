@@ -8,10 +8,11 @@ import { concatPairs, type CorpusShape, type PairScorer, type KernelContext, typ
 import { balancedRanges } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
-import { externalJoin, runExternal } from './external.ts';
+import { externalJoin, outOfCoreLists, runExternal } from './external.ts';
+import { externalPrefix } from './external-prefix.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
-import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin, usesPrefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
@@ -42,12 +43,17 @@ export function broderKernelBytes(shape: CorpusShape): number {
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   const external = runsOutOfCore(params.sampling);
   return {
-    run: (k) => (external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes ? runExternal(k, params, floor) : runKernel(k, params, floor)),
+    run: (k) => (outOfCore(k, external) ? runExternal(k, params, floor) : runKernel(k, params, floor)),
     memoryBytes: broderKernelBytes,
     outOfCore: external,
-    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin],
+    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix],
     ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params) } : {}),
   };
+}
+
+/** Whether the kernel runs out of core: it can (`external`), and the in-memory one does not fit the budget. */
+function outOfCore(k: KernelContext, external: boolean): boolean {
+  return external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes;
 }
 
 function shapeOf(k: KernelContext): CorpusShape {
@@ -120,17 +126,6 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
 
 
 /**
- * Below this floor the prefixes are whole documents (any document under a million ids): every
- * pair sharing a fingerprint is then reported, which is the full join's (ScanCount's) own work.
- */
-const PREFIX_JOIN_FLOOR = 2 ** -20;
-
-/** Whether the unsampled RR from `floor` up is found by the prefix join (prefix-join.ts) instead of the full join. */
-export function usesPrefixJoin(params: BroderParams, floor: number): boolean {
-  return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
-}
-
-/**
  * The ground truth from its floor up: MR#1's counters counted from the postings (its pairs are
  * not made), the pairs from the prefix join, and MR#2's `distinct_pairs` counted as the text
  * jobs count it (countSharedPairs), on the threads beside the join.
@@ -187,9 +182,14 @@ function sharingWork(f: DocumentFeatures): Float64Array {
 /**
  * The exact unsampled RR of any pair, for the evaluation (contract LocalKernel.scorer): from the
  * features every variant of the same shingling shares, so after the ground truth it costs
- * nothing to build.
+ * nothing to build; out of core, from the documents' rank lists the ground truth made
+ * (external-prefix.ts), 4 bytes a shared fingerprint entry.
  */
 async function exactScorer(k: KernelContext, params: BroderParams): Promise<PairScorer> {
+  if (outOfCore(k, true)) {
+    const lists = await outOfCoreLists(k, params);
+    return (a, b) => exactResemblance(lists, a, b);
+  }
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   return (a, b) => exactResemblance(features, a, b);
 }

@@ -14,6 +14,18 @@
  */
 import { sharedU32 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
+import type { BroderParams } from './params.ts';
+
+/**
+ * Below this floor the prefixes are whole documents (any document under a million ids): every
+ * pair sharing a fingerprint is then reported, which is the full join's (ScanCount's) own work.
+ */
+const PREFIX_JOIN_FLOOR = 2 ** -20;
+
+/** Whether the unsampled RR from `floor` up is found by the prefix join instead of the full join. */
+export function usesPrefixJoin(params: Pick<BroderParams, 'sampling'>, floor: number): boolean {
+  return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
+}
 
 /** Relative slack on the filters' bounds, far above a double's rounding and far below one id. */
 const SLACK = 1e-9;
@@ -39,6 +51,12 @@ export interface PrefixIndex {
   readonly docs: number;
   /** CSR over documents of their prefix entries */
   readonly prefixStart: Uint32Array;
+  /**
+   * where each document's prefix entries end, when they are not end to end (the out-of-core
+   * index's prefixes are the heads of the documents' id lists: external-prefix.ts); default
+   * `prefixStart[d + 1]`
+   */
+  readonly prefixEnd?: Uint32Array;
   /** each prefix entry's rank (its id's place in the rarest-first order), UNSHARED for an id of one document */
   readonly prefixRank: Uint32Array;
   /** each prefix entry's position in its rank's list */
@@ -108,6 +126,24 @@ export function buildPrefixIndex(f: DocumentFeatures, floor: number): PrefixInde
   return { docs: f.docs, prefixStart, prefixRank, prefixPos, listStart, listDocs, work };
 }
 
+/**
+ * The documents' id lists in one order: ids ascending, the same id the same fingerprint. With
+ * `sizes`, the lists hold only the ids shared by two documents or more, in rarest-first order
+ * (external-prefix.ts), and `sizes` gives each document's distinct fingerprints: the ids no other
+ * document holds change no pair's count of shared ids, only the sizes.
+ */
+export interface IdLists {
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly sizes?: Uint32Array;
+}
+
+/** Each document's distinct fingerprints. */
+function sizeOf(f: IdLists): (d: number) => number {
+  const { docStart, sizes } = f;
+  return sizes ? (d) => sizes[d] as number : (d) => (docStart[d + 1] as number) - (docStart[d] as number);
+}
+
 /** The ids two documents share, by merging their ascending id lists. */
 export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y: number): number {
   let i = docStart[x] as number;
@@ -133,24 +169,23 @@ export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y:
  * scores a pair the ground truth did not report because it scored under the floor. The same
  * expression as the join's, so a pair gets the same double either way; 0 when it shares nothing.
  */
-export function exactResemblance(f: Pick<DocumentFeatures, 'docStart' | 'ids'>, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+export function exactResemblance(f: IdLists, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
   const out = new Float64Array(a.length);
+  const size = sizeOf(f);
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
     const c = commonIds(f.docStart, f.ids, x, y);
     if (c === 0) continue;
-    const sx = (f.docStart[x + 1] as number) - (f.docStart[x] as number);
-    const sy = (f.docStart[y + 1] as number) - (f.docStart[y] as number);
+    const sx = size(x);
+    const sy = size(y);
     out[i] = c / (sx + sy - c);
   }
   return out;
 }
 
-export interface PrefixJoinPayload {
+export interface PrefixJoinPayload extends IdLists {
   readonly index: Omit<PrefixIndex, 'work'>;
-  readonly docStart: Uint32Array;
-  readonly ids: Uint32Array;
   readonly floor: number;
   readonly from: number;
   readonly to: number;
@@ -168,6 +203,7 @@ export interface PrefixJoinResult {
 export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   const { index: x, docStart, ids, floor } = p;
   const docs = x.docs;
+  const prefixEnd = x.prefixEnd ?? x.prefixStart.subarray(1);
   // The last document a candidate was seen for, plus one: each candidate verified once.
   const seen = new Uint32Array(docs);
   const touched = new Uint32Array(docs);
@@ -177,13 +213,13 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   let outS = new Float64Array(cap);
   let n = 0;
   let verified = 0;
-  const size = (d: number): number => (docStart[d + 1] as number) - (docStart[d] as number);
+  const size = sizeOf(p);
   for (let a = p.from; a < p.to; a++) {
     const sa = size(a);
     if (sa === 0) continue;
     const [lo, hi] = partnerSizes(sa, floor);
     let nt = 0;
-    for (let e = x.prefixStart[a] as number; e < (x.prefixStart[a + 1] as number); e++) {
+    for (let e = x.prefixStart[a] as number; e < (prefixEnd[a] as number); e++) {
       const r = x.prefixRank[e] as number;
       if (r === UNSHARED) continue;
       const end = x.listStart[r + 1] as number;
@@ -231,7 +267,8 @@ function grown(a: Uint32Array<ArrayBuffer>, cap: number): Uint32Array<ArrayBuffe
 export interface SharingPayload {
   readonly docStart: Uint32Array;
   readonly ids: Uint32Array;
-  readonly entryPos: Uint32Array;
+  /** each entry's document's place in its id's postings; without it, found by binary search (4 bytes an entry less) */
+  readonly entryPos: Uint32Array | null;
   readonly postStart: Uint32Array;
   readonly postDocs: Uint32Array;
   readonly docs: number;
@@ -252,7 +289,8 @@ export function countSharedPairs(p: SharingPayload): number {
     for (let e = p.docStart[a] as number; e < (p.docStart[a + 1] as number); e++) {
       const id = p.ids[e] as number;
       const end = p.postStart[id + 1] as number;
-      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
+      const first = p.entryPos ? (p.postStart[id] as number) + (p.entryPos[e] as number) + 1 : after(p.postDocs, p.postStart[id] as number, end, a);
+      for (let q = first; q < end; q++) {
         const b = p.postDocs[q] as number;
         if (seen[b] === a + 1) continue;
         seen[b] = a + 1;
@@ -261,4 +299,16 @@ export function countSharedPairs(p: SharingPayload): number {
     }
   }
   return distinct;
+}
+
+/** The first place in the ascending `list[from .. to)` holding a value above `x`. */
+function after(list: Uint32Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
