@@ -40,6 +40,16 @@ export function broderKernelBytes(shape: CorpusShape): number {
   return 128 * 2 ** 20 + 18 * shape.chars;
 }
 
+/**
+ * The scorer's bytes (exactScorer): the in-memory kernel's features when they fit, else the
+ * documents' rank lists (external-prefix.ts), 4 bytes a shared fingerprint entry: shingles start
+ * at words, and a word with its separator is at least two characters, so at most 2 bytes a
+ * character, and each document's offset and size.
+ */
+export function broderScorerBytes(shape: CorpusShape): number {
+  return Math.min(broderKernelBytes(shape), 128 * 2 ** 20 + 2 * (shape.chars + shape.documents) + 8 * (shape.documents + 1));
+}
+
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   const external = runsOutOfCore(params.sampling);
   return {
@@ -47,7 +57,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     memoryBytes: broderKernelBytes,
     outOfCore: external,
     workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix],
-    ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params) } : {}),
+    ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params), scorerBytes: broderScorerBytes } : {}),
   };
 }
 

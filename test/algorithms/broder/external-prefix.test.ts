@@ -14,7 +14,7 @@ import type { Counters, DocumentSet, KernelContext, PairList, WorkerTask } from 
 import { makeKernelContext } from '../../../harness/runtime/kernel-context.ts';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { runHere } from '../../../harness/runtime/tasks.ts';
-import { bruteForce, corpus, SHINGLE } from './heavy-text.ts';
+import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
 
 const pool = new WorkerPool(2);
 afterAll(() => pool.close());

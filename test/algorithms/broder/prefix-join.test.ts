@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
 import { sampleFeatures, unsampledCounters } from '../../../algorithms/broder/join.ts';
 import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
-import { bruteForce, corpus, SHINGLE } from './heavy-text.ts';
+import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
 
 function features(texts: string[]): DocumentFeatures {
   const half = Math.floor(texts.length / 2);

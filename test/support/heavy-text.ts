@@ -2,8 +2,8 @@
  * Small corpora with heavy shared text, and every pair's RR from the definition: the brute
  * force the prefix joins (in memory and out of core) are checked against.
  */
-import { normalize } from '../../../algorithms/text/normalize.ts';
-import { charShingles } from '../../../algorithms/text/shingles.ts';
+import { normalize } from '../../algorithms/text/normalize.ts';
+import { charShingles } from '../../algorithms/text/shingles.ts';
 
 export const SHINGLE = { unit: 'char', size: 8, start: 'word' } as const;
 
