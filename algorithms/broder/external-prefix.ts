@@ -10,8 +10,8 @@
  *      (`rankLists`: one read of the shared records, 4 bytes a shared entry in memory). The
  *      fingerprints of one document change no pair's overlap, only the sizes, which the runs
  *      hold; they are the rarest, so they come first in every document's order.
- *   2. MR#2's `distinct_pairs` counted from the ranks' postings (`countSharedPairs`), which are
- *      then dropped;
+ *   2. MR#2's `distinct_pairs` counted from the ranks' postings (`countSharedPairs`, one rank
+ *      of each set held by the same documents: `distinctPostings`), which are then dropped;
  *   3. the prefix index over the heads of the lists, and the prefix join on the worker threads,
  *      each candidate verified by merging the two lists with the full join's own expression.
  * The lists stay cached for the scorer (kernel.ts `exactScorer`), 4 bytes a shared entry. The
@@ -25,7 +25,7 @@ import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import type { FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import { MR1, MR2 } from './jobs.ts';
-import { countSharedPairs, prefixJoin, prefixLength, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
+import { countSharedPairs, distinctPostings, prefixJoin, prefixLength, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
 import { pairsOf } from './sampling.ts';
 import type * as ExternalPrefix from './external-prefix.ts';
 
@@ -292,15 +292,21 @@ async function countDistinct(k: KernelContext, lists: RankLists, chunks: number,
   // A document's steps are its postings after it: about its postings' lengths times the share of
   // documents after it (the postings are ascending), which balances the ranges without a search.
   const { start } = postings;
-  const steps = (d: number): number => {
-    let w = 1;
-    for (let e = docStart[d] as number; e < (docStart[d + 1] as number); e++) w += (start[(ranks[e] as number) + 1] as number) - (start[ranks[e] as number] as number);
-    return (w * (docs - d)) / docs;
-  };
-  const ranges = balancedRanges(docs, steps, chunks);
+  const walk = distinctPostings(start, postings.lists, lists.ranks);
+  throwIfStopped(stop);
+  const work = new Float64Array(docs);
+  for (let d = 0; d < docs; d++) {
+    let w = 0;
+    for (let e = docStart[d] as number; e < (docStart[d + 1] as number); e++) {
+      const r = ranks[e] as number;
+      if (walk[r] === 1) w += (start[r + 1] as number) - (start[r] as number);
+    }
+    work[d] = (w * (docs - d)) / docs;
+  }
+  const ranges = balancedRanges(docs, (d) => work[d] as number, chunks);
   const counts = await settleAll(
     ranges.map(([from, to]) =>
-      k.runInWorker(externalPrefix.task('countSharedPairs'), { docStart, ids: ranks, entryPos: null, postStart: start, postDocs: postings.lists, docs, from, to } satisfies SharingPayload),
+      k.runInWorker(externalPrefix.task('countSharedPairs'), { docStart, ids: ranks, entryPos: null, walk, postStart: start, postDocs: postings.lists, docs, from, to } satisfies SharingPayload),
     ),
   );
   return counts.reduce((s, n) => s + n, 0);

@@ -12,7 +12,8 @@
  * factor t of each other; both filters here are a little wider than that (rounding slack),
  * and the decision is the full join's own `c / (|x| + |y| − c) >= floor`, double for double.
  */
-import { sharedU32 } from '../text/chunks.ts';
+import { sortRecords } from '../../kernels/sort/records.ts';
+import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
 import type { BroderParams } from './params.ts';
 
@@ -264,11 +265,65 @@ function grown(a: Uint32Array<ArrayBuffer>, cap: number): Uint32Array<ArrayBuffe
   return out;
 }
 
+/**
+ * Which ids' postings the count of the pairs sharing an id walks (countSharedPairs): one id of
+ * each set of ids held by the same documents, none held by one document. Exact: the pairs
+ * sharing an id are the union, over the ids, of the pairs of their postings, and an id whose
+ * postings equal another's adds none. Shared text makes such sets: a template's header is
+ * dozens of shingles in the same documents, and so is a line copied into hundreds. Found by
+ * sorting the ids by (hash of the postings, frequency) and comparing the lists of equal keys.
+ */
+export function distinctPostings(postStart: Uint32Array, postDocs: Uint32Array, lists: number): Uint8Array {
+  const df = (id: number): number => (postStart[id + 1] as number) - (postStart[id] as number);
+  let shared = 0;
+  for (let id = 0; id < lists; id++) if (df(id) >= 2) shared++;
+  const records = new Uint32Array(Math.max(1, shared * 2));
+  const owners = new Uint32Array(Math.max(1, shared));
+  let n = 0;
+  for (let id = 0; id < lists; id++) {
+    const from = postStart[id] as number;
+    const to = postStart[id + 1] as number;
+    if (to - from < 2) continue;
+    let h = 0x811c9dc5;
+    for (let q = from; q < to; q++) h = Math.imul(h ^ (postDocs[q] as number), 0x01000193);
+    records[2 * n] = h >>> 0;
+    records[2 * n + 1] = to - from;
+    owners[n++] = id;
+  }
+  const sorted = sortRecords(records, { width: 2, keyWords: 2, count: n, owners });
+  const keys = sorted.records;
+  const ids = sorted.owners;
+  const sameList = (x: number, y: number): boolean => {
+    const fx = postStart[x] as number;
+    const fy = postStart[y] as number;
+    for (let q = 0; q < df(x); q++) if (postDocs[fx + q] !== postDocs[fy + q]) return false;
+    return true;
+  };
+  const keep = sharedU8(lists);
+  const kept: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && keys[2 * j] === keys[2 * i] && keys[2 * j + 1] === keys[2 * i + 1]) j++;
+    // Ids of one key: each kept unless its list equals one kept before it (a hash collision keeps both).
+    kept.length = 0;
+    for (let k = i; k < j; k++) {
+      const id = ids[k] as number;
+      if (kept.some((other) => sameList(other, id))) continue;
+      kept.push(id);
+      keep[id] = 1;
+    }
+    i = j;
+  }
+  return keep;
+}
+
 export interface SharingPayload {
   readonly docStart: Uint32Array;
   readonly ids: Uint32Array;
   /** each entry's document's place in its id's postings; without it, found by binary search (4 bytes an entry less) */
   readonly entryPos: Uint32Array | null;
+  /** the ids whose postings are walked (distinctPostings); without it, every id's */
+  readonly walk: Uint8Array | null;
   readonly postStart: Uint32Array;
   readonly postDocs: Uint32Array;
   readonly docs: number;
@@ -284,10 +339,12 @@ export interface SharingPayload {
  */
 export function countSharedPairs(p: SharingPayload): number {
   const seen = new Uint32Array(p.docs);
+  const walk = p.walk;
   let distinct = 0;
   for (let a = p.from; a < p.to; a++) {
     for (let e = p.docStart[a] as number; e < (p.docStart[a + 1] as number); e++) {
       const id = p.ids[e] as number;
+      if (walk && walk[id] === 0) continue;
       const end = p.postStart[id + 1] as number;
       const first = p.entryPos ? (p.postStart[id] as number) + (p.entryPos[e] as number) + 1 : after(p.postDocs, p.postStart[id] as number, end, a);
       for (let q = first; q < end; q++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
 import { sampleFeatures, unsampledCounters } from '../../../algorithms/broder/join.ts';
 import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
 import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
@@ -82,13 +82,40 @@ describe('unsampledCounters', () => {
 });
 
 describe('countSharedPairs', () => {
-  it.each(SEEDS)('counts the pairs sharing a fingerprint, as the definition does (corpus %i)', (seed) => {
+  it.each(SEEDS)('counts the pairs sharing a fingerprint, as the definition does, walking every id or one of each set with the same postings (corpus %i)', (seed) => {
     const texts = corpus(seed, 50);
     const f = features(texts);
     const expected = bruteForce(texts).filter((p) => p.rr > 0).length;
     const { docStart, ids, entryPos, postStart, postDocs, docs } = f;
-    const whole = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: docs });
-    const halves = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: 20 }) + countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 20, to: docs });
-    expect([whole, halves]).toEqual([expected, expected]);
+    const distinct = distinctPostings(postStart, postDocs, f.fingerprints);
+    for (const [walk, positions] of [[null, entryPos], [distinct, entryPos], [distinct, null]] as const) {
+      const whole = countSharedPairs({ docStart, ids, entryPos: positions, walk, postStart, postDocs, docs, from: 0, to: docs });
+      const halves = countSharedPairs({ docStart, ids, entryPos: positions, walk, postStart, postDocs, docs, from: 0, to: 20 }) + countSharedPairs({ docStart, ids, entryPos: positions, walk, postStart, postDocs, docs, from: 20, to: docs });
+      expect([whole, halves]).toEqual([expected, expected]);
+    }
+  });
+});
+
+describe('distinctPostings', () => {
+  it('keeps one id of each set of ids held by the same documents, none held by one, by hand', () => {
+    // ids 0..5: {0,1}, {2}, {0,1}, {0,1,2}, {1,2}, {0,1,2}
+    const lists = [[0, 1], [2], [0, 1], [0, 1, 2], [1, 2], [0, 1, 2]];
+    const postStart = Uint32Array.from([0, ...lists.map((_, i) => lists.slice(0, i + 1).flat().length)]);
+    const postDocs = Uint32Array.from(lists.flat());
+    const keep = distinctPostings(postStart, postDocs, lists.length);
+    // One of 0 and 2, one of 3 and 5, and 4; whichever of equal lists is kept, once.
+    expect([keep[0]! + keep[2]!, keep[1], keep[3]! + keep[5]!, keep[4]]).toEqual([1, 0, 1, 1]);
+  });
+
+  it.each(SEEDS)('keeps as many ids as there are distinct postings of two documents or more (corpus %i)', (seed) => {
+    const f = features(corpus(seed, 50));
+    const keep = distinctPostings(f.postStart, f.postDocs, f.fingerprints);
+    const lists = new Set<string>();
+    for (let id = 0; id < f.fingerprints; id++) {
+      const list = [...f.postDocs.subarray(f.postStart[id], f.postStart[id + 1])];
+      if (list.length >= 2) lists.add(list.join(' '));
+    }
+    expect(keep.reduce((s, k) => s + k, 0)).toBe(lists.size);
+    expect(lists.size).toBeLessThan(f.fingerprints / 2); // heavy shared text: the walk is shorter
   });
 });
