@@ -25,7 +25,7 @@ import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import type { FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import { MR1, MR2 } from './jobs.ts';
-import { countSharedPairs, distinctPostings, prefixJoin, prefixLength, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
+import { countSharedPairs, distinctPostings, prefixJoin, prefixLength, sharingLists, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
 import { pairsOf } from './sampling.ts';
 import type * as ExternalPrefix from './external-prefix.ts';
 
@@ -292,22 +292,20 @@ async function countDistinct(k: KernelContext, lists: RankLists, chunks: number,
   // A document's steps are its postings after it: about its postings' lengths times the share of
   // documents after it (the postings are ascending), which balances the ranges without a search.
   const { start } = postings;
-  const walk = distinctPostings(start, postings.lists, lists.ranks);
+  const walked = sharingLists({ postStart: start, postDocs: postings.lists, docs, walk: distinctPostings(start, postings.lists, lists.ranks) });
   throwIfStopped(stop);
   const work = new Float64Array(docs);
   for (let d = 0; d < docs; d++) {
     let w = 0;
-    for (let e = docStart[d] as number; e < (docStart[d + 1] as number); e++) {
-      const r = ranks[e] as number;
-      if (walk[r] === 1) w += (start[r + 1] as number) - (start[r] as number);
+    for (let e = walked.docStart[d] as number; e < (walked.docStart[d + 1] as number); e++) {
+      const r = walked.ids[e] as number;
+      w += (start[r + 1] as number) - (start[r] as number) - (walked.entryPos[e] as number) - 1;
     }
-    work[d] = (w * (docs - d)) / docs;
+    work[d] = w;
   }
   const ranges = balancedRanges(docs, (d) => work[d] as number, chunks);
   const counts = await settleAll(
-    ranges.map(([from, to]) =>
-      k.runInWorker(externalPrefix.task('countSharedPairs'), { docStart, ids: ranks, entryPos: null, walk, postStart: start, postDocs: postings.lists, docs, from, to } satisfies SharingPayload),
-    ),
+    ranges.map(([from, to]) => k.runInWorker(externalPrefix.task('countSharedPairs'), { ...walked, postStart: start, postDocs: postings.lists, docs, from, to } satisfies SharingPayload)),
   );
   return counts.reduce((s, n) => s + n, 0);
 }

@@ -12,7 +12,7 @@ import { externalJoin, outOfCoreLists, runExternal } from './external.ts';
 import { externalPrefix } from './external-prefix.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
-import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, prefixJoin, usesPrefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
@@ -146,8 +146,8 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
   for (const [name, value] of Object.entries(counters)) if (value > 0 || (features.docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
   k.progress('prefix index');
   const { work, ...index } = buildPrefixIndex(features, floor);
-  const walk = distinctPostings(features.postStart, features.postDocs, features.fingerprints);
-  const sharing = sharingWork(features, walk);
+  const walked = sharingLists({ ...features, walk: distinctPostings(features.postStart, features.postDocs, features.fingerprints) });
+  const sharing = sharingWork({ ...features, ...walked });
   let steps = 0;
   for (const w of work) steps += w;
   for (const w of sharing) steps += w;
@@ -164,10 +164,10 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
     k.progress('join', ++done, total);
     return r;
   };
-  const { docStart, ids, entryPos, postStart, postDocs, docs } = features;
+  const { docStart, ids, postStart, postDocs, docs } = features;
   const [parts, distincts] = await Promise.all([
     Promise.all(joinRanges.map(async ([from, to]) => step(await join({ index, docStart, ids, floor, from, to })))),
-    Promise.all(countRanges.map(async ([from, to]) => step(await count({ docStart, ids, entryPos, walk, postStart, postDocs, docs, from, to })))),
+    Promise.all(countRanges.map(async ([from, to]) => step(await count({ ...walked, postStart, postDocs, docs, from, to })))),
   ]);
   const pairs = concatPairs(parts);
   const distinct = distincts.reduce((s, n) => s + n, 0);
@@ -177,14 +177,13 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
   return { pairs };
 }
 
-/** Each document's postings after its own entries, of the ids walked: countSharedPairs' steps, for balancing its ranges. */
-function sharingWork(f: DocumentFeatures, walk: Uint8Array): Float64Array {
+/** Each document's postings after its own entries: countSharedPairs' steps, for balancing its ranges. */
+function sharingWork(f: Pick<DocumentFeatures, 'docs' | 'docStart' | 'ids' | 'entryPos' | 'postStart'>): Float64Array {
   const work = new Float64Array(f.docs);
   for (let d = 0; d < f.docs; d++) {
     let w = 0;
     for (let e = f.docStart[d] as number; e < (f.docStart[d + 1] as number); e++) {
       const id = f.ids[e] as number;
-      if (walk[id] === 0) continue;
       w += (f.postStart[id + 1] as number) - (f.postStart[id] as number) - (f.entryPos[e] as number) - 1;
     }
     work[d] = w;

@@ -12,6 +12,7 @@
  * factor t of each other; both filters here are a little wider than that (rounding slack),
  * and the decision is the full join's own `c / (|x| + |y| − c) >= floor`, double for double.
  */
+import { invertLists } from '../../kernels/postings.ts';
 import { sortRecords } from '../../kernels/sort/records.ts';
 import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
@@ -317,13 +318,19 @@ export function distinctPostings(postStart: Uint32Array, postDocs: Uint32Array, 
   return keep;
 }
 
+/**
+ * Each document's list of the ids `walk` keeps (distinctPostings), with its place in their
+ * postings: what countSharedPairs walks, made from the kept ids' postings alone.
+ */
+export function sharingLists(o: { readonly postStart: Uint32Array; readonly postDocs: Uint32Array; readonly docs: number; readonly walk: Uint8Array }): Pick<SharingPayload, 'docStart' | 'ids' | 'entryPos'> {
+  const r = invertLists({ keys: o.docs, entries: o.postDocs, listStart: o.postStart, keep: o.walk, positions: 'in-list', allocate: sharedU32 });
+  return { docStart: r.start, ids: r.lists, entryPos: r.positions };
+}
+
 export interface SharingPayload {
   readonly docStart: Uint32Array;
   readonly ids: Uint32Array;
-  /** each entry's document's place in its id's postings; without it, found by binary search (4 bytes an entry less) */
-  readonly entryPos: Uint32Array | null;
-  /** the ids whose postings are walked (distinctPostings); without it, every id's */
-  readonly walk: Uint8Array | null;
+  readonly entryPos: Uint32Array;
   readonly postStart: Uint32Array;
   readonly postDocs: Uint32Array;
   readonly docs: number;
@@ -339,15 +346,12 @@ export interface SharingPayload {
  */
 export function countSharedPairs(p: SharingPayload): number {
   const seen = new Uint32Array(p.docs);
-  const walk = p.walk;
   let distinct = 0;
   for (let a = p.from; a < p.to; a++) {
     for (let e = p.docStart[a] as number; e < (p.docStart[a + 1] as number); e++) {
       const id = p.ids[e] as number;
-      if (walk && walk[id] === 0) continue;
       const end = p.postStart[id + 1] as number;
-      const first = p.entryPos ? (p.postStart[id] as number) + (p.entryPos[e] as number) + 1 : after(p.postDocs, p.postStart[id] as number, end, a);
-      for (let q = first; q < end; q++) {
+      for (let q = (p.postStart[id] as number) + (p.entryPos[e] as number) + 1; q < end; q++) {
         const b = p.postDocs[q] as number;
         if (seen[b] === a + 1) continue;
         seen[b] = a + 1;
@@ -358,14 +362,3 @@ export function countSharedPairs(p: SharingPayload): number {
   return distinct;
 }
 
-/** The first place in the ascending `list[from .. to)` holding a value above `x`. */
-function after(list: Uint32Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
