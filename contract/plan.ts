@@ -127,6 +127,12 @@ export interface LocalKernel {
    * reporting every pair it scores above 0.
    */
   readonly scorer?: (ctx: KernelContext) => Promise<PairScorer>;
+  /**
+   * About how many bytes the process holds with the scorer made, for a corpus of this shape,
+   * however the kernel ran (in memory or out of core); default `memoryBytes`. A ground truth
+   * whose scorer would not fit `memory_mb` reports every pair instead of looking pairs up.
+   */
+  scorerBytes?(shape: CorpusShape): number;
 }
 
 /** Scores of the pairs (a[i], b[i]), a[i] < b[i], as a plan would report them (`LocalKernel.scorer`). */

@@ -25,8 +25,10 @@ import { writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-
 import { pairCapacityFor, pairRanges, rangeParts } from '../text/pair-count-runs.ts';
 import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
+import { prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
+import { usesPrefixJoin } from './prefix-join.ts';
 import { usesSampledSize } from './sampling.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as ExternalJoin from './external-join.ts';
@@ -102,6 +104,11 @@ export interface ExternalStats {
 /** Sizes to use instead of those computed from the budget, and a callback for the stats (tests). */
 export interface ExternalTuning extends Partial<ExternalSizes> {
   readonly capacityPairs?: number;
+  /**
+   * The ground truth from a floor by the prefix join (external-prefix.ts): when its index fits
+   * the budget (default), always, or never (the spilled full join).
+   */
+  readonly prefixJoin?: 'fits' | 'always' | 'never';
   report?(stats: ExternalStats): void;
 }
 
@@ -123,9 +130,31 @@ async function fingerprintRuns(k: KernelContext, params: BroderParams, sizes: Ex
   return runs;
 }
 
+/** The key of the rank lists (external-prefix.ts) of a shingling, which the scorer shares with the ground truth. */
+function rankListsKey(params: BroderParams): string {
+  return `broder-rank-lists:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
+}
+
+/**
+ * The documents' shared fingerprints as rank lists, with their sizes, out of core: the exact
+ * scorer's lists when the in-memory kernel does not fit (kernel.ts), made from the fingerprint
+ * runs unless the ground truth made them in this run.
+ */
+export async function outOfCoreLists(k: KernelContext, params: BroderParams): Promise<RankLists> {
+  const stop = stopFlag(k.signal);
+  const sizes = externalSizes(k.memoryBudgetBytes, process.memoryUsage.rss(), k.parallelism);
+  const fp = await fingerprintRuns(k, params, sizes, stop, () => undefined);
+  return k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
+}
+
+/** Bytes the process may still take on: the budget less what it holds and the threads' reserve (externalSizes). */
+function headroom(k: KernelContext): number {
+  return k.memoryBudgetBytes - process.memoryUsage.rss() - (64 * MIB + 48 * MIB * Math.max(1, k.parallelism));
+}
+
 export async function runExternal(k: KernelContext, params: BroderParams, floor: number, tuning: ExternalTuning = {}): Promise<KernelResult> {
   const stop = stopFlag(k.signal);
-  const { report, capacityPairs: fixedCapacity, ...fixed } = tuning;
+  const { report, capacityPairs: fixedCapacity, prefixJoin = 'fits', ...fixed } = tuning;
   const sizes: ExternalSizes = { ...externalSizes(k.memoryBudgetBytes, process.memoryUsage.rss(), k.parallelism), ...fixed };
   let created = false;
   let runs: CachedRuns | undefined;
@@ -134,6 +163,13 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     const fp = await fingerprintRuns(k, params, sizes, stop, () => (created = true));
     runs = fp;
     k.signal.throwIfAborted();
+    if (usesPrefixJoin(params, floor) && (prefixJoin === 'always' || (prefixJoin === 'fits' && prefixJoinBytes(fp, k.parallelism) <= headroom(k)))) {
+      const lists = await k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
+      k.signal.throwIfAborted();
+      const r = await runRankPrefixJoin(k, fp, lists, floor, stop);
+      report?.({ sizes, capacityPairs: 0, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: 0, pairBytes: 0 });
+      return { ...r, spillBytes: created ? fp.bytes : 0 };
+    }
     const pairDir = mkdtempSync(join(k.workDir, 'pair-runs-'));
     dir = pairDir;
     const docs = fp.docs;

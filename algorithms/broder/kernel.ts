@@ -8,10 +8,11 @@ import { concatPairs, type CorpusShape, type PairScorer, type KernelContext, typ
 import { balancedRanges } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
-import { externalJoin, runExternal } from './external.ts';
+import { externalJoin, outOfCoreLists, runExternal } from './external.ts';
+import { externalPrefix } from './external-prefix.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
-import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
@@ -39,15 +40,30 @@ export function broderKernelBytes(shape: CorpusShape): number {
   return 128 * 2 ** 20 + 18 * shape.chars;
 }
 
+/**
+ * The scorer's bytes (exactScorer): the in-memory kernel's features when they fit, else the
+ * documents' rank lists (external-prefix.ts), 4 bytes a shared fingerprint entry: shingles start
+ * at words, and a word with its separator is at least two characters, so at most 2 bytes a
+ * character, and each document's offset and size.
+ */
+export function broderScorerBytes(shape: CorpusShape): number {
+  return Math.min(broderKernelBytes(shape), 128 * 2 ** 20 + 2 * (shape.chars + shape.documents) + 8 * (shape.documents + 1));
+}
+
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   const external = runsOutOfCore(params.sampling);
   return {
-    run: (k) => (external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes ? runExternal(k, params, floor) : runKernel(k, params, floor)),
+    run: (k) => (outOfCore(k, external) ? runExternal(k, params, floor) : runKernel(k, params, floor)),
     memoryBytes: broderKernelBytes,
     outOfCore: external,
-    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin],
-    ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params) } : {}),
+    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix],
+    ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params), scorerBytes: broderScorerBytes } : {}),
   };
+}
+
+/** Whether the kernel runs out of core: it can (`external`), and the in-memory one does not fit the budget. */
+function outOfCore(k: KernelContext, external: boolean): boolean {
+  return external && broderKernelBytes(shapeOf(k)) > k.memoryBudgetBytes;
 }
 
 function shapeOf(k: KernelContext): CorpusShape {
@@ -120,27 +136,18 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
 
 
 /**
- * Below this floor the prefixes are whole documents (any document under a million ids): every
- * pair sharing a fingerprint is then reported, which is the full join's (ScanCount's) own work.
- */
-const PREFIX_JOIN_FLOOR = 2 ** -20;
-
-/** Whether the unsampled RR from `floor` up is found by the prefix join (prefix-join.ts) instead of the full join. */
-export function usesPrefixJoin(params: BroderParams, floor: number): boolean {
-  return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
-}
-
-/**
  * The ground truth from its floor up: MR#1's counters counted from the postings (its pairs are
  * not made), the pairs from the prefix join, and MR#2's `distinct_pairs` counted as the text
- * jobs count it (countSharedPairs), on the threads beside the join.
+ * jobs count it (countSharedPairs, along the postings of one id of each set held by the same
+ * documents: distinctPostings), on the threads beside the join.
  */
 async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor: number): Promise<KernelResult> {
   const counters = unsampledCounters(features);
   for (const [name, value] of Object.entries(counters)) if (value > 0 || (features.docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
   k.progress('prefix index');
   const { work, ...index } = buildPrefixIndex(features, floor);
-  const sharing = sharingWork(features);
+  const walked = sharingLists({ ...features, walk: distinctPostings(features.postStart, features.postDocs, features.fingerprints) });
+  const sharing = sharingWork({ ...features, ...walked });
   let steps = 0;
   for (const w of work) steps += w;
   for (const w of sharing) steps += w;
@@ -157,10 +164,10 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
     k.progress('join', ++done, total);
     return r;
   };
-  const { docStart, ids, entryPos, postStart, postDocs, docs } = features;
+  const { docStart, ids, postStart, postDocs, docs } = features;
   const [parts, distincts] = await Promise.all([
     Promise.all(joinRanges.map(async ([from, to]) => step(await join({ index, docStart, ids, floor, from, to })))),
-    Promise.all(countRanges.map(async ([from, to]) => step(await count({ docStart, ids, entryPos, postStart, postDocs, docs, from, to })))),
+    Promise.all(countRanges.map(async ([from, to]) => step(await count({ ...walked, postStart, postDocs, docs, from, to })))),
   ]);
   const pairs = concatPairs(parts);
   const distinct = distincts.reduce((s, n) => s + n, 0);
@@ -171,7 +178,7 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
 }
 
 /** Each document's postings after its own entries: countSharedPairs' steps, for balancing its ranges. */
-function sharingWork(f: DocumentFeatures): Float64Array {
+function sharingWork(f: Pick<DocumentFeatures, 'docs' | 'docStart' | 'ids' | 'entryPos' | 'postStart'>): Float64Array {
   const work = new Float64Array(f.docs);
   for (let d = 0; d < f.docs; d++) {
     let w = 0;
@@ -187,9 +194,14 @@ function sharingWork(f: DocumentFeatures): Float64Array {
 /**
  * The exact unsampled RR of any pair, for the evaluation (contract LocalKernel.scorer): from the
  * features every variant of the same shingling shares, so after the ground truth it costs
- * nothing to build.
+ * nothing to build; out of core, from the documents' rank lists the ground truth made
+ * (external-prefix.ts), 4 bytes a shared fingerprint entry.
  */
 async function exactScorer(k: KernelContext, params: BroderParams): Promise<PairScorer> {
+  if (outOfCore(k, true)) {
+    const lists = await outOfCoreLists(k, params);
+    return (a, b) => exactResemblance(lists, a, b);
+  }
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   return (a, b) => exactResemblance(features, a, b);
 }

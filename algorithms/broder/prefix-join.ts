@@ -12,8 +12,22 @@
  * factor t of each other; both filters here are a little wider than that (rounding slack),
  * and the decision is the full join's own `c / (|x| + |y| − c) >= floor`, double for double.
  */
-import { sharedU32 } from '../text/chunks.ts';
+import { invertLists } from '../../kernels/postings.ts';
+import { sortRecords } from '../../kernels/sort/records.ts';
+import { sharedU32, sharedU8 } from '../text/chunks.ts';
 import type { DocumentFeatures } from '../text/features.ts';
+import type { BroderParams } from './params.ts';
+
+/**
+ * Below this floor the prefixes are whole documents (any document under a million ids): every
+ * pair sharing a fingerprint is then reported, which is the full join's (ScanCount's) own work.
+ */
+const PREFIX_JOIN_FLOOR = 2 ** -20;
+
+/** Whether the unsampled RR from `floor` up is found by the prefix join instead of the full join. */
+export function usesPrefixJoin(params: Pick<BroderParams, 'sampling'>, floor: number): boolean {
+  return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
+}
 
 /** Relative slack on the filters' bounds, far above a double's rounding and far below one id. */
 const SLACK = 1e-9;
@@ -39,6 +53,12 @@ export interface PrefixIndex {
   readonly docs: number;
   /** CSR over documents of their prefix entries */
   readonly prefixStart: Uint32Array;
+  /**
+   * where each document's prefix entries end, when they are not end to end (the out-of-core
+   * index's prefixes are the heads of the documents' id lists: external-prefix.ts); default
+   * `prefixStart[d + 1]`
+   */
+  readonly prefixEnd?: Uint32Array;
   /** each prefix entry's rank (its id's place in the rarest-first order), UNSHARED for an id of one document */
   readonly prefixRank: Uint32Array;
   /** each prefix entry's position in its rank's list */
@@ -108,6 +128,24 @@ export function buildPrefixIndex(f: DocumentFeatures, floor: number): PrefixInde
   return { docs: f.docs, prefixStart, prefixRank, prefixPos, listStart, listDocs, work };
 }
 
+/**
+ * The documents' id lists in one order: ids ascending, the same id the same fingerprint. With
+ * `sizes`, the lists hold only the ids shared by two documents or more, in rarest-first order
+ * (external-prefix.ts), and `sizes` gives each document's distinct fingerprints: the ids no other
+ * document holds change no pair's count of shared ids, only the sizes.
+ */
+export interface IdLists {
+  readonly docStart: Uint32Array;
+  readonly ids: Uint32Array;
+  readonly sizes?: Uint32Array;
+}
+
+/** Each document's distinct fingerprints. */
+function sizeOf(f: IdLists): (d: number) => number {
+  const { docStart, sizes } = f;
+  return sizes ? (d) => sizes[d] as number : (d) => (docStart[d + 1] as number) - (docStart[d] as number);
+}
+
 /** The ids two documents share, by merging their ascending id lists. */
 export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y: number): number {
   let i = docStart[x] as number;
@@ -133,24 +171,23 @@ export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y:
  * scores a pair the ground truth did not report because it scored under the floor. The same
  * expression as the join's, so a pair gets the same double either way; 0 when it shares nothing.
  */
-export function exactResemblance(f: Pick<DocumentFeatures, 'docStart' | 'ids'>, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+export function exactResemblance(f: IdLists, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
   const out = new Float64Array(a.length);
+  const size = sizeOf(f);
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
     const c = commonIds(f.docStart, f.ids, x, y);
     if (c === 0) continue;
-    const sx = (f.docStart[x + 1] as number) - (f.docStart[x] as number);
-    const sy = (f.docStart[y + 1] as number) - (f.docStart[y] as number);
+    const sx = size(x);
+    const sy = size(y);
     out[i] = c / (sx + sy - c);
   }
   return out;
 }
 
-export interface PrefixJoinPayload {
+export interface PrefixJoinPayload extends IdLists {
   readonly index: Omit<PrefixIndex, 'work'>;
-  readonly docStart: Uint32Array;
-  readonly ids: Uint32Array;
   readonly floor: number;
   readonly from: number;
   readonly to: number;
@@ -168,6 +205,7 @@ export interface PrefixJoinResult {
 export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   const { index: x, docStart, ids, floor } = p;
   const docs = x.docs;
+  const prefixEnd = x.prefixEnd ?? x.prefixStart.subarray(1);
   // The last document a candidate was seen for, plus one: each candidate verified once.
   const seen = new Uint32Array(docs);
   const touched = new Uint32Array(docs);
@@ -177,13 +215,13 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   let outS = new Float64Array(cap);
   let n = 0;
   let verified = 0;
-  const size = (d: number): number => (docStart[d + 1] as number) - (docStart[d] as number);
+  const size = sizeOf(p);
   for (let a = p.from; a < p.to; a++) {
     const sa = size(a);
     if (sa === 0) continue;
     const [lo, hi] = partnerSizes(sa, floor);
     let nt = 0;
-    for (let e = x.prefixStart[a] as number; e < (x.prefixStart[a + 1] as number); e++) {
+    for (let e = x.prefixStart[a] as number; e < (prefixEnd[a] as number); e++) {
       const r = x.prefixRank[e] as number;
       if (r === UNSHARED) continue;
       const end = x.listStart[r + 1] as number;
@@ -228,6 +266,67 @@ function grown(a: Uint32Array<ArrayBuffer>, cap: number): Uint32Array<ArrayBuffe
   return out;
 }
 
+/**
+ * Which ids' postings the count of the pairs sharing an id walks (countSharedPairs): one id of
+ * each set of ids held by the same documents, none held by one document. Exact: the pairs
+ * sharing an id are the union, over the ids, of the pairs of their postings, and an id whose
+ * postings equal another's adds none. Shared text makes such sets: a template's header is
+ * dozens of shingles in the same documents, and so is a line copied into hundreds. Found by
+ * sorting the ids by (hash of the postings, frequency) and comparing the lists of equal keys.
+ */
+export function distinctPostings(postStart: Uint32Array, postDocs: Uint32Array, lists: number): Uint8Array {
+  const df = (id: number): number => (postStart[id + 1] as number) - (postStart[id] as number);
+  let shared = 0;
+  for (let id = 0; id < lists; id++) if (df(id) >= 2) shared++;
+  const records = new Uint32Array(Math.max(1, shared * 2));
+  const owners = new Uint32Array(Math.max(1, shared));
+  let n = 0;
+  for (let id = 0; id < lists; id++) {
+    const from = postStart[id] as number;
+    const to = postStart[id + 1] as number;
+    if (to - from < 2) continue;
+    let h = 0x811c9dc5;
+    for (let q = from; q < to; q++) h = Math.imul(h ^ (postDocs[q] as number), 0x01000193);
+    records[2 * n] = h >>> 0;
+    records[2 * n + 1] = to - from;
+    owners[n++] = id;
+  }
+  const sorted = sortRecords(records, { width: 2, keyWords: 2, count: n, owners });
+  const keys = sorted.records;
+  const ids = sorted.owners;
+  const sameList = (x: number, y: number): boolean => {
+    const fx = postStart[x] as number;
+    const fy = postStart[y] as number;
+    for (let q = 0; q < df(x); q++) if (postDocs[fx + q] !== postDocs[fy + q]) return false;
+    return true;
+  };
+  const keep = sharedU8(lists);
+  const kept: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && keys[2 * j] === keys[2 * i] && keys[2 * j + 1] === keys[2 * i + 1]) j++;
+    // Ids of one key: each kept unless its list equals one kept before it (a hash collision keeps both).
+    kept.length = 0;
+    for (let k = i; k < j; k++) {
+      const id = ids[k] as number;
+      if (kept.some((other) => sameList(other, id))) continue;
+      kept.push(id);
+      keep[id] = 1;
+    }
+    i = j;
+  }
+  return keep;
+}
+
+/**
+ * Each document's list of the ids `walk` keeps (distinctPostings), with its place in their
+ * postings: what countSharedPairs walks, made from the kept ids' postings alone.
+ */
+export function sharingLists(o: { readonly postStart: Uint32Array; readonly postDocs: Uint32Array; readonly docs: number; readonly walk: Uint8Array }): Pick<SharingPayload, 'docStart' | 'ids' | 'entryPos'> {
+  const r = invertLists({ keys: o.docs, entries: o.postDocs, listStart: o.postStart, keep: o.walk, positions: 'in-list', allocate: sharedU32 });
+  return { docStart: r.start, ids: r.lists, entryPos: r.positions };
+}
+
 export interface SharingPayload {
   readonly docStart: Uint32Array;
   readonly ids: Uint32Array;
@@ -262,3 +361,4 @@ export function countSharedPairs(p: SharingPayload): number {
   }
   return distinct;
 }
+

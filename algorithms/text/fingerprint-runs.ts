@@ -101,6 +101,10 @@ export interface FingerprintPartition {
   readonly shared: RunPart;
   /** records of fingerprints held by one document, in fingerprint order */
   readonly single: RunPart;
+  /** each document's fingerprints of `shared` (on a SharedArrayBuffer) */
+  readonly sharedCounts: Uint32Array;
+  /** the shared fingerprints by document frequency: `groups[i]` of them are held by `df[i]` documents, df ascending */
+  readonly frequencies: { readonly df: Uint32Array; readonly groups: Uint32Array };
 }
 
 /** Every document's fingerprint set, as merged partitions on disk. */
@@ -125,6 +129,8 @@ function partitionParts(runs: readonly FingerprintRun[], p: number): RunPart[] {
 export interface SplitPartitionPayload {
   readonly parts: readonly RunPart[];
   readonly width: 2 | 4;
+  /** documents of the corpus */
+  readonly docs: number;
   /** files are `${path}.shared` and `${path}.single` */
   readonly path: string;
   readonly bufferRecords: number;
@@ -149,6 +155,9 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
   let outShared = 0;
   let outSingle = 0;
   const outSingleBuffer = new Uint32Array(CHUNK_RECORDS * record);
+  // What a join without sampling reads from memory instead of the records (external-prefix.ts).
+  const sharedCounts = new Uint32Array(new SharedArrayBuffer(Math.max(1, p.docs) * 4));
+  const groupsByDf = new Map<number, number>();
   const flushShared = (): void => {
     shared.write(out, 0, outShared * record);
     outShared = 0;
@@ -165,9 +174,11 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
     } else if (size > 1) {
       for (let i = 0; i < size; i++) {
         out.set(group.subarray(i * record, (i + 1) * record), outShared * record);
+        sharedCounts[group[i * record + p.width] as number]!++;
         if (++outShared === CHUNK_RECORDS) flushShared();
       }
       sharedRecords += size;
+      groupsByDf.set(size, (groupsByDf.get(size) ?? 0) + 1);
     }
     size = 0;
   };
@@ -197,9 +208,12 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
     shared.close();
     single.close();
   }
+  const dfs = [...groupsByDf.keys()].sort((x, y) => x - y);
   return {
     shared: { path: shared.path, from: 0, to: sharedRecords },
     single: { path: single.path, from: 0, to: singleRecords },
+    sharedCounts,
+    frequencies: { df: Uint32Array.from(dfs), groups: Uint32Array.from(dfs, (df) => groupsByDf.get(df) as number) },
     bytes: shared.bytes + single.bytes,
   };
 }
@@ -260,6 +274,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
         const r = await k.runInWorker(fingerprintRuns.task('splitPartition'), {
           parts: partitionParts(runs, p),
           width,
+          docs: texts.length,
           path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,
           bufferRecords: o.bufferRecords,
           ...(o.stop ? { stop: o.stop } : {}),
@@ -274,7 +289,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
     width,
     docs: texts.length,
     sizes,
-    partitions: split.map((r) => ({ shared: r.shared, single: r.single })),
+    partitions: split.map(({ bytes: _bytes, ...partition }) => partition),
     runs: runs.length,
     entries: results.reduce((s, r) => s + r.entries, 0),
     bytes: results.reduce((s, r) => s + r.bytes, 0) + split.reduce((s, r) => s + r.bytes, 0),

@@ -61,16 +61,15 @@ export function planGroundTruth(exp: Experiment, detectors: DetectorCatalog, var
 
 /**
  * `planned` with the ground truth planned again at REPORT_FLOOR when its lookups would not fit
- * `budgetBytes`: its scorer holds what its in-memory kernel would (LocalKernel.memoryBytes),
- * and a truth over the budget runs out of core, where the scorer cannot. Then it reports every
- * pair it scores, as before lookups. Decided once the corpus is read (its shape); a run of the
- * ground truth alone needs no lookups and keeps its floor.
+ * `budgetBytes` (LocalKernel.scorerBytes, else what its in-memory kernel holds). Then it reports
+ * every pair it scores, as before lookups. Decided once the corpus is read (its shape); a run of
+ * the ground truth alone needs no lookups and keeps its floor.
  */
 export function truthWithinMemory(planned: readonly PlannedVariant[], o: { readonly exp: Experiment; readonly detectors: DetectorCatalog; readonly shape: CorpusShape; readonly budgetBytes: number | undefined }): readonly PlannedVariant[] {
   const [truth, ...variants] = planned;
   const local = truth?.plan.local;
   if (!truth?.variant.groundTruth || variants.length === 0 || truth.minScore === REPORT_FLOOR || !local?.scorer || o.budgetBytes === undefined) return planned;
-  if (local.memoryBytes(o.shape) <= o.budgetBytes) return planned;
+  if ((local.scorerBytes ?? local.memoryBytes)(o.shape) <= o.budgetBytes) return planned;
   return [planVariant(o.exp, o.detectors, truth.variant, REPORT_FLOOR), ...variants];
 }
 

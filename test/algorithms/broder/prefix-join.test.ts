@@ -1,48 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildPrefixIndex, countSharedPairs, exactResemblance, prefixJoin } from '../../../algorithms/broder/prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, prefixJoin, sharingLists } from '../../../algorithms/broder/prefix-join.ts';
 import { sampleFeatures, unsampledCounters } from '../../../algorithms/broder/join.ts';
 import { fingerprintSlice, mergeSlices, type DocumentFeatures } from '../../../algorithms/text/features.ts';
-import { normalize } from '../../../algorithms/text/normalize.ts';
-import { charShingles } from '../../../algorithms/text/shingles.ts';
-
-const SHINGLE = { unit: 'char', size: 8, start: 'word' } as const;
-
-/** A small seeded generator (mulberry32): the corpora are the same on every run. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-/**
- * Documents from a few words with heavy shared text: a boilerplate block most documents carry,
- * exact copies, edited copies, short and empty documents.
- */
-function corpus(seed: number, n: number): string[] {
-  const rnd = random(seed);
-  const words = ['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn', 'op', 'qr', 'st', 'uv', 'wx'];
-  const pick = (): string => words[Math.floor(rnd() * words.length)] as string;
-  const walk = (len: number): string => Array.from({ length: len }, pick).join(' ');
-  const boiler = walk(12);
-  const docs: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = rnd();
-    if (r < 0.1 || docs.length === 0) docs.push(walk(Math.floor(rnd() * 30)));
-    else if (r < 0.2) docs.push(docs[Math.floor(rnd() * docs.length)] as string);
-    else if (r < 0.35) {
-      const src = (docs[Math.floor(rnd() * docs.length)] as string).split(' ');
-      for (let k = 0; k < 3; k++) src[Math.floor(rnd() * src.length)] = pick();
-      docs.push(src.join(' '));
-    } else if (r < 0.4) docs.push(['', 'ab', 'x'][Math.floor(rnd() * 3)] as string);
-    else docs.push(`${rnd() < 0.7 ? boiler : ''} ${walk(Math.floor(rnd() * 25))} ${rnd() < 0.5 ? boiler : ''}`);
-  }
-  return docs;
-}
+import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
 
 function features(texts: string[]): DocumentFeatures {
   const half = Math.floor(texts.length / 2);
@@ -50,21 +10,6 @@ function features(texts: string[]): DocumentFeatures {
     fingerprintSlice({ texts: texts.slice(0, half), firstDoc: 0, shingle: SHINGLE, kind: 'rabin64', shared: true }),
     fingerprintSlice({ texts: texts.slice(half), firstDoc: half, shingle: SHINGLE, kind: 'rabin64', shared: true }),
   ]);
-}
-
-/** Every pair's RR from the definition: sets of shingle strings, |A ∩ B| / (|A| + |B| − |A ∩ B|). */
-function bruteForce(texts: string[]): { a: number; b: number; rr: number }[] {
-  const sets = texts.map((t) => new Set(charShingles(normalize(t), SHINGLE.size)));
-  const out: { a: number; b: number; rr: number }[] = [];
-  for (let a = 0; a < sets.length; a++) {
-    for (let b = a + 1; b < sets.length; b++) {
-      const [x, y] = [sets[a] as Set<string>, sets[b] as Set<string>];
-      let c = 0;
-      for (const s of x) if (y.has(s)) c++;
-      out.push({ a, b, rr: c === 0 ? 0 : c / (x.size + y.size - c) });
-    }
-  }
-  return out;
 }
 
 function joinAll(f: DocumentFeatures, floor: number, cuts: number): string[] {
@@ -137,13 +82,41 @@ describe('unsampledCounters', () => {
 });
 
 describe('countSharedPairs', () => {
-  it.each(SEEDS)('counts the pairs sharing a fingerprint, as the definition does (corpus %i)', (seed) => {
+  it.each(SEEDS)('counts the pairs sharing a fingerprint, as the definition does, walking every id or one of each set with the same postings (corpus %i)', (seed) => {
     const texts = corpus(seed, 50);
     const f = features(texts);
     const expected = bruteForce(texts).filter((p) => p.rr > 0).length;
     const { docStart, ids, entryPos, postStart, postDocs, docs } = f;
-    const whole = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: docs });
-    const halves = countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 0, to: 20 }) + countSharedPairs({ docStart, ids, entryPos, postStart, postDocs, docs, from: 20, to: docs });
-    expect([whole, halves]).toEqual([expected, expected]);
+    const walked = sharingLists({ postStart, postDocs, docs, walk: distinctPostings(postStart, postDocs, f.fingerprints) });
+    expect(walked.ids.length).toBeLessThan(ids.length); // else the test shows nothing
+    for (const lists of [{ docStart, ids, entryPos }, walked]) {
+      const whole = countSharedPairs({ ...lists, postStart, postDocs, docs, from: 0, to: docs });
+      const halves = countSharedPairs({ ...lists, postStart, postDocs, docs, from: 0, to: 20 }) + countSharedPairs({ ...lists, postStart, postDocs, docs, from: 20, to: docs });
+      expect([whole, halves]).toEqual([expected, expected]);
+    }
+  });
+});
+
+describe('distinctPostings', () => {
+  it('keeps one id of each set of ids held by the same documents, none held by one, by hand', () => {
+    // ids 0..5: {0,1}, {2}, {0,1}, {0,1,2}, {1,2}, {0,1,2}
+    const lists = [[0, 1], [2], [0, 1], [0, 1, 2], [1, 2], [0, 1, 2]];
+    const postStart = Uint32Array.from([0, ...lists.map((_, i) => lists.slice(0, i + 1).flat().length)]);
+    const postDocs = Uint32Array.from(lists.flat());
+    const keep = distinctPostings(postStart, postDocs, lists.length);
+    // One of 0 and 2, one of 3 and 5, and 4; whichever of equal lists is kept, once.
+    expect([keep[0]! + keep[2]!, keep[1], keep[3]! + keep[5]!, keep[4]]).toEqual([1, 0, 1, 1]);
+  });
+
+  it.each(SEEDS)('keeps as many ids as there are distinct postings of two documents or more (corpus %i)', (seed) => {
+    const f = features(corpus(seed, 50));
+    const keep = distinctPostings(f.postStart, f.postDocs, f.fingerprints);
+    const lists = new Set<string>();
+    for (let id = 0; id < f.fingerprints; id++) {
+      const list = [...f.postDocs.subarray(f.postStart[id], f.postStart[id + 1])];
+      if (list.length >= 2) lists.add(list.join(' '));
+    }
+    expect(keep.reduce((s, k) => s + k, 0)).toBe(lists.size);
+    expect(lists.size).toBeLessThan(f.fingerprints / 2); // heavy shared text: the walk is shorter
   });
 });

@@ -4,7 +4,7 @@
  * pairs on demand (Broder's kernel on the local backend). Both runs must give the same
  * measures, files and tables, and the counters must say what was reported.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,20 +16,22 @@ import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
 import type { RunRecord } from '../../../harness/results/types.ts';
 import { SMALL_JSONL, smallCorpus } from '../../support/corpus.ts';
 import { runOptions } from '../../support/run-options.ts';
+import { broderKernelBytes, broderScorerBytes } from '../../../algorithms/broder/kernel.ts';
+import { corpus as heavyText } from '../../support/heavy-text.ts';
 
 const VARIANT = 'runs:\n  - algorithm: broder\n    params: { shingle: { unit: char, size: 16 }, sampling: { method: mod, m: 4 } }';
 const GT = '{ algorithm: broder, params: { shingle: { unit: char, size: 16 } } }';
 const EVALUATE = 'evaluate: { threshold: 0.7, min_score: 0.6, distribution: [0.9, 0.8, 0.5] }';
 
 let root: string;
-type RunName = 'alone' | 'compared' | 'tight';
+type RunName = 'alone' | 'compared' | 'tight' | 'roomy' | 'out-of-core';
 const runs: Record<RunName, { dir: string; record: RunRecord }> = {} as never;
 
-async function run(name: RunName, variants: string, backend = 'backend: { kind: local, workers: 1 }'): Promise<void> {
+async function run(name: RunName, variants: string, backend = 'backend: { kind: local, workers: 1 }', corpus = fileURLToPath(SMALL_JSONL)): Promise<void> {
   const config = join(root, `${name}.yaml`);
   writeFileSync(
     config,
-    [`experiment: ${name}`, `corpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }`, `ground_truth: ${GT}`, variants, EVALUATE, backend, ''].join('\n'),
+    [`experiment: ${name}`, `corpus: { format: jsonl, path: ${corpus} }`, `ground_truth: ${GT}`, variants, EVALUATE, backend, ''].join('\n'),
   );
   const outcome = await runExperiment(runOptions(config, join(root, 'results'), { runId: 'r' }));
   if (outcome.kind !== 'completed') throw new Error(`run ${name}: ${outcome.kind}`);
@@ -79,7 +81,17 @@ beforeAll(async () => {
   // A memory budget the in-memory kernel does not fit: the ground truth runs out of core, where
   // it has no scorer, and reports every pair instead (variant-run.ts truthWithinMemory).
   await run('tight', VARIANT, 'backend: { kind: local, workers: 1, memory_mb: 16 }');
-}, 90_000);
+  // A budget the in-memory kernel does not fit but the out-of-core scorer does (its lists, 4
+  // bytes a shared entry), in whole MB: a corpus large enough for the two to differ by one.
+  const texts = heavyText(3, 1500);
+  const corpus = join(root, 'heavy.jsonl');
+  writeFileSync(corpus, texts.map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n') + '\n');
+  const shape = { documents: texts.length, chars: texts.reduce((s, t) => s + t.length, 0) };
+  const mb = Math.ceil(broderScorerBytes(shape) / 2 ** 20);
+  expect(mb * 2 ** 20).toBeLessThan(broderKernelBytes(shape));
+  await run('roomy', VARIANT, 'backend: { kind: local, workers: 2 }', corpus);
+  await run('out-of-core', VARIANT, `backend: { kind: local, workers: 2, memory_mb: ${mb} }`, corpus);
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the ground truth of a run without variants', () => {
@@ -110,6 +122,32 @@ describe('the ground truth of a run without variants', () => {
     expect(alone.distribution).toEqual(compared.distribution);
     expect(alone.pairs_compared).toBe(compared.pairs_compared);
     expect(readFileSync(join(runs.alone.dir, 'pairs', 'ground-truth.csv.gz'))).toEqual(readFileSync(join(runs.compared.dir, 'pairs', 'ground-truth.csv.gz')));
+  });
+});
+
+/** The metrics.csv cells of every row but the measured columns, the experiment's name and `without`. */
+function metricCells(name: RunName, without: readonly string[] = []): Record<string, string>[] {
+  const [head, ...body] = readFileSync(join(runs[name].dir, 'metrics.csv'), 'utf8').trim().split('\n') as [string, ...string[]];
+  const cols = head.split(',');
+  // Fields split at commas outside quotes (variant names are quoted).
+  const fields = (r: string): string[] => r.match(/("[^"]*"|[^,]*)(,|$)/g)!.map((f) => f.replace(/,$/, ''));
+  return body.map((r) => Object.fromEntries(fields(r).map((v, i) => [cols[i] as string, v]).filter(([c]) => !VARYING_COLUMNS.includes(c as string) && !['experiment', 'spill_mb', ...without].includes(c as string))));
+}
+
+describe('the ground truth out of core with its scorer within the budget', () => {
+  it('runs out of core, reports from its floor and gives the measures, counters and pairs of the in-memory run', () => {
+    const [truth, inMemory] = [truthRow('out-of-core'), truthRow('roomy')];
+    expect(String(truth.backend_extra?.out_of_core)).toMatch(/over memory_mb/);
+    expect(inMemory.backend_extra?.out_of_core).toBeUndefined();
+    expect(truth.score).toEqual({ kind: 'resemblance', floor: 0.5 });
+    expect(truth.counters).toEqual(inMemory.counters);
+    // The variant's error reads the truth's scores of its pairs, those under the floor looked up.
+    expect(Number(metricCells('roomy')[1]?.avg_error)).toBeGreaterThan(0);
+    expect(metricCells('out-of-core')).toEqual(metricCells('roomy'));
+    const files = (name: RunName): string[] => (readdirSync(join(runs[name].dir, 'pairs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.csv.gz')).sort();
+    expect(files('roomy')).toHaveLength(2);
+    expect(files('out-of-core')).toEqual(files('roomy'));
+    for (const file of files('roomy')) expect(readFileSync(join(runs['out-of-core'].dir, 'pairs', file)), file).toEqual(readFileSync(join(runs.roomy.dir, 'pairs', file)));
   });
 });
 
