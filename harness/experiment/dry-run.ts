@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { buildSubset } from '../trec/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
+import { DEFAULT_COST_CURVES_PATH, loadCostCurves } from '../mapreduce/emr/cost-curves.ts';
 import { expansionOf, partVariant } from './expansion.ts';
 import type { BackendConfig, Experiment, Variant } from './types.ts';
 
@@ -40,7 +41,10 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };
   if (opts.backend.kind === 'emr') {
-    return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null });
+    // The user's curve file, else the one the repository ships (docs/emr.md, "Estimates").
+    const file = opts.backend.cost_curve ?? DEFAULT_COST_CURVES_PATH;
+    const curves = { curves: loadCostCurves(file), file: opts.backend.cost_curve ?? 'data/emr/cost-curves.json' };
+    return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null, curves, textBytes: docs.recordBytes });
   }
   return {
     kind: 'plan',

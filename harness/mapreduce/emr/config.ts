@@ -88,6 +88,11 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
       split_mb: z.number().positive().default(64).describe('uncompressed MB of documents per gzip input split (one map task each)'),
       reduce_tasks: z.number().int().positive().optional().describe('default 0.95 × core vCPUs'),
       poll_s: z.number().positive().default(30).describe('seconds between status polls'),
+      cost_curve: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('JSON file of measured CPU-seconds per MB (`bench cost-curve`) the estimate is made from (default data/emr/cost-curves.json)'),
     })
     .superRefine((c, ctx) => {
       if (!isEmrRegion(c.region)) {
@@ -143,6 +148,14 @@ export function clusterMode(c: EmrBackendConfig): ClusterMode {
   if (c.cluster_id) return { kind: 'existing', clusterId: c.cluster_id };
   const i = c.instance ?? DEFAULT_INSTANCES;
   return { kind: 'new', master: { ...i.master }, core: { ...i.core } };
+}
+
+/** The instances of a new cluster, by role, as the estimate prices them. */
+export function clusterNodes(mode: Extract<ClusterMode, { kind: 'new' }>): { role: 'master' | 'core' | 'task'; type: string; count: number }[] {
+  return [
+    { role: 'master', ...mode.master },
+    { role: 'core', ...mode.core },
+  ];
 }
 
 export function logUri(c: EmrBackendConfig): string {

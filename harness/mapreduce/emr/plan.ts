@@ -8,7 +8,7 @@ import type { ActionOnFailure, RunJobFlowCommandInput, StepConfig } from '@aws-s
 import { DOCUMENTS_META, readsDataset } from '../../../contract/index.ts';
 import type { VariantJob } from '../backend.ts';
 import { installNodeScript } from './bootstrap.ts';
-import { clusterMode, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterMode, clusterNodes, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { groupIntervals, clusterRatePerHour } from './cost.ts';
 import {
   bootstrapKey, codeKey, consoleLink, datasetKey, documentsMetaPartKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
@@ -17,6 +17,8 @@ import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './pri
 import { parseS3Uri, s3Uri } from './s3uri.ts';
 import { splitCount, type DocsDescription } from './splits.ts';
 import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
+import type { CostCurves } from './cost-curves.ts';
+import { estimateEmrRun, estimateLines, type EmrEstimate, type SpotPrices } from './estimate.ts';
 
 /** The part of a variant the plan needs (a VariantJob fits). */
 export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan' | 'position' | 'part'>;
@@ -54,6 +56,10 @@ export interface EmrPlan {
     /** Minutes the cluster can live before the cap terminates it (new clusters only). */
     readonly minutesUntilCap: number | null;
   };
+  /** hours and dollars from the cost curves, or why there is none */
+  readonly estimate: EmrEstimate | { readonly unavailable: string };
+  /** the estimate in lines people read (the CLI prints them to stderr beside the JSON) */
+  readonly summary: readonly string[];
 }
 
 /** A placeholder for values EMR assigns at run time. */
@@ -169,6 +175,42 @@ export interface EmrPlanInput {
   readonly bundleBytes?: number | null;
   /** Size of the documents-meta object when the documents are known. */
   readonly metaBytes?: number | null;
+  /** the cost curves the estimate is made from (cost-curves.ts), or why they could not be read */
+  readonly curves?: { readonly curves: CostCurves; readonly file: string } | { readonly unavailable: string };
+  /** UTF-8 bytes of the documents' text, when known; else recordBytes stands for it */
+  readonly textBytes?: number;
+  readonly spot?: SpotPrices;
+}
+
+/** The run's estimate (estimate.ts) for the config's own cluster, or why there is none. */
+export function planEstimate(
+  c: EmrBackendConfig,
+  o: {
+    readonly variants: readonly Pick<PlannedVariant, 'variant' | 'algorithm' | 'params'>[];
+    readonly documents: { readonly count: number; readonly textBytes: number; readonly exact: boolean };
+    readonly curves: EmrPlanInput['curves'];
+    readonly prices: PriceTable;
+    readonly spot?: SpotPrices;
+  },
+): EmrEstimate | { readonly unavailable: string } {
+  const mode = clusterMode(c);
+  if (mode.kind === 'existing') return { unavailable: `cluster ${mode.clusterId} is yours: its instances are known only when the run lists them` };
+  if (!o.curves) return { unavailable: 'no cost curves given' };
+  if ('unavailable' in o.curves) return { unavailable: o.curves.unavailable };
+  return estimateEmrRun({
+    region: c.region,
+    nodes: clusterNodes(mode),
+    variants: o.variants,
+    documents: o.documents,
+    curves: o.curves.curves,
+    curvesFile: o.curves.file,
+    prices: o.prices,
+    ...(o.spot ? { spot: o.spot } : {}),
+  });
+}
+
+export function estimateSummary(e: EmrEstimate | { readonly unavailable: string }): string[] {
+  return 'unavailable' in e ? [`EMR estimate: none (${e.unavailable})`] : estimateLines(e);
 }
 
 export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
@@ -264,6 +306,13 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
   }
 
   const rate = configuredRatePerHour(c, prices);
+  const estimate = planEstimate(c, {
+    variants: input.variants,
+    documents: { count: input.docs.count, textBytes: input.textBytes ?? input.docs.recordBytes, exact: input.docs.kind === 'exact' },
+    curves: input.curves,
+    prices,
+    ...(input.spot ? { spot: input.spot } : {}),
+  });
   return {
     kind: 'emr-plan',
     runId,
@@ -288,5 +337,7 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
       maxCostUsd: c.max_cost_usd,
       minutesUntilCap: rate ? Math.round((c.max_cost_usd / rate) * 600) / 10 : null,
     },
+    estimate,
+    summary: estimateSummary(estimate),
   };
 }
