@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { buildSubset } from '../trec/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
-import { DEFAULT_COST_CURVES_PATH, loadCostCurves } from '../mapreduce/emr/cost-curves.ts';
+import { configuredCostCurves } from '../mapreduce/emr/cost-curves.ts';
 import { expansionOf, partVariant } from './expansion.ts';
 import type { BackendConfig, Experiment, Variant } from './types.ts';
 
@@ -42,8 +42,7 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };
   if (opts.backend.kind === 'emr') {
     // The user's curve file, else the one the repository ships (docs/emr.md, "Estimates").
-    const file = opts.backend.cost_curve ?? DEFAULT_COST_CURVES_PATH;
-    const curves = { curves: loadCostCurves(file), file: opts.backend.cost_curve ?? 'data/emr/cost-curves.json' };
+    const curves = configuredCostCurves(opts.backend);
     return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null, curves, textBytes: docs.recordBytes });
   }
   return {

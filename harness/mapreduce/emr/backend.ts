@@ -37,7 +37,8 @@ import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout
 import { OutputCollector, outputDatasets } from '../outputs.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import { forEachTextRecord, getObjectBytes, listKeys, listPartKeys, maybeGunzip } from './output.ts';
-import { bootstrapScript, layoutOf, runJobFlowInput, specJson, variantSteps } from './plan.ts';
+import { bootstrapScript, estimateSummary, layoutOf, planEstimate, runJobFlowInput, specJson, variantSteps, type EmrPlanInput } from './plan.ts';
+import type { EmrEstimate } from './estimate.ts';
 import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
 import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
@@ -65,6 +66,10 @@ export interface EmrDeps {
    * run's prefix are deleted first (Hadoop refuses to write into an existing output folder).
    */
   readonly resume?: boolean;
+  /** Every variant the run will submit, for the run's estimate before staging (default: each variant alone). */
+  readonly variants?: readonly Pick<VariantJob, 'variant' | 'algorithm' | 'params'>[];
+  /** The cost curves of the estimate (cost-curves.ts), or why there are none. */
+  readonly curves?: EmrPlanInput['curves'];
 }
 
 const TERMINAL_STEP = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED']);
@@ -130,6 +135,10 @@ class EmrBackend implements Backend {
   private readonly warn: (line: string) => void;
   private readonly bundle: (outDir: string) => Promise<string>;
   private readonly resume: boolean;
+  private readonly curves: EmrPlanInput['curves'];
+  private plannedVariants: readonly Pick<VariantJob, 'variant' | 'algorithm' | 'params'>[] | undefined;
+  /** made when the documents are first staged; recorded beside each variant's actual cost */
+  private estimate?: EmrEstimate | { readonly unavailable: string };
   private prepared?: Promise<void>;
   private stagedDocs?: DocumentSet;
   /** the documents-meta upload, made once, for the first variant whose jobs read it */
@@ -153,6 +162,8 @@ class EmrBackend implements Backend {
     this.warn = deps.warn ?? ((line) => process.stderr.write(`${line}\n`));
     this.bundle = deps.bundle ?? defaultBundle;
     this.resume = deps.resume === true;
+    this.curves = deps.curves;
+    this.plannedVariants = deps.variants;
   }
 
   async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
@@ -161,6 +172,7 @@ class EmrBackend implements Backend {
     const ourSteps: string[] = [];
     try {
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
+      this.plannedVariants ??= [job];
       await this.prepare(ctx);
       if (readsDataset(job.plan.jobs, DOCUMENTS_META)) {
         this.stagedMeta ??= stageDocumentMeta(this.s3, this.layout, ctx.docs, ctx.signal);
@@ -260,6 +272,14 @@ class EmrBackend implements Backend {
   }
 
   private async stage(ctx: BackendContext): Promise<void> {
+    // The run's first line: what it will cost, before anything is staged or started.
+    this.estimate = planEstimate(this.config, {
+      variants: this.plannedVariants ?? [],
+      documents: { count: ctx.docs.texts.length, textBytes: ctx.docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0), exact: true },
+      curves: this.curves,
+      prices: this.prices,
+    });
+    if (this.curves) for (const line of estimateSummary(this.estimate).slice(0, 2)) this.warn(line);
     ctx.progress('emr: checking credentials and bucket');
     await checkCredentials(this.s3);
     await this.retry(() => checkBucket(this.s3, this.layout.bucket), ctx.signal);
@@ -511,6 +531,7 @@ class EmrBackend implements Backend {
 
     const { outputs, parts: outputParts } = await this.fetchOutputs(job, slug, ctx);
     const { counters, found } = await this.fetchCounters(c.id, steps, job.plan.jobs.slice(offset));
+    const cpuS = cpuSecondsOf(counters);
     const extra: Record<string, unknown> = {
       backend: 'emr',
       clusterId: c.id,
@@ -530,9 +551,31 @@ class EmrBackend implements Backend {
       s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
       outputParts,
       ...(offset > 0 ? { reusedSteps: offset } : {}),
+      estimate: this.estimateBeside(job.variant, { cpuS: found > 0 ? cpuS : null, runtimeS, costUsd: variantUsd, partial: offset > 0 }),
       counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
     };
-    return { outputs, counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
+    return { outputs, counters, runtimeS, cpuS, costUsd: variantUsd, extra };
+  }
+
+  /** The variant's estimate beside what it took (run.json's `backend_extra.estimate`). */
+  private estimateBeside(variant: string, actual: { cpuS: number | null; runtimeS: number; costUsd: number; partial: boolean }): Record<string, unknown> {
+    const e = this.estimate;
+    if (!e || 'unavailable' in e) return { unavailable: e?.unavailable ?? 'not made' };
+    const v = e.variants.find((x) => x.variant === variant);
+    if (!v?.cpuS || !v.hours) return { unavailable: v?.missing ?? `no estimate for ${variant}` };
+    const h = v.hours;
+    const usd = (rate: number) => ({ value: h.value * rate, low: h.low * rate, high: h.high * rate });
+    return {
+      estimated: { cpu_s: v.cpuS, step_hours: h, usd_on_demand: usd(e.onDemand.usdPerHour), usd_spot: usd(e.spot.usdPerHour), curve: v.curve },
+      actual: {
+        // CPU from the steps' counters (null when their logs had not reached S3)
+        cpu_s: actual.cpuS,
+        step_hours: actual.runtimeS / 3600,
+        usd: actual.costUsd,
+        ...(actual.partial ? { note: 'earlier steps were reused from a previous run and are not in these figures' } : {}),
+      },
+      run: { hours: e.hours, usd_on_demand: e.onDemand.usd, usd_spot: e.spot.usd, vcpus: e.vcpus, documents: e.documents, curves: e.curvesFile },
+    };
   }
 
   /** Best effort, never waited for: logs reach S3 minutes after a step ends. */

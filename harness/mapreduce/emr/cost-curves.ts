@@ -57,6 +57,11 @@ export function loadCostCurves(file: string = DEFAULT_COST_CURVES_PATH): CostCur
   return parseCostCurves(text, file);
 }
 
+/** The curves a config names (`backend.cost_curve`), else the ones the repository ships, with the name to show. */
+export function configuredCostCurves(c: { readonly cost_curve?: string | undefined }): { readonly curves: CostCurves; readonly file: string } {
+  return { curves: loadCostCurves(c.cost_curve ?? DEFAULT_COST_CURVES_PATH), file: c.cost_curve ?? 'data/emr/cost-curves.json' };
+}
+
 /** A key equal for equal parameters however their keys are ordered. */
 export function variantKey(algorithm: string, params: unknown): string {
   const canonical = (v: unknown): unknown =>

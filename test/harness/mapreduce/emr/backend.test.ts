@@ -21,6 +21,7 @@ import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/b
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrFailureDetails, EmrRunError } from '../../../../harness/mapreduce/emr/errors.ts';
+import type { CostCurves } from '../../../../harness/mapreduce/emr/cost-curves.ts';
 
 const S = 1000;
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
@@ -51,6 +52,7 @@ interface Sim {
   complete?: readonly string[];
   resume?: boolean;
   deleted: string[];
+  curves?: { curves: CostCurves; file: string };
 }
 
 function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
@@ -175,6 +177,7 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
     bundle: async () => script,
     warn: (l) => warnings.push(l),
     resume: s.resume === true,
+    ...(sim.curves ? { curves: sim.curves } : {}),
   });
   const progress: string[] = [];
   const ctx = (signal: AbortSignal = new AbortController().signal): BackendContext => ({
@@ -187,6 +190,36 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
 }
 
 const sent = (mock: ReturnType<typeof mockClient>, cmd: unknown) => mock.commandCalls(cmd as never);
+
+describe('EMR backend: the estimate', () => {
+  // CPU-s 2, 3, 5, 6 at 1–4 MB for job()'s parameters: the line 0.5 + 1.4·MB (curve-fit.test.ts)
+  const MB = 1024 * 1024;
+  const curves: CostCurves = {
+    description: 'd',
+    measured: 'by hand',
+    points: [2, 3, 5, 6].map((cpu, i) => ({ variant: 'broder/sct=70', algorithm: 'broder', params: { sct: 70 }, documents: 10, text_bytes: (i + 1) * MB, cpu_s: cpu, run: `c/${i}` })),
+  };
+
+  it('says the estimate first, before anything is staged, and records it beside the actual', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    const r = await t.backend.run(job(), t.ctx());
+    // the documents' text: 'one two', 'one two', 'three', 'four' = 23 bytes, on 4 × 4 vCPUs
+    expect(t.warnings[0]).toMatch(/^EMR estimate: .* on 16 vCPUs for 4 documents, 0 MB: on demand \$/);
+    expect(t.progress[0]).toBe('emr: checking credentials and bucket');
+    const e = r.extra?.estimate as { estimated: { cpu_s: { value: number }; step_hours: { value: number } }; actual: { step_hours: number; usd: number; cpu_s: number | null }; run: { vcpus: number } };
+    expect(e.estimated.cpu_s.value).toBeCloseTo(0.5 + (1.4 * 23) / MB, 12);
+    expect(e.estimated.step_hours.value).toBeCloseTo((0.5 + (1.4 * 23) / MB) / (16 * 3600), 12);
+    // two steps of 300 s and the run's $0.30 (below)
+    expect(e.actual).toEqual({ cpu_s: null, step_hours: 600 / 3600, usd: expect.closeTo(0.3, 12) });
+    expect(e.run.vcpus).toBe(16);
+  });
+
+  it('records why a variant without a curve has no estimate', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    const r = await t.backend.run({ ...job('other'), params: { sct: 60 } }, t.ctx());
+    expect(r.extra?.estimate).toEqual({ unavailable: '0 points at 0 sizes in curves.json for these parameters; a curve needs 3 points at 2 sizes' });
+  });
+});
 
 describe('EMR backend: success', () => {
   let t: ReturnType<typeof setup>;
