@@ -29,7 +29,7 @@ import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '.
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
-import { clusterMode, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterGroups, clusterMode, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type InstanceInterval } from './cost.ts';
 import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
@@ -327,7 +327,7 @@ class EmrBackend implements Backend {
     ctx.progress('emr: creating the cluster');
     const requestedMs = this.now();
     // Not abortable: an aborted RunJobFlow may still create a cluster whose id we would never learn.
-    const r = await this.retry(() => this.emr.send(new RunJobFlowCommand(runJobFlowInput(this.config, this.mode as Extract<ClusterMode, { kind: 'new' }>, this.runId, steps))));
+    const r = await this.retry(() => this.emr.send(new RunJobFlowCommand(runJobFlowInput(this.config, this.mode as Extract<ClusterMode, { kind: 'new' }>, this.runId, steps, this.prices))));
     if (!r.JobFlowId) throw new Error('RunJobFlow returned no cluster id');
     this.cluster = {
       id: r.JobFlowId,
@@ -433,7 +433,7 @@ class EmrBackend implements Backend {
     }
     if (this.mode.kind !== 'new') return 0;
     const start = c.createdMs ?? c.requestedMs;
-    return instancesCost(groupIntervals([this.mode.master, this.mode.core], start, now), (t) => this.rateOf(t), now);
+    return instancesCost(groupIntervals(clusterGroups(this.mode), start, now), (t) => this.rateOf(t), now);
   }
 
   // ---- results -------------------------------------------------------------------------------
@@ -459,7 +459,7 @@ class EmrBackend implements Backend {
     }
     if (intervals.length > 0 || this.mode.kind !== 'new') return { intervals, source: 'ListInstances timelines' };
     const start = c.createdMs ?? c.requestedMs;
-    return { intervals: groupIntervals([this.mode.master, this.mode.core], start, now), source: 'configured instance groups since cluster creation' };
+    return { intervals: groupIntervals(clusterGroups(this.mode), start, now), source: 'configured instance groups since cluster creation' };
   }
 
   private async fetchOutputs(job: VariantJob, slug: string, ctx: BackendContext): Promise<{ outputs: PlanOutputs; parts: number }> {
@@ -498,8 +498,8 @@ class EmrBackend implements Backend {
       c.attributedUsd = toEnd;
       const firstStart = ms(steps[0]?.Status?.Timeline?.StartDateTime) ?? lastEnd;
       ratePerHour = clusterRatePerHour(intervals, rate, firstStart) || clusterRatePerHour(intervals, rate, lastEnd - 1);
-      costBasis = `${source}; per-second billing with a 60 s minimum per instance; this variant is charged the cluster time since the previous one ended${c.variantsDone === 0 ? ' (including start-up)' : ''}`;
-      instances = this.mode.kind === 'new' ? [{ type: this.mode.master.type, count: this.mode.master.count }, { type: this.mode.core.type, count: this.mode.core.count }] : [];
+      costBasis = `${source}; per-second billing with a 60 s minimum per instance; this variant is charged the cluster time since the previous one ended${c.variantsDone === 0 ? ' (including start-up)' : ''}${this.mode.kind === 'new' && this.mode.fleets ? '; spot instances at the on-demand rate (an upper bound: the price they were bought at is on the bill, not in the API)' : ''}`;
+      instances = this.mode.kind === 'new' ? clusterGroups(this.mode).map((g) => ({ type: g.type, count: g.count })) : [];
     } else {
       ratePerHour = c.existingRatePerHour ?? 0;
       variantUsd = 0;

@@ -6,7 +6,11 @@
  *
  * Which of the two is used is decided by the relative residuals, ln(y / ŷ): a cost is judged
  * by how many times it is off, not by how many seconds, and the points of a curve span orders
- * of magnitude, where absolute residuals would let the largest point alone decide.
+ * of magnitude, where absolute residuals would let the largest point alone decide. Only a model
+ * that can be extrapolated competes: a power law with an exponent below 1 says that every
+ * further MB gets cheaper without end, which at small sizes is a fixed start-up cost being
+ * amortized (the line's intercept says that explicitly), and a line that predicts a cost ≤ 0
+ * where it is asked says nothing.
  */
 import jstat from 'jstat';
 import { linearRegression } from 'simple-statistics';
@@ -108,8 +112,9 @@ export interface ChosenFit {
 }
 
 /**
- * Both models, and the one with the smaller relative residuals; the linear one when a cost
- * it predicts at `atX` is not positive is not chosen (it cannot be extrapolated there).
+ * Both models, and the one with the smaller relative residuals among those that can be
+ * extrapolated: a power law only with an exponent of 1 or more, a line only when it predicts a
+ * positive cost at `atX`. When the line cannot, the power law is all there is.
  */
 export function chooseFit(points: readonly CurveSample[], atX?: number): ChosenFit {
   const linear = fitLinear(points);
@@ -117,7 +122,7 @@ export function chooseFit(points: readonly CurveSample[], atX?: number): ChosenF
   const power = points.every((p) => p.x > 0 && p.y > 0) ? fitPower(points) : null;
   const powerRms = power ? logResidualRms(power, points) : Infinity;
   const linearUsable = atX === undefined || fittedAt(linear, atX) > 0;
-  const fit = power && (powerRms < linearRms || !linearUsable) ? power : linear;
+  const fit = power && (!linearUsable || (power.b >= 1 && powerRms < linearRms)) ? power : linear;
   return { fit, linear: { fit: linear, rmsLog: linearRms }, power: power ? { fit: power, rmsLog: powerRms } : null };
 }
 

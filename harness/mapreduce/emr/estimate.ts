@@ -29,6 +29,8 @@ export interface EstimateNodes {
   readonly role: 'master' | 'core' | 'task';
   readonly type: string;
   readonly count: number;
+  /** the configured market (instance fleets); when no role is SPOT, the spot column prices core and task as if they were */
+  readonly market?: 'ON_DEMAND' | 'SPOT';
 }
 
 /** EC2 spot prices per instance type in USD per hour, and where they come from. */
@@ -86,7 +88,8 @@ export interface EmrEstimate {
   /** hours from the request to the last step, over the variants with a curve */
   readonly hours: Prediction;
   readonly onDemand: MarketCost;
-  readonly spot: MarketCost & { readonly source: string };
+  /** the roles on spot: the configured fleets', else core and task as if they were */
+  readonly spot: MarketCost & { readonly source: string; readonly roles: readonly string[]; readonly configured: boolean };
   /** variants the totals leave out, for want of a curve */
   readonly missing: readonly string[];
   readonly assumptions: readonly string[];
@@ -118,13 +121,16 @@ export function estimateEmrRun(input: EmrEstimateInput): EmrEstimate {
   let vcpus = 0;
   let onDemandRate = 0;
   let spotRate = 0;
+  const configured = input.nodes.some((n) => n.market === 'SPOT');
+  const onSpot = (n: EstimateNodes): boolean => n.role !== 'master' && (configured ? n.market === 'SPOT' : true);
   for (const n of input.nodes) {
     const r = rateOf(input.prices, input.region, n.type);
     if (n.role !== 'master') vcpus += r.vcpu * n.count;
     onDemandRate += (r.ec2 + r.emr) * n.count;
     const spotEc2 = input.spot?.usdPerHour[n.type] ?? r.ec2 * DEFAULT_SPOT_RATIO;
-    spotRate += (n.role === 'master' ? r.ec2 : spotEc2) * n.count + r.emr * n.count;
+    spotRate += (onSpot(n) ? spotEc2 : r.ec2) * n.count + r.emr * n.count;
   }
+  const spotRoles = input.nodes.filter(onSpot).map((n) => n.role);
   if (vcpus === 0) throw new Error('the cluster has no core or task vCPUs to run steps on');
 
   const missing: string[] = [];
@@ -167,13 +173,13 @@ export function estimateEmrRun(input: EmrEstimateInput): EmrEstimate {
     variants,
     hours,
     onDemand: { usdPerHour: onDemandRate, usd: scale(hours, onDemandRate) },
-    spot: { usdPerHour: spotRate, usd: scale(hours, spotRate), source: spotSource },
+    spot: { usdPerHour: spotRate, usd: scale(hours, spotRate), source: spotSource, roles: spotRoles, configured },
     missing,
     assumptions: [
       `each variant's CPU-seconds from its local cost curve at ${mb.toFixed(0)} MB, the ${Math.round(ESTIMATE_LEVEL * 100)}% prediction interval as the range`,
       `the ${vcpus} core and task vCPUs share the work perfectly, each doing the work of one core of the curve's machine`,
       `${STARTUP_S} s of cluster start-up before the first step, billed`,
-      'the master on demand; the EMR fee the same on every market',
+      'the master on demand; the EMR fee the same on every market; spot capacity found within the fleet timeout (else on demand: the on-demand column)',
     ],
   };
 }
@@ -185,8 +191,8 @@ const hrs = (h: number): string => (h < 1 ? `${Math.round(h * 60)} min` : `${h <
 export function estimateLines(e: EmrEstimate): string[] {
   const range = (p: { value: number; low: number; high: number }, f: (v: number) => string): string => `${f(p.value)} (${f(p.low)}–${f(p.high)})`;
   const lines = [
-    `EMR estimate: ${range(e.hours, hrs)} on ${e.vcpus} vCPUs for ${e.documents.count.toLocaleString('en-US')} documents, ${e.documents.mb.toFixed(0)} MB${e.documents.exact ? '' : ' (assumed)'}: on demand ${range(e.onDemand.usd, usd)}, spot ${range(e.spot.usd, usd)}`,
-    `  rates: on demand $${e.onDemand.usdPerHour.toFixed(3)}/h, spot $${e.spot.usdPerHour.toFixed(3)}/h (${e.spot.source}); ranges are ${Math.round(e.level * 100)}% prediction intervals summed over the variants`,
+    `EMR estimate: ${range(e.hours, hrs)} on ${e.vcpus} vCPUs for ${e.documents.count.toLocaleString('en-US')} documents, ${Math.round(e.documents.mb).toLocaleString('en-US')} MB${e.documents.exact ? '' : ' (assumed)'}: on demand ${range(e.onDemand.usd, usd)}, spot ${range(e.spot.usd, usd)}`,
+    `  rates: on demand $${e.onDemand.usdPerHour.toFixed(3)}/h, spot $${e.spot.usdPerHour.toFixed(3)}/h (${e.spot.roles.join(' and ')} on spot${e.spot.configured ? ', as configured' : ' if fleets put them there'}; ${e.spot.source}); ranges are ${Math.round(e.level * 100)}% prediction intervals summed over the variants`,
   ];
   for (const v of e.variants) {
     lines.push(

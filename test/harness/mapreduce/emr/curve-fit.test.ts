@@ -91,6 +91,15 @@ describe('chooseFit', () => {
     expect(fittedAt(c.fit, 100)).toBeCloseTo(60, 0);
   });
 
+  it('does not take a power law below 1, however well it fits: that is a start-up cost amortizing', () => {
+    // y = 2·x^0.8 exactly: the power law fits perfectly, the line does not
+    const pts = [1, 2, 4, 8].map((x) => ({ x, y: 2 * x ** 0.8 }));
+    const c = chooseFit(pts);
+    expect(c.power?.rmsLog).toBeCloseTo(0, 12);
+    expect(c.linear.rmsLog).toBeGreaterThan(0);
+    expect(c.fit.model).toBe('linear');
+  });
+
   it('does not take a line that predicts a negative cost where it is asked', () => {
     // falling costs: the line crosses zero at x ≈ 11, the power law never does
     const pts = [{ x: 1, y: 10 }, { x: 2, y: 9.1 }, { x: 4, y: 7 }, { x: 8, y: 2.5 }];
