@@ -105,3 +105,21 @@ describe('estimateEmrRun', () => {
     expect(first).toMatch(/^EMR estimate: 10 min \(10 min–10 min\) on 8 vCPUs for 1,000 documents, 10 MB \(assumed\): on demand \$0\.12 .* spot \$0\.08 /);
   });
 });
+
+describe('estimateEmrRun: configured markets', () => {
+  it('prices only the roles the fleets put on spot, and says so', () => {
+    const e = estimateEmrRun(
+      input({
+        nodes: [
+          { role: 'master', type: 'm5.xlarge', count: 1, market: 'ON_DEMAND' },
+          { role: 'core', type: 'm5.xlarge', count: 2, market: 'ON_DEMAND' },
+          { role: 'task', type: 'c5.2xlarge', count: 3, market: 'SPOT' },
+        ],
+      }),
+    );
+    expect(e.spot.roles).toEqual(['task']);
+    expect(e.spot.configured).toBe(true);
+    expect(e.spot.usdPerHour).toBeCloseTo(3 * 0.24 + 3 * (0.34 * DEFAULT_SPOT_RATIO + 0.085), 12);
+    expect(estimateLines(e)[1]).toContain('task on spot, as configured');
+  });
+});
