@@ -29,7 +29,7 @@ import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '.
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
-import { clusterGroups, clusterMode, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterGroups, clusterMode, clusterNodes, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type InstanceInterval } from './cost.ts';
 import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
@@ -39,6 +39,8 @@ import type { PlanOutputs } from '../outputs.ts';
 import { forEachTextRecord, getObjectBytes, listKeys, listPartKeys, maybeGunzip } from './output.ts';
 import { bootstrapScript, estimateSummary, layoutOf, planEstimate, runJobFlowInput, specJson, variantSteps, type EmrPlanInput } from './plan.ts';
 import type { EmrEstimate } from './estimate.ts';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { fetchSpotPrices } from './spot-prices.ts';
 import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
 import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
@@ -48,6 +50,8 @@ import { stageDocumentMeta, stageDocuments, uploadFile, uploadObject } from './s
 
 export interface EmrDeps {
   readonly emr?: EMRClient;
+  /** asked for the spot price history of the estimate */
+  readonly ec2?: EC2Client;
   readonly s3?: S3Client;
   /** Milliseconds since the epoch; the clock the cost cap is checked against. */
   readonly now?: () => number;
@@ -124,6 +128,7 @@ export function createEmrBackend(config: EmrBackendConfig, deps: EmrDeps = {}): 
 class EmrBackend implements Backend {
   readonly kind = 'emr';
   private readonly emr: EMRClient;
+  private readonly ec2: EC2Client;
   private readonly s3: S3Client;
   private readonly now: () => number;
   private readonly sleep: Sleep;
@@ -151,6 +156,7 @@ class EmrBackend implements Backend {
     deps: EmrDeps,
   ) {
     this.emr = deps.emr ?? new EMRClient({ region: config.region });
+    this.ec2 = deps.ec2 ?? new EC2Client({ region: config.region });
     this.s3 = deps.s3 ?? new S3Client({ region: config.region });
     this.now = deps.now ?? Date.now;
     this.sleep = deps.sleep ?? defaultSleep;
@@ -273,7 +279,12 @@ class EmrBackend implements Backend {
 
   private async stage(ctx: BackendContext): Promise<void> {
     // The run's first line: what it will cost, before anything is staged or started.
+    const spot =
+      this.curves && this.mode.kind === 'new'
+        ? await fetchSpotPrices(this.ec2, { region: this.config.region, types: clusterNodes(this.mode).map((n) => n.type), now: new Date(this.now()), note: this.warn })
+        : undefined;
     this.estimate = planEstimate(this.config, {
+      ...(spot ? { spot } : {}),
       variants: this.plannedVariants ?? [],
       documents: { count: ctx.docs.texts.length, textBytes: ctx.docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0), exact: true },
       curves: this.curves,
