@@ -31,7 +31,7 @@ export async function writeCostCurve(args: CostCurveArgs, print: (text: string) 
   await mkdir(dirname(args.out), { recursive: true });
   await writeFileAtomic(args.out, `${JSON.stringify(curves, null, 2)}\n`);
   const sizes = new Set(points.map((p) => p.text_bytes)).size;
-  print(`wrote ${args.out}: ${points.length} points at ${sizes} size${sizes === 1 ? '' : 's'}${sizes < 2 ? ' (a curve needs runs at 2 sizes at least)' : ''}\n`);
+  print(`wrote ${args.out}: ${points.length} point${points.length === 1 ? '' : 's'} at ${sizes} size${sizes === 1 ? '' : 's'}${sizes < 2 ? ' (a curve needs runs at 2 sizes at least)' : ''}\n`);
   return curves;
 }
 
