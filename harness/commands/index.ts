@@ -51,6 +51,11 @@ export const COMMANDS: readonly { readonly command: string; readonly describe: s
     describe: 'why a variant of a finished run decided what it did about two documents: sizes, exact resemblance, shared text, the detector’s evidence',
     load: async () => loaded((await import('./explain.ts')).explainCommand),
   },
+  {
+    command: 'cost-curve <runs..>',
+    describe: 'Write the CPU-seconds-per-MB points of finished runs at several corpus sizes: the cost curves an EMR estimate scales (backend.cost_curve)',
+    load: async () => loaded((await import('./cost-curve.ts')).costCurveCommand),
+  },
   { command: 'prices', describe: 'the dated EMR price table used for cost', load: async () => loaded((await import('./prices.ts')).pricesCommand) },
   {
     command: 'synth <kind>',

@@ -116,6 +116,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
           : {}),
       });
       if (outcome.kind === 'dry-run') {
+        // The plan's lines for people (the EMR estimate) go to stderr, so that stdout stays JSON.
+        const summary = (outcome.plan as { summary?: unknown }).summary;
+        if (Array.isArray(summary)) for (const line of summary) process.stderr.write(`${String(line)}\n`);
         process.stdout.write(`${JSON.stringify(outcome.plan, null, 2)}\n`);
         return;
       }

@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { buildSubset } from '../trec/subset.ts';
 import { UserError } from '../errors.ts';
 import { emrDryRunPlan } from '../mapreduce/emr/plan.ts';
+import { hadoopDryRunPlan } from '../mapreduce/hadoop/dry-run.ts';
+import { configuredCostCurves } from '../mapreduce/emr/cost-curves.ts';
 import { expansionOf, partVariant } from './expansion.ts';
 import type { BackendConfig, Experiment, Variant } from './types.ts';
 
@@ -40,7 +42,13 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   const count = await documentCount(exp, opts.documents);
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };
   if (opts.backend.kind === 'emr') {
-    return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null });
+    // The user's curve file, else the one the repository ships (docs/emr.md, "Estimates").
+    const curves = configuredCostCurves(opts.backend);
+    return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null, curves, textBytes: docs.recordBytes });
+  }
+  if (opts.backend.kind === 'hadoop') {
+    const hadoop = hadoopDryRunPlan(opts.backend, planned, opts.runId);
+    return { ...hadoop, experiment: exp.name, runId: opts.runId, documents: docs, summary: hadoop.variants.flatMap((v) => [`# ${v.variant}`, ...v.commands]) };
   }
   return {
     kind: 'plan',

@@ -65,6 +65,8 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
       format: exp.corpus.format,
       path: exp.corpus.path ?? null,
       documents: docs.ids.length,
+      // The size a cost curve is drawn against (the EMR estimate's CPU-seconds per MB).
+      text_bytes: docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0),
       read: r.stats.read,
       skipped: r.stats.skipped,
       recovered: r.stats.recovered,

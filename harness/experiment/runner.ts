@@ -189,7 +189,8 @@ async function openRun(held: HeldResources, run: PreparedRun, opts: RunOptions):
   removeDeadWorkDirs(workRoot, notice);
   held.workDir = createWorkDir(workRoot);
   held.runtime = createRunRuntime(run, opts);
-  held.backend = await createBackend(run.backend, { runtime: held.runtime, detectors: run.detectors, runId: run.runId, resume });
+  const variants = run.planned.map((p) => ({ variant: p.variant.name, algorithm: p.variant.algorithm, params: p.variant.params }));
+  held.backend = await createBackend(run.backend, { runtime: held.runtime, detectors: run.detectors, runId: run.runId, resume, variants });
   return held as OpenRun;
 }
 

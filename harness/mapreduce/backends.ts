@@ -20,6 +20,8 @@ export interface BackendOptions {
   readonly runId?: string;
   /** `--resume`: the EMR backend reuses steps whose output is complete in S3 */
   readonly resume?: boolean;
+  /** every variant the run will submit: the EMR backend estimates their cost before it stages anything */
+  readonly variants?: readonly { readonly variant: string; readonly algorithm: string; readonly params: unknown }[];
 }
 
 export async function createBackend(config: BackendConfig, opts: BackendOptions = {}): Promise<Backend> {
@@ -54,7 +56,16 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
     case 'emr': {
       // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.
       const { createEmrBackend } = await import('./emr/backend.ts');
-      return createEmrBackend(config, { bundle: jobScript, ...(opts.runId ? { runId: opts.runId } : {}), resume: opts.resume === true });
+      const { configuredCostCurves } = await import('./emr/cost-curves.ts');
+      // A bad curve file of the user's stops the run here, before anything is staged or paid for.
+      const curves = configuredCostCurves(config);
+      return createEmrBackend(config, {
+        bundle: jobScript,
+        ...(opts.runId ? { runId: opts.runId } : {}),
+        resume: opts.resume === true,
+        curves,
+        ...(opts.variants ? { variants: opts.variants } : {}),
+      });
     }
   }
 }

@@ -140,6 +140,8 @@ export interface RunRecord {
     readonly format: string;
     readonly path: string | null;
     readonly documents: number;
+    /** UTF-8 bytes of the documents' texts as the detectors see them (absent in runs before it was recorded) */
+    readonly text_bytes?: number;
     readonly read: number;
     readonly skipped: Record<string, number>;
     readonly recovered: Record<string, number>;

@@ -29,7 +29,7 @@ const configs = readdirSync(CONFIGS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped configs', () => {
   it('are the ones the README lists', () => {
-    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'peers.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'scale.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
+    expect(configs.sort()).toEqual(['cacm-runs.yaml', 'detectors.yaml', 'gov-ye.yaml', 'gov2-hash-sampling.yaml', 'gov2-sct-curve.yaml', 'gov2-sct.yaml', 'imatch.yaml', 'minhash-lsh.yaml', 'pdc-mr-mail.yaml', 'pdc-mr.yaml', 'peers.yaml', 'ppjoin-filters.yaml', 'ppjoin-ground-truth.yaml', 'quickstart.yaml', 'scale.yaml', 'simhash-variants.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'ye-size-groups.yaml']);
   });
 
   it.each(configs)('%s loads and expands', async (name) => {
@@ -37,7 +37,7 @@ describe('shipped configs', () => {
     expect(exp.groundTruth.name).toBe('ground-truth');
   });
 
-  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml', 'scale.yaml'])(
+  it.each(['gov2-sct.yaml', 'gov2-hash-sampling.yaml', 'gov-ye.yaml', 'trec04-relevant.yaml', 'web09-runs.yaml', 'cacm-runs.yaml', 'scale.yaml', 'gov2-sct-curve.yaml'])(
     '%s names the data it misses and where to get it',
     async (name) => {
       const e = await loadExperiment(join(CONFIGS, name), { env: {} }).catch((err: unknown) => err);

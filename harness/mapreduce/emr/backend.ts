@@ -29,7 +29,7 @@ import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '.
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
-import { clusterMode, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterGroups, clusterMode, clusterNodes, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type InstanceInterval } from './cost.ts';
 import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
@@ -37,7 +37,10 @@ import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout
 import { OutputCollector, outputDatasets } from '../outputs.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import { forEachTextRecord, getObjectBytes, listKeys, listPartKeys, maybeGunzip } from './output.ts';
-import { bootstrapScript, layoutOf, runJobFlowInput, specJson, variantSteps } from './plan.ts';
+import { bootstrapScript, estimateSummary, layoutOf, planEstimate, runJobFlowInput, specJson, variantSteps, type EmrPlanInput } from './plan.ts';
+import type { EmrEstimate } from './estimate.ts';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { fetchSpotPrices } from './spot-prices.ts';
 import { checkBucket, checkCredentials, checkExistingCluster } from './preflight.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
 import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.ts';
@@ -47,6 +50,8 @@ import { stageDocumentMeta, stageDocuments, uploadFile, uploadObject } from './s
 
 export interface EmrDeps {
   readonly emr?: EMRClient;
+  /** asked for the spot price history of the estimate */
+  readonly ec2?: EC2Client;
   readonly s3?: S3Client;
   /** Milliseconds since the epoch; the clock the cost cap is checked against. */
   readonly now?: () => number;
@@ -65,6 +70,10 @@ export interface EmrDeps {
    * run's prefix are deleted first (Hadoop refuses to write into an existing output folder).
    */
   readonly resume?: boolean;
+  /** Every variant the run will submit, for the run's estimate before staging (default: each variant alone). */
+  readonly variants?: readonly Pick<VariantJob, 'variant' | 'algorithm' | 'params'>[];
+  /** The cost curves of the estimate (cost-curves.ts), or why there are none. */
+  readonly curves?: EmrPlanInput['curves'];
 }
 
 const TERMINAL_STEP = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED']);
@@ -119,6 +128,7 @@ export function createEmrBackend(config: EmrBackendConfig, deps: EmrDeps = {}): 
 class EmrBackend implements Backend {
   readonly kind = 'emr';
   private readonly emr: EMRClient;
+  private readonly ec2: EC2Client;
   private readonly s3: S3Client;
   private readonly now: () => number;
   private readonly sleep: Sleep;
@@ -130,6 +140,10 @@ class EmrBackend implements Backend {
   private readonly warn: (line: string) => void;
   private readonly bundle: (outDir: string) => Promise<string>;
   private readonly resume: boolean;
+  private readonly curves: EmrPlanInput['curves'];
+  private plannedVariants: readonly Pick<VariantJob, 'variant' | 'algorithm' | 'params'>[] | undefined;
+  /** made when the documents are first staged; recorded beside each variant's actual cost */
+  private estimate?: EmrEstimate | { readonly unavailable: string };
   private prepared?: Promise<void>;
   private stagedDocs?: DocumentSet;
   /** the documents-meta upload, made once, for the first variant whose jobs read it */
@@ -142,6 +156,7 @@ class EmrBackend implements Backend {
     deps: EmrDeps,
   ) {
     this.emr = deps.emr ?? new EMRClient({ region: config.region });
+    this.ec2 = deps.ec2 ?? new EC2Client({ region: config.region });
     this.s3 = deps.s3 ?? new S3Client({ region: config.region });
     this.now = deps.now ?? Date.now;
     this.sleep = deps.sleep ?? defaultSleep;
@@ -153,6 +168,8 @@ class EmrBackend implements Backend {
     this.warn = deps.warn ?? ((line) => process.stderr.write(`${line}\n`));
     this.bundle = deps.bundle ?? defaultBundle;
     this.resume = deps.resume === true;
+    this.curves = deps.curves;
+    this.plannedVariants = deps.variants;
   }
 
   async run(job: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
@@ -161,6 +178,7 @@ class EmrBackend implements Backend {
     const ourSteps: string[] = [];
     try {
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR run started');
+      this.plannedVariants ??= [job];
       await this.prepare(ctx);
       if (readsDataset(job.plan.jobs, DOCUMENTS_META)) {
         this.stagedMeta ??= stageDocumentMeta(this.s3, this.layout, ctx.docs, ctx.signal);
@@ -260,6 +278,19 @@ class EmrBackend implements Backend {
   }
 
   private async stage(ctx: BackendContext): Promise<void> {
+    // The run's first line: what it will cost, before anything is staged or started.
+    const spot =
+      this.curves && this.mode.kind === 'new'
+        ? await fetchSpotPrices(this.ec2, { region: this.config.region, types: clusterNodes(this.mode).map((n) => n.type), now: new Date(this.now()), note: this.warn })
+        : undefined;
+    this.estimate = planEstimate(this.config, {
+      ...(spot ? { spot } : {}),
+      variants: this.plannedVariants ?? [],
+      documents: { count: ctx.docs.texts.length, textBytes: ctx.docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0), exact: true },
+      curves: this.curves,
+      prices: this.prices,
+    });
+    if (this.curves) for (const line of estimateSummary(this.estimate).slice(0, 2)) this.warn(line);
     ctx.progress('emr: checking credentials and bucket');
     await checkCredentials(this.s3);
     await this.retry(() => checkBucket(this.s3, this.layout.bucket), ctx.signal);
@@ -307,7 +338,7 @@ class EmrBackend implements Backend {
     ctx.progress('emr: creating the cluster');
     const requestedMs = this.now();
     // Not abortable: an aborted RunJobFlow may still create a cluster whose id we would never learn.
-    const r = await this.retry(() => this.emr.send(new RunJobFlowCommand(runJobFlowInput(this.config, this.mode as Extract<ClusterMode, { kind: 'new' }>, this.runId, steps))));
+    const r = await this.retry(() => this.emr.send(new RunJobFlowCommand(runJobFlowInput(this.config, this.mode as Extract<ClusterMode, { kind: 'new' }>, this.runId, steps, this.prices))));
     if (!r.JobFlowId) throw new Error('RunJobFlow returned no cluster id');
     this.cluster = {
       id: r.JobFlowId,
@@ -413,7 +444,7 @@ class EmrBackend implements Backend {
     }
     if (this.mode.kind !== 'new') return 0;
     const start = c.createdMs ?? c.requestedMs;
-    return instancesCost(groupIntervals([this.mode.master, this.mode.core], start, now), (t) => this.rateOf(t), now);
+    return instancesCost(groupIntervals(clusterGroups(this.mode), start, now), (t) => this.rateOf(t), now);
   }
 
   // ---- results -------------------------------------------------------------------------------
@@ -439,7 +470,7 @@ class EmrBackend implements Backend {
     }
     if (intervals.length > 0 || this.mode.kind !== 'new') return { intervals, source: 'ListInstances timelines' };
     const start = c.createdMs ?? c.requestedMs;
-    return { intervals: groupIntervals([this.mode.master, this.mode.core], start, now), source: 'configured instance groups since cluster creation' };
+    return { intervals: groupIntervals(clusterGroups(this.mode), start, now), source: 'configured instance groups since cluster creation' };
   }
 
   private async fetchOutputs(job: VariantJob, slug: string, ctx: BackendContext): Promise<{ outputs: PlanOutputs; parts: number }> {
@@ -478,8 +509,8 @@ class EmrBackend implements Backend {
       c.attributedUsd = toEnd;
       const firstStart = ms(steps[0]?.Status?.Timeline?.StartDateTime) ?? lastEnd;
       ratePerHour = clusterRatePerHour(intervals, rate, firstStart) || clusterRatePerHour(intervals, rate, lastEnd - 1);
-      costBasis = `${source}; per-second billing with a 60 s minimum per instance; this variant is charged the cluster time since the previous one ended${c.variantsDone === 0 ? ' (including start-up)' : ''}`;
-      instances = this.mode.kind === 'new' ? [{ type: this.mode.master.type, count: this.mode.master.count }, { type: this.mode.core.type, count: this.mode.core.count }] : [];
+      costBasis = `${source}; per-second billing with a 60 s minimum per instance; this variant is charged the cluster time since the previous one ended${c.variantsDone === 0 ? ' (including start-up)' : ''}${this.mode.kind === 'new' && this.mode.fleets ? '; spot instances at the on-demand rate (an upper bound: the price they were bought at is on the bill, not in the API)' : ''}`;
+      instances = this.mode.kind === 'new' ? clusterGroups(this.mode).map((g) => ({ type: g.type, count: g.count })) : [];
     } else {
       ratePerHour = c.existingRatePerHour ?? 0;
       variantUsd = 0;
@@ -511,6 +542,7 @@ class EmrBackend implements Backend {
 
     const { outputs, parts: outputParts } = await this.fetchOutputs(job, slug, ctx);
     const { counters, found } = await this.fetchCounters(c.id, steps, job.plan.jobs.slice(offset));
+    const cpuS = cpuSecondsOf(counters);
     const extra: Record<string, unknown> = {
       backend: 'emr',
       clusterId: c.id,
@@ -530,9 +562,31 @@ class EmrBackend implements Backend {
       s3: `s3://${this.layout.bucket}/${this.layout.runKey}/`,
       outputParts,
       ...(offset > 0 ? { reusedSteps: offset } : {}),
+      estimate: this.estimateBeside(job.variant, { cpuS: found > 0 ? cpuS : null, runtimeS, costUsd: variantUsd, partial: offset > 0 }),
       counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
     };
-    return { outputs, counters, runtimeS, cpuS: cpuSecondsOf(counters), costUsd: variantUsd, extra };
+    return { outputs, counters, runtimeS, cpuS, costUsd: variantUsd, extra };
+  }
+
+  /** The variant's estimate beside what it took (run.json's `backend_extra.estimate`). */
+  private estimateBeside(variant: string, actual: { cpuS: number | null; runtimeS: number; costUsd: number; partial: boolean }): Record<string, unknown> {
+    const e = this.estimate;
+    if (!e || 'unavailable' in e) return { unavailable: e?.unavailable ?? 'not made' };
+    const v = e.variants.find((x) => x.variant === variant);
+    if (!v?.cpuS || !v.hours) return { unavailable: v?.missing ?? `no estimate for ${variant}` };
+    const h = v.hours;
+    const usd = (rate: number) => ({ value: h.value * rate, low: h.low * rate, high: h.high * rate });
+    return {
+      estimated: { cpu_s: v.cpuS, step_hours: h, usd_on_demand: usd(e.onDemand.usdPerHour), usd_spot: usd(e.spot.usdPerHour), curve: v.curve },
+      actual: {
+        // CPU from the steps' counters (null when their logs had not reached S3)
+        cpu_s: actual.cpuS,
+        step_hours: actual.runtimeS / 3600,
+        usd: actual.costUsd,
+        ...(actual.partial ? { note: 'earlier steps were reused from a previous run and are not in these figures' } : {}),
+      },
+      run: { hours: e.hours, usd_on_demand: e.onDemand.usd, usd_spot: e.spot.usd, vcpus: e.vcpus, documents: e.documents, curves: e.curvesFile },
+    };
   }
 
   /** Best effort, never waited for: logs reach S3 minutes after a step ends. */

@@ -59,6 +59,28 @@ const instanceGroupSchema = z.strictObject({
   count: z.number().int().min(0),
 });
 
+const fleetsSchema = z
+  .strictObject({
+    spot: z
+      .array(z.enum(['core', 'task']))
+      .default(['core', 'task'])
+      .describe('roles whose capacity is bought on the spot market (price-capacity-optimized); the master is always on demand'),
+    spot_timeout_min: z
+      .number()
+      .int()
+      .min(5)
+      .max(1440)
+      .default(10)
+      .describe('minutes to wait for spot capacity before switching to on demand (SWITCH_TO_ON_DEMAND)'),
+    alternatives: z
+      .array(z.string())
+      .default([])
+      .describe('more instance types the spot pools of core and task may draw from, weighted by vCPUs; each must be in the price table'),
+  })
+  .describe('instance fleets instead of instance groups: spot capacity for core and task nodes with an on-demand fallback');
+
+export type FleetsConfig = z.output<typeof fleetsSchema>;
+
 export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTable) {
   return z
     .strictObject({
@@ -69,9 +91,11 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
         .strictObject({
           master: instanceGroupSchema.extend({ count: z.union([z.literal(1), z.literal(3)]).default(1) }),
           core: instanceGroupSchema,
+          task: instanceGroupSchema.optional().describe('task nodes: compute without HDFS, the cheapest to run on spot'),
         })
         .optional()
         .describe('instance groups of a new cluster (default 1 + 4 m5.xlarge); omit with cluster_id'),
+      fleets: fleetsSchema.optional(),
       cluster_id: z
         .string()
         .regex(/^j-[A-Z0-9]+$/, 'must look like j-XXXXXXXXXXXXX')
@@ -88,6 +112,11 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
       split_mb: z.number().positive().default(64).describe('uncompressed MB of documents per gzip input split (one map task each)'),
       reduce_tasks: z.number().int().positive().optional().describe('default 0.95 × core vCPUs'),
       poll_s: z.number().positive().default(30).describe('seconds between status polls'),
+      cost_curve: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('JSON file of measured CPU-seconds per MB (`bench cost-curve`) the estimate is made from (default data/emr/cost-curves.json)'),
     })
     .superRefine((c, ctx) => {
       if (!isEmrRegion(c.region)) {
@@ -101,19 +130,29 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
       }
       const rl = releaseLabelProblem(c.release_label);
       if (rl) ctx.addIssue({ code: 'custom', path: ['release_label'], message: rl });
+      if (c.fleets && c.cluster_id) {
+        ctx.addIssue({ code: 'custom', path: ['fleets'], message: 'fleets are for a new cluster; an existing cluster_id keeps its own instances' });
+      }
+      if (c.fleets?.spot.includes('task') && !c.instance?.task) {
+        ctx.addIssue({ code: 'custom', path: ['fleets', 'spot'], message: "'task' is on spot but instance.task is not given; add instance.task or leave 'task' out" });
+      }
       if (c.instance && c.cluster_id) {
         ctx.addIssue({ code: 'custom', path: ['cluster_id'], message: 'give either instance or cluster_id, not both' });
       }
       if (!c.cluster_id) {
         const table = prices();
-        const inst = c.instance ?? DEFAULT_INSTANCES;
-        for (const role of ['master', 'core'] as const) {
-          const t = inst[role].type;
+        const inst: { master: InstanceGroup; core: InstanceGroup; task?: InstanceGroup | undefined } = c.instance ?? DEFAULT_INSTANCES;
+        const types: [string, (string | number)[]][] = (['master', 'core', 'task'] as const).flatMap((role) => {
+          const g = inst[role];
+          return g ? [[g.type, ['instance', role, 'type']] as [string, (string | number)[]]] : [];
+        });
+        (c.fleets?.alternatives ?? []).forEach((t, i) => types.push([t, ['fleets', 'alternatives', i]]));
+        for (const [t, path] of types) {
           if (!findPrice(table, c.region, t)) {
             const known = Object.keys(table.regions[c.region] ?? {}).sort();
             ctx.addIssue({
               code: 'custom',
-              path: ['instance', role, 'type'],
+              path,
               message:
                 `no price for ${t} in ${c.region} in the price table dated ${table.fetchedAt}` +
                 (known.length ? ` (known: ${known.join(', ')})` : '') +
@@ -131,7 +170,7 @@ export type EmrBackendInput = z.input<typeof emrBackendSchema>;
 
 /** Where the steps run: a cluster we create (and must terminate) or the user's. */
 export type ClusterMode =
-  | { readonly kind: 'new'; readonly master: InstanceGroup; readonly core: InstanceGroup }
+  | { readonly kind: 'new'; readonly master: InstanceGroup; readonly core: InstanceGroup; readonly task?: InstanceGroup; readonly fleets?: FleetsConfig }
   | { readonly kind: 'existing'; readonly clusterId: string };
 
 export interface InstanceGroup {
@@ -141,8 +180,33 @@ export interface InstanceGroup {
 
 export function clusterMode(c: EmrBackendConfig): ClusterMode {
   if (c.cluster_id) return { kind: 'existing', clusterId: c.cluster_id };
-  const i = c.instance ?? DEFAULT_INSTANCES;
-  return { kind: 'new', master: { ...i.master }, core: { ...i.core } };
+  const i: { master: InstanceGroup; core: InstanceGroup; task?: InstanceGroup | undefined } = c.instance ?? DEFAULT_INSTANCES;
+  return {
+    kind: 'new',
+    master: { ...i.master },
+    core: { ...i.core },
+    ...(i.task && i.task.count > 0 ? { task: { ...i.task } } : {}),
+    ...(c.fleets ? { fleets: c.fleets } : {}),
+  };
+}
+
+/** The instances a new cluster runs, master first (for costs: every role at its configured type). */
+export function clusterGroups(mode: Extract<ClusterMode, { kind: 'new' }>): InstanceGroup[] {
+  return [mode.master, mode.core, ...(mode.task ? [mode.task] : [])];
+}
+
+/** The market of a role: spot for the roles `fleets.spot` names, else on demand. */
+export function roleMarket(mode: Extract<ClusterMode, { kind: 'new' }>, role: 'master' | 'core' | 'task'): 'ON_DEMAND' | 'SPOT' {
+  return role !== 'master' && mode.fleets?.spot.includes(role) ? 'SPOT' : 'ON_DEMAND';
+}
+
+/** The instances of a new cluster, by role, as the estimate prices them. */
+export function clusterNodes(mode: Extract<ClusterMode, { kind: 'new' }>): { role: 'master' | 'core' | 'task'; type: string; count: number; market: 'ON_DEMAND' | 'SPOT' }[] {
+  return [
+    { role: 'master', ...mode.master, market: 'ON_DEMAND' },
+    { role: 'core', ...mode.core, market: roleMarket(mode, 'core') },
+    ...(mode.task ? [{ role: 'task' as const, ...mode.task, market: roleMarket(mode, 'task') }] : []),
+  ];
 }
 
 export function logUri(c: EmrBackendConfig): string {

@@ -4,11 +4,11 @@
  * requests with the same functions, so `bench run … --backend emr --dry-run` shows exactly
  * what a real run would do, without credentials or network.
  */
-import type { ActionOnFailure, RunJobFlowCommandInput, StepConfig } from '@aws-sdk/client-emr';
+import type { ActionOnFailure, InstanceFleetConfig, InstanceGroupConfig, RunJobFlowCommandInput, StepConfig } from '@aws-sdk/client-emr';
 import { DOCUMENTS_META, readsDataset } from '../../../contract/index.ts';
 import type { VariantJob } from '../backend.ts';
 import { installNodeScript } from './bootstrap.ts';
-import { clusterMode, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterGroups, clusterMode, clusterNodes, roleMarket, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { groupIntervals, clusterRatePerHour } from './cost.ts';
 import {
   bootstrapKey, codeKey, consoleLink, datasetKey, documentsMetaPartKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
@@ -17,6 +17,8 @@ import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './pri
 import { parseS3Uri, s3Uri } from './s3uri.ts';
 import { splitCount, type DocsDescription } from './splits.ts';
 import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
+import type { CostCurves } from './cost-curves.ts';
+import { estimateEmrRun, estimateLines, type EmrEstimate, type SpotPrices } from './estimate.ts';
 
 /** The part of a variant the plan needs (a VariantJob fits). */
 export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan' | 'position' | 'part'>;
@@ -42,7 +44,13 @@ export interface EmrPlan {
   readonly region: string;
   readonly releaseLabel: string;
   readonly cluster:
-    | { readonly kind: 'new'; readonly master: { type: string; count: number }; readonly core: { type: string; count: number } }
+    | {
+        readonly kind: 'new';
+        readonly master: { type: string; count: number };
+        readonly core: { type: string; count: number };
+        readonly task?: { type: string; count: number };
+        readonly capacity: 'instance groups, on demand' | 'instance fleets';
+      }
     | { readonly kind: 'existing'; readonly clusterId: string; readonly consoleLink: string };
   readonly documents: { readonly count: number; readonly recordBytes: number; readonly splits: number; readonly splitMb: number; readonly exact: boolean };
   readonly objects: readonly PlannedObject[];
@@ -54,6 +62,10 @@ export interface EmrPlan {
     /** Minutes the cluster can live before the cap terminates it (new clusters only). */
     readonly minutesUntilCap: number | null;
   };
+  /** hours and dollars from the cost curves, or why there is none */
+  readonly estimate: EmrEstimate | { readonly unavailable: string };
+  /** the estimate in lines people read (the CLI prints them to stderr beside the JSON) */
+  readonly summary: readonly string[];
 }
 
 /** A placeholder for values EMR assigns at run time. */
@@ -101,11 +113,60 @@ export function variantSteps(
   return { slug, steps: v.plan.jobs.map((j) => buildStep(ctx, j)) };
 }
 
+type NewCluster = Extract<ClusterMode, { kind: 'new' }>;
+
+function instanceGroups(mode: NewCluster): InstanceGroupConfig[] {
+  return [
+    { Name: 'master', InstanceRole: 'MASTER', Market: 'ON_DEMAND', InstanceType: mode.master.type, InstanceCount: mode.master.count },
+    ...(mode.core.count > 0 ? [{ Name: 'core', InstanceRole: 'CORE' as const, Market: 'ON_DEMAND' as const, InstanceType: mode.core.type, InstanceCount: mode.core.count }] : []),
+    ...(mode.task ? [{ Name: 'task', InstanceRole: 'TASK' as const, Market: 'ON_DEMAND' as const, InstanceType: mode.task.type, InstanceCount: mode.task.count }] : []),
+  ];
+}
+
+/**
+ * Instance fleets: the master one on-demand instance; core and task sized in vCPUs (each type
+ * weighted by its vCPUs, so that an alternative type of another size fills the same capacity),
+ * on spot where configured, allocated price-capacity-optimized and switched to on demand when
+ * spot capacity is not found in time.
+ */
+function instanceFleets(mode: NewCluster, prices: PriceTable, region: string): InstanceFleetConfig[] {
+  const fleets = mode.fleets;
+  if (!fleets) return [];
+  const vcpu = (t: string): number => {
+    const p = findPrice(prices, region, t);
+    if (!p) throw new Error(`no price for ${t} in ${region}`);
+    return p.vcpu;
+  };
+  const fleet = (role: 'core' | 'task', g: { type: string; count: number }): InstanceFleetConfig => {
+    const spot = roleMarket(mode, role) === 'SPOT';
+    const types = [...new Set([g.type, ...(spot ? fleets.alternatives : [])])];
+    const capacity = g.count * vcpu(g.type);
+    return {
+      Name: role,
+      InstanceFleetType: role === 'core' ? 'CORE' : 'TASK',
+      ...(spot ? { TargetSpotCapacity: capacity, TargetOnDemandCapacity: 0 } : { TargetOnDemandCapacity: capacity, TargetSpotCapacity: 0 }),
+      InstanceTypeConfigs: types.map((t) => ({ InstanceType: t, WeightedCapacity: vcpu(t), ...(spot ? { BidPriceAsPercentageOfOnDemandPrice: 100 } : {}) })),
+      LaunchSpecifications: spot
+        ? {
+            SpotSpecification: { TimeoutDurationMinutes: fleets.spot_timeout_min, TimeoutAction: 'SWITCH_TO_ON_DEMAND', AllocationStrategy: 'price-capacity-optimized' },
+            OnDemandSpecification: { AllocationStrategy: 'lowest-price' },
+          }
+        : { OnDemandSpecification: { AllocationStrategy: 'lowest-price' } },
+    };
+  };
+  return [
+    { Name: 'master', InstanceFleetType: 'MASTER', TargetOnDemandCapacity: mode.master.count, InstanceTypeConfigs: [{ InstanceType: mode.master.type }] },
+    ...(mode.core.count > 0 ? [fleet('core', mode.core)] : []),
+    ...(mode.task ? [fleet('task', mode.task)] : []),
+  ];
+}
+
 export function runJobFlowInput(
   c: EmrBackendConfig,
   mode: Extract<ClusterMode, { kind: 'new' }>,
   runId: string,
   steps: StepConfig[],
+  prices: PriceTable = defaultPriceTable(),
 ): RunJobFlowCommandInput {
   const layout = layoutOf(c, runId);
   const bootstrapPath =
@@ -124,12 +185,7 @@ export function runJobFlowInput(
     JobFlowRole: c.instance_profile,
     VisibleToAllUsers: true,
     Instances: {
-      InstanceGroups: [
-        { Name: 'master', InstanceRole: 'MASTER', Market: 'ON_DEMAND', InstanceType: mode.master.type, InstanceCount: mode.master.count },
-        ...(mode.core.count > 0
-          ? [{ Name: 'core', InstanceRole: 'CORE' as const, Market: 'ON_DEMAND' as const, InstanceType: mode.core.type, InstanceCount: mode.core.count }]
-          : []),
-      ],
+      ...(mode.fleets ? { InstanceFleets: instanceFleets(mode, prices, c.region) } : { InstanceGroups: instanceGroups(mode) }),
       // Alive between variants (steps are added per variant); close() terminates it, and the
       // idle auto-termination below is the safety net if this process dies.
       KeepJobFlowAliveWhenNoSteps: true,
@@ -156,7 +212,7 @@ export function configuredRatePerHour(c: EmrBackendConfig, prices: PriceTable): 
     if (!p) throw new Error(`no price for ${t} in ${c.region}`);
     return hourlyRate(p);
   };
-  return clusterRatePerHour(groupIntervals([mode.master, mode.core], 0, 1), rate, 0);
+  return clusterRatePerHour(groupIntervals(clusterGroups(mode), 0, 1), rate, 0);
 }
 
 export interface EmrPlanInput {
@@ -169,6 +225,42 @@ export interface EmrPlanInput {
   readonly bundleBytes?: number | null;
   /** Size of the documents-meta object when the documents are known. */
   readonly metaBytes?: number | null;
+  /** the cost curves the estimate is made from (cost-curves.ts), or why they could not be read */
+  readonly curves?: { readonly curves: CostCurves; readonly file: string } | { readonly unavailable: string };
+  /** UTF-8 bytes of the documents' text, when known; else recordBytes stands for it */
+  readonly textBytes?: number;
+  readonly spot?: SpotPrices;
+}
+
+/** The run's estimate (estimate.ts) for the config's own cluster, or why there is none. */
+export function planEstimate(
+  c: EmrBackendConfig,
+  o: {
+    readonly variants: readonly Pick<PlannedVariant, 'variant' | 'algorithm' | 'params'>[];
+    readonly documents: { readonly count: number; readonly textBytes: number; readonly exact: boolean };
+    readonly curves: EmrPlanInput['curves'];
+    readonly prices: PriceTable;
+    readonly spot?: SpotPrices;
+  },
+): EmrEstimate | { readonly unavailable: string } {
+  const mode = clusterMode(c);
+  if (mode.kind === 'existing') return { unavailable: `cluster ${mode.clusterId} is yours: its instances are known only when the run lists them` };
+  if (!o.curves) return { unavailable: 'no cost curves given' };
+  if ('unavailable' in o.curves) return { unavailable: o.curves.unavailable };
+  return estimateEmrRun({
+    region: c.region,
+    nodes: clusterNodes(mode),
+    variants: o.variants,
+    documents: o.documents,
+    curves: o.curves.curves,
+    curvesFile: o.curves.file,
+    prices: o.prices,
+    ...(o.spot ? { spot: o.spot } : {}),
+  });
+}
+
+export function estimateSummary(e: EmrEstimate | { readonly unavailable: string }): string[] {
+  return 'unavailable' in e ? [`EMR estimate: none (${e.unavailable})`] : estimateLines(e);
 }
 
 export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
@@ -219,7 +311,7 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
     const spec = specJson(v);
     upload(specKey(layout, slug), Buffer.byteLength(spec), `spec of variant ${v.variant}: ${spec.trim()}`, { ContentType: 'application/json' });
     if (mode.kind === 'new' && idx === 0) {
-      requests.push({ service: 'emr', operation: 'RunJobFlow', params: runJobFlowInput(c, mode, runId, steps) });
+      requests.push({ service: 'emr', operation: 'RunJobFlow', params: runJobFlowInput(c, mode, runId, steps, prices) });
     } else {
       requests.push({ service: 'emr', operation: 'AddJobFlowSteps', params: { JobFlowId: clusterId, Steps: steps } });
     }
@@ -264,6 +356,13 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
   }
 
   const rate = configuredRatePerHour(c, prices);
+  const estimate = planEstimate(c, {
+    variants: input.variants,
+    documents: { count: input.docs.count, textBytes: input.textBytes ?? input.docs.recordBytes, exact: input.docs.kind === 'exact' },
+    curves: input.curves,
+    prices,
+    ...(input.spot ? { spot: input.spot } : {}),
+  });
   return {
     kind: 'emr-plan',
     runId,
@@ -271,7 +370,7 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
     releaseLabel: c.release_label,
     cluster:
       mode.kind === 'new'
-        ? { kind: 'new', master: { ...mode.master }, core: { ...mode.core } }
+        ? { kind: 'new', master: { ...mode.master }, core: { ...mode.core }, ...(mode.task ? { task: { ...mode.task } } : {}), capacity: mode.fleets ? 'instance fleets' : 'instance groups, on demand' }
         : { kind: 'existing', clusterId: mode.clusterId, consoleLink: consoleLink(c.region, mode.clusterId) },
     documents: {
       count: input.docs.count,
@@ -288,5 +387,7 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
       maxCostUsd: c.max_cost_usd,
       minutesUntilCap: rate ? Math.round((c.max_cost_usd / rate) * 600) / 10 : null,
     },
+    estimate,
+    summary: estimateSummary(estimate),
   };
 }

@@ -29,6 +29,7 @@ import { forEachLine } from '../streaming/line-reader.ts';
 import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
 import type { HadoopConfig } from './config.ts';
 import { runInGroup } from './process-group.ts';
+import { jobSettings } from './dry-run.ts';
 import { hadoopRuntime, type HadoopCommand, type HadoopRuntime } from './runtime.ts';
 import { HADOOP_GROUPS, parseCountersBlock } from './counters.ts';
 import { JOB_SCRIPT_NAME, safeName, sideDatasetsOf, SPEC_NAME, streamingArgs } from './streaming-args.ts';
@@ -151,13 +152,7 @@ class HadoopRun {
   }
 
   private async settings(job: JobSpec): Promise<[string, string][]> {
-    const s: [string, string][] = [
-      ['mapreduce.job.maps', String(this.config.map_tasks)],
-      // The job client asks for progress every second by default: a second lost on most short jobs.
-      ['mapreduce.client.progressmonitor.pollinterval', '100'],
-      ['mapreduce.map.maxattempts', String(this.config.max_attempts)],
-      ['mapreduce.reduce.maxattempts', String(this.config.max_attempts)],
-    ];
+    const s: [string, string][] = jobSettings(this.config);
     if (this.runtime.pinned) {
       // Local mode sets mapreduce.job.maps to 1 whatever it is told (LocalClientProtocolProvider):
       // the split size follows the block size, so the block is made a map_tasks-th of the input.

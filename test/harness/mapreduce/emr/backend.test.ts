@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-emr';
 import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Plan } from '../../../../contract/index.ts';
 import { InterruptedError, UserError } from '../../../../harness/errors.ts';
@@ -21,6 +22,7 @@ import type { BackendContext, VariantJob } from '../../../../harness/mapreduce/b
 import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrFailureDetails, EmrRunError } from '../../../../harness/mapreduce/emr/errors.ts';
+import type { CostCurves } from '../../../../harness/mapreduce/emr/cost-curves.ts';
 
 const S = 1000;
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
@@ -51,6 +53,7 @@ interface Sim {
   complete?: readonly string[];
   resume?: boolean;
   deleted: string[];
+  curves?: { curves: CostCurves; file: string };
 }
 
 function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
@@ -58,6 +61,16 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
   const emr = new EMRClient({ region: 'us-east-1', credentials: creds });
   const s3 = new S3Client({ region: 'us-east-1', credentials: creds });
   const emrMock = mockClient(emr);
+  // the spot price history of the estimate: m5.xlarge in three zones, the latest of each
+  const ec2 = new EC2Client({ region: 'us-east-1', credentials: creds });
+  const ec2Mock = mockClient(ec2);
+  ec2Mock.on(DescribeSpotPriceHistoryCommand).resolves({
+    SpotPriceHistory: [
+      { InstanceType: 'm5.xlarge', AvailabilityZone: 'us-east-1a', SpotPrice: '0.0700', Timestamp: new Date(T0 - 60_000) },
+      { InstanceType: 'm5.xlarge', AvailabilityZone: 'us-east-1b', SpotPrice: '0.0900', Timestamp: new Date(T0 - 60_000) },
+      { InstanceType: 'm5.xlarge', AvailabilityZone: 'us-east-1c', SpotPrice: '0.0800', Timestamp: new Date(T0 - 60_000) },
+    ],
+  });
   const s3Mock = mockClient(s3);
   let created: number | undefined;
   let stepNames: string[] = [];
@@ -175,6 +188,7 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
     bundle: async () => script,
     warn: (l) => warnings.push(l),
     resume: s.resume === true,
+    ...(sim.curves ? { curves: sim.curves, ec2 } : {}),
   });
   const progress: string[] = [];
   const ctx = (signal: AbortSignal = new AbortController().signal): BackendContext => ({
@@ -183,10 +197,58 @@ function setup(cfg: Record<string, unknown> = {}, sim: Partial<Sim> = {}) {
     signal,
     progress: (phase) => progress.push(phase),
   });
-  return { s, emrMock, s3Mock, backend, ctx, warnings, progress };
+  return { s, emrMock, s3Mock, ec2Mock, backend, ctx, warnings, progress };
 }
 
 const sent = (mock: ReturnType<typeof mockClient>, cmd: unknown) => mock.commandCalls(cmd as never);
+
+describe('EMR backend: the estimate', () => {
+  // CPU-s 2, 3, 5, 6 at 1–4 MB for job()'s parameters: the line 0.5 + 1.4·MB (curve-fit.test.ts)
+  const MB = 1024 * 1024;
+  const curves: CostCurves = {
+    description: 'd',
+    measured: 'by hand',
+    points: [2, 3, 5, 6].map((cpu, i) => ({ variant: 'broder/sct=70', algorithm: 'broder', params: { sct: 70 }, documents: 10, text_bytes: (i + 1) * MB, cpu_s: cpu, run: `c/${i}` })),
+  };
+
+  it('says the estimate first, before anything is staged, and records it beside the actual', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    const r = await t.backend.run(job(), t.ctx());
+    // the documents' text: 'one two', 'one two', 'three', 'four' = 23 bytes, on 4 × 4 vCPUs
+    expect(t.warnings[0]).toMatch(/^EMR estimate: .* on 16 vCPUs for 4 documents, 0 MB: on demand \$/);
+    expect(t.progress[0]).toBe('emr: checking credentials and bucket');
+    const e = r.extra?.estimate as { estimated: { cpu_s: { value: number }; step_hours: { value: number } }; actual: { step_hours: number; usd: number; cpu_s: number | null }; run: { vcpus: number } };
+    expect(e.estimated.cpu_s.value).toBeCloseTo(0.5 + (1.4 * 23) / MB, 12);
+    expect(e.estimated.step_hours.value).toBeCloseTo((0.5 + (1.4 * 23) / MB) / (16 * 3600), 12);
+    // two steps of 300 s and the run's $0.30 (below)
+    expect(e.actual).toEqual({ cpu_s: null, step_hours: 600 / 3600, usd: expect.closeTo(0.3, 12) });
+    expect(e.run.vcpus).toBe(16);
+  });
+
+  it('prices spot from the history: the median zone, asked for the cluster’s types on Linux now', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    await t.backend.run(job(), t.ctx());
+    const ask = t.ec2Mock.commandCalls(DescribeSpotPriceHistoryCommand)[0]?.args[0].input;
+    expect(ask).toMatchObject({ InstanceTypes: ['m5.xlarge'], ProductDescriptions: ['Linux/UNIX'], StartTime: new Date(T0) });
+    // master on demand $0.24; 4 core at the median $0.08 + the EMR fee $0.048
+    expect(t.warnings[1]).toContain(`spot $${(0.24 + 4 * (0.08 + 0.048)).toFixed(3)}/h`);
+    expect(t.warnings[1]).toContain('EC2 spot price history');
+  });
+
+  it('falls back to the stated default when the history cannot be read', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    t.ec2Mock.on(DescribeSpotPriceHistoryCommand).rejects(Object.assign(new Error('not authorized'), { name: 'UnauthorizedOperation' }));
+    await t.backend.run(job(), t.ctx());
+    expect(t.warnings[0]).toBe("spot price history unavailable (UnauthorizedOperation: not authorized); the estimate's spot column uses its stated default");
+    expect(t.warnings[2]).toContain('stated default');
+  });
+
+  it('records why a variant without a curve has no estimate', async () => {
+    const t = setup({}, { curves: { curves, file: 'curves.json' } });
+    const r = await t.backend.run({ ...job('other'), params: { sct: 60 } }, t.ctx());
+    expect(r.extra?.estimate).toEqual({ unavailable: '0 points at 0 sizes in curves.json for these parameters; a curve needs 3 points at 2 sizes' });
+  });
+});
 
 describe('EMR backend: success', () => {
   let t: ReturnType<typeof setup>;

@@ -76,3 +76,25 @@ describe('emrBackendSchema: bad input, one line each', () => {
     expect(issues({ ...base, instances: {} })[0]).toContain('instances');
   });
 });
+
+describe('emrBackendSchema: fleets', () => {
+  const instance = { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 2 } };
+  it('defaults spot to core and task, with a 10-minute timeout', () => {
+    const c = parseEmrBackend({ ...base, instance: { ...instance, task: { type: 'm5.xlarge', count: 2 } }, fleets: {} });
+    expect(c.fleets).toEqual({ spot: ['core', 'task'], spot_timeout_min: 10, alternatives: [] });
+  });
+  it("refuses 'task' on spot without task nodes", () => {
+    expect(issues({ ...base, instance, fleets: { spot: ['task'] } })).toEqual([
+      "configs/x.yaml: backend.fleets.spot: 'task' is on spot but instance.task is not given; add instance.task or leave 'task' out",
+    ]);
+  });
+  it('refuses an alternative type without a price, naming its place', () => {
+    const [i] = issues({ ...base, instance, fleets: { spot: ['core'], alternatives: ['m5.xlarge', 'm9.huge'] } });
+    expect(i).toMatch(/^configs\/x\.yaml: backend\.fleets\.alternatives\.1: no price for m9\.huge in us-east-1/);
+  });
+  it('refuses fleets on an existing cluster', () => {
+    expect(issues({ ...base, cluster_id: 'j-2AXXXXXXGAPLF', fleets: { spot: ['core'] } })).toContain(
+      'configs/x.yaml: backend.fleets: fleets are for a new cluster; an existing cluster_id keeps its own instances',
+    );
+  });
+});

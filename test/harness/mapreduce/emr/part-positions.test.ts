@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { EMRClient } from '@aws-sdk/client-emr';
 import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL } from '../../../support/corpus.ts';
@@ -23,6 +24,8 @@ import { runOptions } from '../../../support/run-options.ts';
 const T = new Date();
 const emrMock = mockClient(EMRClient);
 const s3Mock = mockClient(S3Client);
+// the estimate's spot price history: none, so no request leaves the machine
+mockClient(EC2Client).on(DescribeSpotPriceHistoryCommand).resolves({ SpotPriceHistory: [] });
 /** spec.json objects written, by key (the simulated bucket) */
 const stored = new Map<string, string>();
 /** the step names submitted, per call */

@@ -176,3 +176,54 @@ describe('emrDryRunPlan: more variants, side data, existing clusters', () => {
     expect(plan.cluster).toEqual({ kind: 'existing', clusterId: 'j-ABC123', consoleLink: 'https://us-east-1.console.aws.amazon.com/emr/home?region=us-east-1#/clusterDetails/j-ABC123' });
   });
 });
+
+describe('emrDryRunPlan: instance fleets with spot core and task nodes', () => {
+  const fleetsConfig = parseEmrBackend({
+    kind: 'emr', region: 'us-east-1', s3_prefix: 's3://ndd-test/bench', reduce_tasks: 6, split_mb: 1,
+    instance: { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 2 }, task: { type: 'm5.2xlarge', count: 3 } },
+    fleets: { spot: ['task'], spot_timeout_min: 15, alternatives: ['c5.2xlarge'] },
+  });
+  const plan = emrDryRunPlan({ config: fleetsConfig, variants: [variant('broder/sct=70')], docs, runId: 'r1' });
+  const run = plan.requests.find((r) => r.operation === 'RunJobFlow')?.params as { Instances: Record<string, unknown> };
+
+  it('asks for fleets, not groups: the master on demand, core on demand, task on spot with an on-demand fallback', () => {
+    expect(run.Instances['InstanceGroups']).toBeUndefined();
+    expect(run.Instances['InstanceFleets']).toEqual([
+      { Name: 'master', InstanceFleetType: 'MASTER', TargetOnDemandCapacity: 1, InstanceTypeConfigs: [{ InstanceType: 'm5.xlarge' }] },
+      {
+        Name: 'core', InstanceFleetType: 'CORE', TargetOnDemandCapacity: 8, TargetSpotCapacity: 0,
+        InstanceTypeConfigs: [{ InstanceType: 'm5.xlarge', WeightedCapacity: 4 }],
+        LaunchSpecifications: { OnDemandSpecification: { AllocationStrategy: 'lowest-price' } },
+      },
+      {
+        // 3 × m5.2xlarge = 24 vCPUs of capacity, which an 8-vCPU c5.2xlarge fills as well
+        Name: 'task', InstanceFleetType: 'TASK', TargetSpotCapacity: 24, TargetOnDemandCapacity: 0,
+        InstanceTypeConfigs: [
+          { InstanceType: 'm5.2xlarge', WeightedCapacity: 8, BidPriceAsPercentageOfOnDemandPrice: 100 },
+          { InstanceType: 'c5.2xlarge', WeightedCapacity: 8, BidPriceAsPercentageOfOnDemandPrice: 100 },
+        ],
+        LaunchSpecifications: {
+          SpotSpecification: { TimeoutDurationMinutes: 15, TimeoutAction: 'SWITCH_TO_ON_DEMAND', AllocationStrategy: 'price-capacity-optimized' },
+          OnDemandSpecification: { AllocationStrategy: 'lowest-price' },
+        },
+      },
+    ]);
+  });
+
+  it('prices the cluster with its task nodes: 3 × $0.24 + 3 × $0.48 per hour', () => {
+    expect(plan.cost.ratePerHourUsd).toBeCloseTo(3 * 0.24 + 3 * 0.48, 12);
+    expect(plan.cluster).toMatchObject({ kind: 'new', task: { type: 'm5.2xlarge', count: 3 }, capacity: 'instance fleets' });
+  });
+});
+
+describe('emrDryRunPlan: instance groups with task nodes', () => {
+  it('adds an on-demand TASK group', () => {
+    const c = parseEmrBackend({
+      kind: 'emr', region: 'us-east-1', s3_prefix: 's3://ndd-test/bench',
+      instance: { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 2 }, task: { type: 'm5.xlarge', count: 1 } },
+    });
+    const plan = emrDryRunPlan({ config: c, variants: [variant('v')], docs, runId: 'r1' });
+    const run = plan.requests.find((r) => r.operation === 'RunJobFlow')?.params as { Instances: { InstanceGroups: unknown[] } };
+    expect(run.Instances.InstanceGroups.at(-1)).toEqual({ Name: 'task', InstanceRole: 'TASK', Market: 'ON_DEMAND', InstanceType: 'm5.xlarge', InstanceCount: 1 });
+  });
+});
