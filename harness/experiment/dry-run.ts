@@ -1,7 +1,9 @@
 /**
  * `bench run --dry-run`: what a run would do, as JSON, without reading the collection, without
  * credentials and without network. For EMR it is the complete plan of S3 objects and API
- * requests (harness/mapreduce/emr/plan.ts); for the other backends, the variants and their jobs.
+ * requests (harness/mapreduce/emr/plan.ts); for Spark the files to stage and the spark-submit
+ * command of each variant (harness/mapreduce/spark/dry-run.ts); for the other backends, the
+ * variants and their jobs.
  */
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import { existsSync } from 'node:fs';
@@ -41,6 +43,10 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   const docs = { kind: 'estimate' as const, count, recordBytes: count * (opts.documentBytes ?? DEFAULT_DOCUMENT_BYTES) };
   if (opts.backend.kind === 'emr') {
     return emrDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId, bundleBytes: null });
+  }
+  if (opts.backend.kind === 'spark') {
+    const { sparkDryRunPlan } = await import('../mapreduce/spark/dry-run.ts');
+    return { experiment: exp.name, ...sparkDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId }) };
   }
   return {
     kind: 'plan',

@@ -49,7 +49,7 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
     }
     case 'spark': {
       const { createSparkBackend } = await import('./spark/backend.ts');
-      return createSparkBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
+      return createSparkBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript, ...(opts.runId ? { runId: opts.runId } : {}) });
     }
     case 'emr': {
       // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.
