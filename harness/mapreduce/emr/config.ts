@@ -88,6 +88,14 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
       split_mb: z.number().positive().default(64).describe('uncompressed MB of documents per gzip input split (one map task each)'),
       reduce_tasks: z.number().int().positive().optional().describe('default 0.95 × core vCPUs'),
       poll_s: z.number().positive().default(30).describe('seconds between status polls'),
+      engine: z
+        .enum(['hadoop', 'spark'])
+        .default('hadoop')
+        .describe('hadoop: one hadoop-streaming step a job (default); spark: one spark-submit step a variant, Spark on YARN running python/spark/driver.py'),
+      spark_conf: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .default({})
+        .describe('engine spark: more Spark settings of every step (spark.executor.memory: 4g, …), given as --conf'),
     })
     .superRefine((c, ctx) => {
       if (!isEmrRegion(c.region)) {
