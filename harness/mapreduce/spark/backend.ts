@@ -30,7 +30,7 @@ import { outputDatasets, type PlanOutputs } from '../outputs.ts';
 import { reapedChildrenCpuS } from '../streaming/cpu.ts';
 import { readOutputs, writeDocumentMeta, writeDocuments } from '../streaming/datasets.ts';
 import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
-import { isLocalMaster, launchOf, stagingScheme, type SparkConfig } from './config.ts';
+import { deployProblem, isLocalMaster, launchOf, stagingScheme, type SparkConfig } from './config.ts';
 import { DRIVER, masterWithAttempts, sparkRuntime, type SparkRuntime } from './runtime.ts';
 import { nodeInstallScript } from './node-install.ts';
 import { fileStager, selfStaged, type Stager } from './stage.ts';
@@ -62,6 +62,8 @@ const TAIL_LINES = 12;
 export function createSparkBackend(config: SparkConfig, options: SparkBackendOptions): Backend {
   let runtime = options.runtime;
   const launch = launchOf(config);
+  const deploy = deployProblem(config);
+  if (deploy !== undefined) throw new UserError(deploy);
   if (launch === 'spark-submit' && config.staging_dir === undefined && !isLocalMaster(config.master)) {
     throw new UserError(`backend.staging_dir: a cluster master (${config.master}) needs a staging_dir its nodes read (hdfs://, s3://, gs://…); \`bench run CONFIG --dry-run\` shows what is staged there`);
   }

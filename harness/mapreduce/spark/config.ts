@@ -94,6 +94,14 @@ export function isLocalMaster(master: string): boolean {
   return master === 'local' || master.startsWith('local[');
 }
 
+/** Why spark-submit would refuse this master and deploy mode, or undefined. */
+export function deployProblem(c: SparkConfig): string | undefined {
+  if (c.deploy_mode !== 'cluster') return undefined;
+  if (isLocalMaster(c.master)) return `backend.deploy_mode: cluster deploy mode is for a cluster's master, not ${c.master}`;
+  if (c.master.startsWith('spark://')) return 'backend.deploy_mode: a standalone master (spark://) runs Python drivers in client mode only; use deploy_mode: client';
+  return undefined;
+}
+
 /** How the driver starts (config.launch, else by the master). */
 export function launchOf(c: SparkConfig): 'python' | 'spark-submit' {
   return c.launch ?? (isLocalMaster(c.master) ? 'python' : 'spark-submit');

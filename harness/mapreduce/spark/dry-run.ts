@@ -12,7 +12,8 @@ import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
 import { outputDatasets } from '../outputs.ts';
 import { shellLine } from '../../format.ts';
 
-import { isLocalMaster, launchOf, stagingScheme, type SparkConfig, type StagingScheme } from './config.ts';
+import { deployProblem, isLocalMaster, launchOf, stagingScheme, type SparkConfig, type StagingScheme } from './config.ts';
+import { UserError } from '../../errors.ts';
 import { NODE_REQUIREMENT, NODE_VERSION, nodeInstallHowTo, nodeInstallScript } from './node-install.ts';
 import { DRIVER } from './runtime.ts';
 import { projectPythonPath } from './runtime.ts';
@@ -63,6 +64,8 @@ export interface SparkDryRunInput {
 
 export function sparkDryRunPlan(i: SparkDryRunInput): SparkSubmitPlan {
   const c = i.config;
+  const deploy = deployProblem(c);
+  if (deploy !== undefined) throw new UserError(deploy);
   const dir = c.staging_dir ?? STAGING_PLACEHOLDER;
   const scheme: StagingScheme = c.staging_dir === undefined ? 'file' : stagingScheme(c.staging_dir);
   const ours = c.staging_dir === undefined || selfStaged(c.staging_dir);

@@ -116,3 +116,13 @@ describe('backend.staging_dir', () => {
     expect(stagingProblem(uri)).toBe(problem);
   });
 });
+
+describe('backend.deploy_mode', () => {
+  it('refuses cluster mode on a standalone master, which runs Python drivers in client mode only', () => {
+    expect(() => plan({ master: 'spark://head:7077', deploy_mode: 'cluster', staging_dir: 'hdfs://nn/x' })).toThrow(
+      'backend.deploy_mode: a standalone master (spark://) runs Python drivers in client mode only; use deploy_mode: client',
+    );
+    expect(() => plan({ master: 'local[2]', deploy_mode: 'cluster' })).toThrow('backend.deploy_mode: cluster deploy mode is for a cluster');
+    expect(plan({ master: 'k8s://https://api:6443', deploy_mode: 'cluster', staging_dir: 's3a://b/x' }).deployMode).toBe('cluster');
+  });
+});
