@@ -279,6 +279,7 @@ interface SubmitInput {
 /** Stages the variant's spec and plan, runs spark-submit, and reads the driver's result back. */
 async function runSubmitted(i: SubmitInput): Promise<{ result: Extract<DriverResult, { ok: true }>; argv: string[] }> {
   const { config, places, slug, stager, root, ctx, variant } = i;
+  await stager.clear(places.variant(slug), ctx.signal);
   await stager.put(uriJoin(places.variant(slug), SPEC_NAME), { body: specText(variant) }, ctx.signal);
   await stager.put(uriJoin(places.variant(slug), PLAN_NAME), { body: JSON.stringify(submitDriverPlan(config, places, slug, variant.plan.jobs), null, 1) }, ctx.signal);
   const argv = submitArgv({ config, places, slug, appName: appName(i.runId, variant.variant), submit: submitProgram(config, i.runtime), python: submitPython(config, i.runtime) });

@@ -4,8 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { S3Client } from '@aws-sdk/client-s3';
-import { getObjectBytes, listPartKeys } from '../emr/output.ts';
+import { DeleteObjectsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getObjectBytes, listKeys, listPartKeys } from '../emr/output.ts';
 import { parseS3Uri } from '../emr/s3uri.ts';
 import { uploadFile, uploadObject } from '../emr/staging.ts';
 import type { Stager } from './stage.ts';
@@ -38,6 +38,15 @@ export function s3Stager(s3: S3Client): Stager {
         files.push(file);
       }
       return files;
+    },
+    async clear(uri, signal) {
+      const { bucket, key } = s3Location(uri);
+      const send = s3.send.bind(s3) as never;
+      const keys = await listKeys(send, bucket, `${key}/`);
+      for (let i = 0; i < keys.length; i += 1000) {
+        signal?.throwIfAborted();
+        await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }));
+      }
     },
     async read(uri, signal) {
       const { bucket, key } = s3Location(uri);

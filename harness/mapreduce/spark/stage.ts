@@ -5,7 +5,7 @@
  * `gs://` are staged with the cluster's own tools, `hdfs dfs` and `gcloud storage`: `--dry-run`
  * prints those commands (stageCommand / fetchCommand) and a run does not run them for the user.
  */
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stagingScheme, type StagingScheme } from './config.ts';
@@ -15,6 +15,8 @@ export interface Stager {
   put(uri: string, what: { readonly body: string } | { readonly from: string }, signal?: AbortSignal): Promise<void>;
   /** The `part-*` files of the dataset folder at `uri`, as local files (fetched under `into` when remote), in name order. */
   parts(uri: string, into: string, signal?: AbortSignal): Promise<string[]>;
+  /** Removes everything under the folder `uri` (a variant's outputs of an earlier run: Spark refuses to write over them). */
+  clear(uri: string, signal?: AbortSignal): Promise<void>;
   /** The text at `uri`, or undefined when there is nothing there. */
   read(uri: string, signal?: AbortSignal): Promise<string | undefined>;
   /** The local path of `uri` when it is on this machine (file://), where it can be written directly; else undefined. */
@@ -39,6 +41,7 @@ export function fileStager(): Stager {
         .sort()
         .map((n) => join(dir, n));
     },
+    clear: (uri) => rm(fileURLToPath(uri), { recursive: true, force: true }),
     read: (uri) => readFile(fileURLToPath(uri), 'utf8').catch(() => undefined),
     localFolder: (uri) => fileURLToPath(uri),
   };

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Stager } from '../../../../harness/mapreduce/spark/stage-s3.ts';
@@ -75,5 +75,15 @@ describe.skipIf(skipsWithout(hasMoto, 'the spark S3 staging tests against moto_s
     expect(parts.map((p) => readFileSync(p, 'utf8'))).toEqual(['a\t1\n', 'b\t2\n']);
     expect(await st.read('s3://ndd-spark/run/variants/v01-x/result.json')).toBe('{"ok":true}');
     expect(await st.read('s3://ndd-spark/run/variants/v01-x/nothing.json')).toBeUndefined();
+  });
+
+  it("clears a variant's folder of an earlier run, and nothing beside it", async () => {
+    const st = s3Stager(s3);
+    await st.put('s3://ndd-spark/c/variants/v01-x/pairs/part-00000', { body: 'a\t1\n' });
+    await st.put('s3://ndd-spark/c/variants/v01-x/result.json', { body: '{}' });
+    await st.put('s3://ndd-spark/c/variants/v01-xy/spec.json', { body: '{}' });
+    await st.clear('s3://ndd-spark/c/variants/v01-x');
+    const left = await s3.send(new ListObjectsV2Command({ Bucket: 'ndd-spark', Prefix: 'c/' }));
+    expect((left.Contents ?? []).map((o) => o.Key)).toEqual(['c/variants/v01-xy/spec.json']);
   });
 });
