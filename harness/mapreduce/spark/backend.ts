@@ -23,9 +23,8 @@ import { pathToFileURL } from 'node:url';
 import { DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters } from '../../../contract/index.ts';
 import { clip, DataError, InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
-import { safeName, variantSlug } from '../emr/layout.ts';
 import { runInGroup } from '../hadoop/process-group.ts';
-import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
+import { JOB_SCRIPT_NAME, safeName, SPEC_NAME, variantSlug } from '../hadoop/streaming-args.ts';
 import { outputDatasets, type PlanOutputs } from '../outputs.ts';
 import { reapedChildrenCpuS } from '../streaming/cpu.ts';
 import { readOutputs, writeDocumentMeta, writeDocuments } from '../streaming/datasets.ts';
@@ -47,8 +46,11 @@ export interface SparkBackendOptions {
   readonly runtime?: SparkRuntime;
   /** The run's id: its folder under staging_dir (default: a time stamp). */
   readonly runId?: string;
-  /** Where an s3:// staging_dir is written (default: a client of AWS_REGION and the default credentials). */
-  readonly s3?: () => Promise<import('@aws-sdk/client-s3').S3Client>;
+  /**
+   * The stager of an s3:// or s3a:// staging_dir: the EMR backend's S3 upload (emr/spark-staging.ts),
+   * given by backends.ts so that this folder does not import the EMR one (which imports it).
+   */
+  readonly s3Stager?: () => Promise<Stager>;
   /** Sees each spark-submit argv before it runs (the tests compare it with the dry run's). */
   readonly onSubmit?: (argv: readonly string[]) => void;
 }
@@ -81,10 +83,8 @@ export function createSparkBackend(config: SparkConfig, options: SparkBackendOpt
     if (stager) return stager;
     const scheme = config.staging_dir === undefined ? 'file' : stagingScheme(config.staging_dir);
     if (scheme === 's3' || scheme === 's3a') {
-      // The AWS SDK is loaded for S3 staging only.
-      const { s3Stager } = await import('./stage-s3.ts');
-      const client = options.s3 ? await options.s3() : new (await import('@aws-sdk/client-s3')).S3Client({});
-      return (stager = s3Stager(client));
+      if (!options.s3Stager) throw new UserError(`backend.staging_dir: ${config.staging_dir}: no S3 client here`);
+      return (stager = await options.s3Stager());
     }
     return (stager = fileStager());
   };

@@ -5,10 +5,8 @@
  * The command is submit.ts's `submitArgv`, the one a run with `launch: spark-submit` executes.
  */
 import { DOCUMENTS, DOCUMENTS_META } from '../../../contract/index.ts';
-import type { PlannedVariant } from '../emr/plan.ts';
-import { variantSlug } from '../emr/layout.ts';
-import type { DocsDescription } from '../emr/splits.ts';
-import { JOB_SCRIPT_NAME, SPEC_NAME } from '../hadoop/streaming-args.ts';
+import type { VariantJob } from '../backend.ts';
+import { JOB_SCRIPT_NAME, SPEC_NAME, variantSlug } from '../hadoop/streaming-args.ts';
 import { outputDatasets } from '../outputs.ts';
 import { shellLine } from '../../format.ts';
 
@@ -57,8 +55,9 @@ export interface SparkSubmitPlan {
 
 export interface SparkDryRunInput {
   readonly config: SparkConfig;
-  readonly variants: readonly PlannedVariant[];
-  readonly docs: DocsDescription;
+  readonly variants: readonly Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan' | 'position' | 'part'>[];
+  /** the documents' count and bytes as text records (estimated without the collection) */
+  readonly docs: { readonly count: number; readonly recordBytes: number };
   readonly runId: string;
 }
 

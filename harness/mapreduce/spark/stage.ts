@@ -1,7 +1,7 @@
 /**
  * Putting a spark-submit run's files where the cluster reads them, and its outputs back: a
  * `file://` staging folder with the file system, `s3://`/`s3a://` with the EMR backend's S3
- * upload and part-file listing (stage-s3.ts, loaded for S3 only). `hdfs://` and
+ * upload and part-file listing (emr/spark-staging.ts, loaded for S3 only). `hdfs://` and
  * `gs://` are staged with the cluster's own tools, `hdfs dfs` and `gcloud storage`: `--dry-run`
  * prints those commands (stageCommand / fetchCommand) and a run does not run them for the user.
  */

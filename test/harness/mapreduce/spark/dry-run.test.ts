@@ -10,7 +10,7 @@ import { sparkDryRunPlan } from '../../../../harness/mapreduce/spark/dry-run.ts'
 import { NODE_TARBALL_SHA512, nodeInstallScript } from '../../../../harness/mapreduce/spark/node-install.ts';
 import { toyVariant } from '../streaming/toy/fixture.ts';
 
-const DOCS = { kind: 'estimate' as const, count: 1000, recordBytes: 17_000_000 };
+const DOCS = { count: 1000, recordBytes: 17_000_000 };
 const plan = (extra: Record<string, unknown>) =>
   sparkDryRunPlan({ config: sparkBackendSchema.parse({ kind: 'spark', ...extra }), variants: [{ ...toyVariant({ max_df: 3 }), position: 3 }], docs: DOCS, runId: 'r7' });
 

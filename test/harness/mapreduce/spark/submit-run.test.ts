@@ -38,7 +38,7 @@ describe.skipIf(skipsWithout(spark.found, WHAT, spark.found ? '' : spark.reason)
     expect(pairsOf(r.outputs.pairs)).toEqual(expected.pairs);
     expect(r.counters).toEqual({ toy: { documents: TOY_DOCS.texts.length, 'distinct words': expected.distinctWords, 'pairs_ emitted': expected.postingPairs } });
 
-    const plan = sparkDryRunPlan({ config, variants: [variant], docs: { kind: 'estimate', count: 10, recordBytes: 0 }, runId: 'r1' });
+    const plan = sparkDryRunPlan({ config, variants: [variant], docs: { count: 10, recordBytes: 0 }, runId: 'r1' });
     expect(submitted).toEqual([plan.variants[0]?.submit]);
     expect((r.extra as { spark_submit: string[] }).spark_submit).toEqual(plan.variants[0]?.submit);
     expect(submitted[0]?.slice(0, 7)).toEqual([join(spark.found ? spark.python : '', '..', 'spark-submit'), '--master', 'local[2,4]', '--deploy-mode', 'client', '--name', 'ndd-bench r1 toy']);

@@ -1,14 +1,15 @@
 /**
- * An `s3://`/`s3a://` staging folder: the EMR backend's S3 upload (lib-storage, harness/mapreduce/emr/staging.ts)
- * and its part-file listing and reading (harness/mapreduce/emr/output.ts). Loaded for S3 staging only.
+ * The spark backend's `s3://`/`s3a://` staging folder: this backend's S3 upload (lib-storage,
+ * staging.ts) and its part-file listing and reading (output.ts). backends.ts hands it to the spark
+ * backend, which loads it for S3 staging only.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeleteObjectsCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getObjectBytes, listKeys, listPartKeys } from '../emr/output.ts';
-import { parseS3Uri } from '../emr/s3uri.ts';
-import { uploadFile, uploadObject } from '../emr/staging.ts';
-import type { Stager } from './stage.ts';
+import { getObjectBytes, listKeys, listPartKeys } from './output.ts';
+import { parseS3Uri } from './s3uri.ts';
+import { uploadFile, uploadObject } from './staging.ts';
+import type { Stager } from '../spark/stage.ts';
 
 /** `s3a://b/k` is `s3://b/k` to the SDK. */
 function s3Location(uri: string): { bucket: string; key: string } {

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Stager } from '../../../../harness/mapreduce/spark/stage-s3.ts';
+import { s3Stager } from '../../../../harness/mapreduce/emr/spark-staging.ts';
 import { hasMoto, MOTO_CREDENTIALS, NO_MOTO, startMoto } from '../../../support/moto.ts';
 import { requireTool, skipsWithout } from '../../../support/required-tool.ts';
 
