@@ -185,10 +185,11 @@ async function runDriver(
   const plan = {
     app_name: `ndd-bench ${variant.variant}`,
     master: masterWithAttempts(config.master, config.max_attempts),
+    // Spark's scratch in the run's folder, unless the config's `conf` says otherwise.
     conf: {
-      ...sparkSettings(config, {}),
       'spark.local.dir': local,
       'spark.driver.extraJavaOptions': `-Djava.io.tmpdir=${local}`,
+      ...sparkSettings(config, {}),
     },
     node: taskNode(config),
     files: [JOB_SCRIPT_NAME, SPEC_NAME, PACKAGE_JSON].map((f) => pathToFileURL(join(stage, f)).href),
