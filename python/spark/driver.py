@@ -281,7 +281,27 @@ def main(plan_where):
     finally:
         if plan is not None:
             write_text(sc, plan["result"], json.dumps(result))
+        # Started by `python driver.py`, the JVM is this process's child (spark-submit's own launch has none).
+        gateway_proc = getattr(sc._gateway, "proc", None)
         sc.stop()
+        end_gateway(gateway_proc)
+
+
+def end_gateway(proc):
+    """Waits for the JVM PySpark started: it exits when its stdin closes, and waiting for it makes
+    its CPU (and its reaped Python workers' and their task processes') this process's children's,
+    which the backend counts. Left alone it outlives the driver, uncounted."""
+    if proc is None:
+        return
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 if __name__ == "__main__":
