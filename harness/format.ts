@@ -47,3 +47,13 @@ export function human(x: number, unit?: 'usd'): string {
   const decimals = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
   return x.toFixed(Math.min(decimals, 20));
 }
+
+/** A word as a POSIX shell reads it back unchanged (quoted unless it holds only characters no shell treats specially). */
+export function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line a POSIX shell splits back into `argv`. */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map(shellWord).join(' ');
+}

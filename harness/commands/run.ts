@@ -4,6 +4,7 @@ import { corpusCacheFromEnv, type CorpusCacheOptions } from '../corpus/cache.ts'
 import { runExperiment } from '../experiment/runner.ts';
 import { onInterrupt } from '../interrupts.ts';
 import { progressFor } from '../progress.ts';
+import { shellWord } from '../format.ts';
 import { loadAdapters } from '../../algorithms/registry.ts';
 import { legendLines, legendOfDetectors } from '../results/legend.ts';
 import { summaryTable } from '../results/summary.ts';
@@ -139,11 +140,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
     }
   },
 };
-
-/** A word as a POSIX shell reads it back unchanged. */
-function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The command that finishes an interrupted run: how this CLI was started, then the options the

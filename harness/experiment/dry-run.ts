@@ -1,7 +1,9 @@
 /**
  * `bench run --dry-run`: what a run would do, as JSON, without reading the collection, without
  * credentials and without network. For EMR it is the complete plan of S3 objects and API
- * requests (harness/mapreduce/emr/plan.ts); for the other backends, the variants and their jobs.
+ * requests (harness/mapreduce/emr/plan.ts); for Spark the files to stage and the spark-submit
+ * command of each variant (harness/mapreduce/spark/dry-run.ts); for the other backends, the
+ * variants and their jobs.
  */
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import { existsSync } from 'node:fs';
@@ -49,6 +51,10 @@ export async function dryRunPlan(exp: Experiment, detectors: DetectorCatalog, op
   if (opts.backend.kind === 'hadoop') {
     const hadoop = hadoopDryRunPlan(opts.backend, planned, opts.runId);
     return { ...hadoop, experiment: exp.name, runId: opts.runId, documents: docs, summary: hadoop.variants.flatMap((v) => [`# ${v.variant}`, ...v.commands]) };
+  }
+  if (opts.backend.kind === 'spark') {
+    const { sparkDryRunPlan } = await import('../mapreduce/spark/dry-run.ts');
+    return { experiment: exp.name, ...sparkDryRunPlan({ config: opts.backend, variants: planned, docs, runId: opts.runId }) };
   }
   return {
     kind: 'plan',

@@ -51,7 +51,9 @@ export async function createBackend(config: BackendConfig, opts: BackendOptions 
     }
     case 'spark': {
       const { createSparkBackend } = await import('./spark/backend.ts');
-      return createSparkBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript });
+      // An s3:// staging_dir is staged with the EMR backend's upload (the AWS SDK loaded for it only).
+      const s3Stager = async () => (await import('./emr/spark-staging.ts')).s3Stager(new (await import('@aws-sdk/client-s3')).S3Client({}));
+      return createSparkBackend(config, { pricePerVcpuHour: PRICE_PER_VCPU_HOUR_USD, jobScript, s3Stager, ...(opts.runId ? { runId: opts.runId } : {}) });
     }
     case 'emr': {
       // The AWS SDK is loaded for EMR only: it is most of the harness's start-up otherwise.

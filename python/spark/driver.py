@@ -1,12 +1,15 @@
 """The spark backend's driver: one Spark application runs every job of one variant's plan the way
 Hadoop Streaming runs it, with the very job script the Hadoop steps run (`ndd-job.js`).
 
-    python driver.py PLAN.json          (or: spark-submit driver.py PLAN.json)
+    python driver.py PLAN.json
+    spark-submit --master M --files ndd-job.js,package.json,spec.json … driver.py PLAN-URI
 
-PLAN.json (written by harness/mapreduce/spark/backend.ts):
-    { "app_name", "master", "conf": {k: v}, "node", "files": [URI of ndd-job.js, spec.json, package.json],
-      "datasets": {name: URI of its folder}, "map_tasks", "reduce_tasks",
-      "jobs": [{"name", "inputs", "output", "side", "combiner", "reducer"}], "result": local path }
+PLAN.json (written by harness/mapreduce/spark/backend.ts; a path, or with spark-submit any URI
+Spark's Hadoop file systems read: hdfs://, s3a://, gs://, file://):
+    { "app_name", "master", "conf": {k: v}, "files": [URI of ndd-job.js, spec.json, package.json],
+      (these three only for `python driver.py`; spark-submit gives them as --master, --conf, --files)
+      "node", "datasets": {name: URI of its folder}, "map_tasks", "reduce_tasks",
+      "jobs": [{"name", "inputs", "output", "side", "combiner", "reducer"}], "result": path or URI }
 
 A job:
   map task     = one input split: its lines piped through `node ndd-job.js --phase map` (our own
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 from pyspark import AccumulatorParam, SparkConf, SparkContext, SparkFiles
 
@@ -185,16 +189,62 @@ def run_job(sc, plan, j, job, acc):
     return map_tasks
 
 
-def main(plan_file):
-    with open(plan_file, encoding="utf-8") as f:
-        plan = json.load(f)
-    conf = SparkConf().setAppName(plan["app_name"]).setMaster(plan["master"])
-    for k, v in plan["conf"].items():
-        conf.set(k, v)
+def is_local_path(where):
+    """A path or file:// URI this process opens itself; anything else (hdfs://, s3://, gs://, …) is
+    read and written through Spark's Hadoop file systems."""
+    return where.startswith("file:") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", where) is None
+
+
+def local_path(where):
+    return urllib.parse.urlparse(where).path if where.startswith("file:") else where
+
+
+def hadoop_path(sc, uri):
+    path = sc._jvm.org.apache.hadoop.fs.Path(uri)
+    return path.getFileSystem(sc._jsc.hadoopConfiguration()), path
+
+
+def read_text(sc, where):
+    if is_local_path(where):
+        with open(local_path(where), encoding="utf-8") as f:
+            return f.read()
+    fs, path = hadoop_path(sc, where)
+    stream = fs.open(path)
+    try:
+        return bytes(sc._jvm.org.apache.commons.io.IOUtils.toByteArray(stream)).decode("utf-8")
+    finally:
+        stream.close()
+
+
+def write_text(sc, where, text):
+    if is_local_path(where):
+        with open(local_path(where), "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    fs, path = hadoop_path(sc, where)
+    out = fs.create(path, True)
+    try:
+        out.write(bytearray(text.encode("utf-8")))
+    finally:
+        out.close()
+
+
+def main(plan_where):
+    # Started with `python driver.py PLAN` the plan names the master and the settings; started by
+    # spark-submit they are on its command line (SparkConf reads them) and the plan may be on the
+    # cluster's file system, read once the context exists.
+    plan = json.loads(read_text(None, plan_where)) if is_local_path(plan_where) else None
+    conf = SparkConf()
+    if plan is not None and "master" in plan:
+        conf.setAppName(plan["app_name"]).setMaster(plan["master"])
+        for k, v in plan["conf"].items():
+            conf.set(k, v)
     result = {"ok": False}
     sc = SparkContext(conf=conf)
     try:
-        for uri in plan["files"]:
+        if plan is None:
+            plan = json.loads(read_text(sc, plan_where))
+        for uri in plan.get("files", []):
             sc.addFile(uri)
         acc = sc.accumulator({}, LastWins())
         side_added = set()
@@ -229,9 +279,29 @@ def main(plan_file):
         result = {"ok": True, "counters": counters, "jobs": jobs}
         return 0
     finally:
-        with open(plan["result"], "w", encoding="utf-8") as f:
-            json.dump(result, f)
+        if plan is not None:
+            write_text(sc, plan["result"], json.dumps(result))
+        # Started by `python driver.py`, the JVM is this process's child (spark-submit's own launch has none).
+        gateway_proc = getattr(sc._gateway, "proc", None)
         sc.stop()
+        end_gateway(gateway_proc)
+
+
+def end_gateway(proc):
+    """Waits for the JVM PySpark started: it exits when its stdin closes, and waiting for it makes
+    its CPU (and its reaped Python workers' and their task processes') this process's children's,
+    which the backend counts. Left alone it outlives the driver, uncounted."""
+    if proc is None:
+        return
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 if __name__ == "__main__":

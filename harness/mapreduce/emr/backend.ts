@@ -29,11 +29,14 @@ import { DOCUMENTS_META, readsDataset, type Counters, type DocumentSet } from '.
 import { InterruptedError, UserError } from '../../errors.ts';
 import type { Backend, BackendContext, BackendRunResult, VariantJob } from '../backend.ts';
 import { bundleJobScript } from '../streaming/bundle.ts';
-import { clusterGroups, clusterMode, clusterNodes, logUri, type ClusterMode, type EmrBackendConfig } from './config.ts';
+import { clusterGroups, clusterMode, clusterNodes, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { clusterRatePerHour, groupIntervals, instancesCost, stepCost, type InstanceInterval } from './cost.ts';
 import { cpuSecondsOf, mergeJobCounters, parseCountersBlock } from './counters.ts';
 import { attachDetails, EmrRunError, isAbort } from './errors.ts';
-import { bootstrapKey, codeKey, consoleLink, datasetKey, specKey, type RunLayout } from './layout.ts';
+import { bootstrapKey, codeKey, consoleLink, datasetKey, driverKey, packageJsonKey, sparkPlanKey, sparkResultKey, specKey, type RunLayout } from './layout.ts';
+import { emrSparkPlanJson } from './spark-step.ts';
+import { DRIVER } from '../spark/runtime.ts';
+import { COMMONJS_PACKAGE } from '../spark/submit.ts';
 import { OutputCollector, outputDatasets } from '../outputs.ts';
 import type { PlanOutputs } from '../outputs.ts';
 import { forEachTextRecord, getObjectBytes, listKeys, listPartKeys, maybeGunzip } from './output.ts';
@@ -186,9 +189,15 @@ class EmrBackend implements Backend {
       }
       const { slug, steps } = variantSteps(this.config, this.runId, index, job, this.prices);
       const spec = specJson(job);
-      const reused = this.resume ? await this.finishedSteps(slug, spec, job, ctx.signal) : 0;
-      await this.clearOutputs(slug, job.plan.jobs.slice(reused), ctx.signal);
+      const finished = this.resume ? await this.finishedSteps(slug, spec, job, ctx.signal) : 0;
+      // engine spark: the variant's one step is reused only when all its jobs finished (the driver runs them all again otherwise).
+      const reused = this.config.engine === 'spark' ? (finished === job.plan.jobs.length ? 1 : 0) : finished;
+      await this.clearOutputs(slug, job.plan.jobs.slice(this.config.engine === 'spark' ? (reused === 1 ? job.plan.jobs.length : 0) : reused), ctx.signal);
       await uploadObject(this.s3, this.layout.bucket, specKey(this.layout, slug), spec, 'application/json', ctx.signal);
+      if (this.config.engine === 'spark') {
+        const plan = emrSparkPlanJson(this.config, this.runId, slug, job.plan.jobs, reduceTasks(this.config, this.prices));
+        await uploadObject(this.s3, this.layout.bucket, sparkPlanKey(this.layout, slug), plan, 'application/json', ctx.signal);
+      }
       if (reused === steps.length) return await this.reusedResult(job, slug, ctx);
       if (ctx.signal.aborted) throw new InterruptedError('interrupted before the EMR steps were submitted');
       ourSteps.push(...(await this.submit(steps.slice(reused), ctx)));
@@ -315,6 +324,10 @@ class EmrBackend implements Backend {
     ctx.progress('emr: staging the job script');
     const script = await this.bundle(ctx.workDir);
     await uploadFile(this.s3, this.layout.bucket, codeKey(this.layout), script, 'text/javascript', ctx.signal);
+    if (this.config.engine === 'spark') {
+      await uploadFile(this.s3, this.layout.bucket, driverKey(this.layout), DRIVER, 'text/x-python', ctx.signal);
+      await uploadObject(this.s3, this.layout.bucket, packageJsonKey(this.layout), COMMONJS_PACKAGE, 'application/json', ctx.signal);
+    }
     const boot = bootstrapScript(this.config);
     if (boot !== undefined) {
       await uploadObject(this.s3, this.layout.bucket, bootstrapKey(this.layout), boot, 'text/x-shellscript', ctx.signal);
@@ -525,7 +538,7 @@ class EmrBackend implements Backend {
       const end = ms(t?.EndDateTime);
       const usd = start !== undefined && end !== undefined ? stepCost(ratePerHour, start, end) : 0;
       return {
-        job: job.plan.jobs[offset + k]?.name ?? s.Name ?? '',
+        job: this.config.engine === 'spark' ? `spark-submit: ${job.plan.jobs.map((j) => j.name).join(', ')}` : (job.plan.jobs[offset + k]?.name ?? s.Name ?? ''),
         stepId: s.Id ?? '',
         state: s.Status?.State ?? '',
         queueS: created !== undefined && start !== undefined ? (start - created) / 1000 : null,
@@ -541,7 +554,8 @@ class EmrBackend implements Backend {
     c.variantsDone++;
 
     const { outputs, parts: outputParts } = await this.fetchOutputs(job, slug, ctx);
-    const { counters, found } = await this.fetchCounters(c.id, steps, job.plan.jobs.slice(offset));
+    const { counters, found } =
+      this.config.engine === 'spark' ? await this.sparkCounters(slug, ctx.signal) : await this.fetchCounters(c.id, steps, job.plan.jobs.slice(offset));
     const cpuS = cpuSecondsOf(counters);
     const extra: Record<string, unknown> = {
       backend: 'emr',
@@ -563,7 +577,7 @@ class EmrBackend implements Backend {
       outputParts,
       ...(offset > 0 ? { reusedSteps: offset } : {}),
       estimate: this.estimateBeside(job.variant, { cpuS: found > 0 ? cpuS : null, runtimeS, costUsd: variantUsd, partial: offset > 0 }),
-      counters: found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
+      counters: this.config.engine === 'spark' ? (found > 0 ? "from the Spark driver's result.json" : "unavailable: the Spark driver wrote no result.json") : found === steps.length ? 'from the step logs' : found > 0 ? `from ${found} of ${steps.length} step logs` : 'counters unavailable (step logs not yet delivered to S3; EMR pushes them every few minutes)',
     };
     return { outputs, counters, runtimeS, cpuS, costUsd: variantUsd, extra };
   }
@@ -587,6 +601,17 @@ class EmrBackend implements Backend {
       },
       run: { hours: e.hours, usd_on_demand: e.onDemand.usd, usd_spot: e.spot.usd, vcpus: e.vcpus, documents: e.documents, curves: e.curvesFile },
     };
+  }
+
+  /** engine spark: the counters the driver summed from its tasks (driver.py), from its result.json beside the plan. */
+  private async sparkCounters(slug: string, signal: AbortSignal): Promise<{ counters: Counters; found: number }> {
+    try {
+      const bytes = await getObjectBytes((cmd: GetObjectCommand) => this.retry(() => this.s3.send(cmd), signal), this.layout.bucket, sparkResultKey(this.layout, slug));
+      const result = JSON.parse(maybeGunzip(bytes).toString('utf8')) as { ok?: boolean; counters?: Counters };
+      return result.ok && result.counters ? { counters: result.counters, found: 1 } : { counters: {}, found: 0 };
+    } catch {
+      return { counters: {}, found: 0 };
+    }
   }
 
   /** Best effort, never waited for: logs reach S3 minutes after a step ends. */

@@ -117,6 +117,14 @@ export function makeEmrBackendSchema(prices: () => PriceTable = defaultPriceTabl
         .min(1)
         .optional()
         .describe('JSON file of measured CPU-seconds per MB (`bench cost-curve`) the estimate is made from (default data/emr/cost-curves.json)'),
+      engine: z
+        .enum(['hadoop', 'spark'])
+        .default('hadoop')
+        .describe('hadoop: one hadoop-streaming step a job (default); spark: one spark-submit step a variant, Spark on YARN running python/spark/driver.py'),
+      spark_conf: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .default({})
+        .describe('engine spark: more Spark settings of every step (spark.executor.memory: 4g, …), given as --conf'),
     })
     .superRefine((c, ctx) => {
       if (!isEmrRegion(c.region)) {

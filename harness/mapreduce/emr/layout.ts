@@ -8,11 +8,17 @@
  *                                                     when a job reads it)
  *   <prefix>/<run-id>/variants/<vNN-name>/spec.json   {algorithm, params, minScore}
  *   <prefix>/<run-id>/variants/<vNN-name>/<dataset>/  each job's output (part-NNNNN[.gz])
+ *   engine: spark also (harness/mapreduce/spark/submit.ts lays out the same places):
+ *   <prefix>/<run-id>/code/driver.py                  python/spark/driver.py
+ *   <prefix>/<run-id>/code/package.json               {"type":"commonjs"}, beside the job script
+ *   <prefix>/<run-id>/variants/<vNN-name>/plan.json   the driver's plan of the variant
+ *   <prefix>/<run-id>/variants/<vNN-name>/result.json the driver's result (counters, or the failure)
  *   <prefix>/logs/<cluster-id>/…                      EMR's own logs (log_uri)
  */
 import { joinKey } from './s3uri.ts';
 
 import { JOB_SCRIPT_NAME, safeName, SPEC_NAME } from '../hadoop/streaming-args.ts';
+import { DRIVER_NAME, PACKAGE_JSON, PLAN_NAME, RESULT_NAME } from '../spark/submit.ts';
 
 export { JOB_SCRIPT_NAME, SPEC_NAME };
 
@@ -35,17 +41,14 @@ export const documentsMetaKey = (l: RunLayout): string => `${joinKey(l.runKey, '
 export const documentsMetaPartKey = (l: RunLayout): string => joinKey(l.runKey, 'input', 'documents-meta', 'part-00000');
 export const variantKey = (l: RunLayout, slug: string): string => joinKey(l.runKey, 'variants', slug);
 export const specKey = (l: RunLayout, slug: string): string => joinKey(variantKey(l, slug), SPEC_NAME);
+export const driverKey = (l: RunLayout): string => joinKey(l.runKey, 'code', DRIVER_NAME);
+export const packageJsonKey = (l: RunLayout): string => joinKey(l.runKey, 'code', PACKAGE_JSON);
+export const sparkPlanKey = (l: RunLayout, slug: string): string => joinKey(variantKey(l, slug), PLAN_NAME);
+export const sparkResultKey = (l: RunLayout, slug: string): string => joinKey(variantKey(l, slug), RESULT_NAME);
 export const datasetKey = (l: RunLayout, slug: string, dataset: string): string =>
   `${joinKey(variantKey(l, slug), safeName(dataset))}/`;
 
-/**
- * `v03-broder_sct_70`, `v03p2-broder_mod_4_residue_1` (part 2 of variant 3): a variant name made
- * safe for S3 keys, Hadoop paths and `-files` lists. The position and part come first, so that
- * the slug stays unique when a long name is cut.
- */
-export function variantSlug(index: number, variant: string, part?: number): string {
-  return `v${String(index).padStart(2, '0')}${part === undefined ? '' : `p${part}`}-${safeName(variant)}`.slice(0, 100);
-}
+export { variantSlug } from '../hadoop/streaming-args.ts';
 
 export { safeName };
 

@@ -11,7 +11,7 @@ import { installNodeScript } from './bootstrap.ts';
 import { clusterGroups, clusterMode, clusterNodes, roleMarket, logUri, reduceTasks, type ClusterMode, type EmrBackendConfig } from './config.ts';
 import { groupIntervals, clusterRatePerHour } from './cost.ts';
 import {
-  bootstrapKey, codeKey, consoleLink, datasetKey, documentsMetaPartKey, runLayout, specKey, splitKey, variantSlug, type RunLayout,
+  bootstrapKey, codeKey, consoleLink, datasetKey, documentsMetaPartKey, driverKey, packageJsonKey, runLayout, sparkPlanKey, sparkResultKey, specKey, splitKey, variantSlug, type RunLayout,
 } from './layout.ts';
 import { defaultPriceTable, findPrice, hourlyRate, type PriceTable } from './prices.ts';
 import { parseS3Uri, s3Uri } from './s3uri.ts';
@@ -19,6 +19,10 @@ import { splitCount, type DocsDescription } from './splits.ts';
 import { buildStep, sideDatasetsOf, type StepContext } from './steps.ts';
 import type { CostCurves } from './cost-curves.ts';
 import { estimateEmrRun, estimateLines, type EmrEstimate, type SpotPrices } from './estimate.ts';
+import { emrSparkPlanJson, sparkStep } from './spark-step.ts';
+import { DRIVER } from '../spark/runtime.ts';
+import { COMMONJS_PACKAGE } from '../spark/submit.ts';
+import { readFileSync } from 'node:fs';
 
 /** The part of a variant the plan needs (a VariantJob fits). */
 export type PlannedVariant = Pick<VariantJob, 'variant' | 'algorithm' | 'params' | 'minScore' | 'seed' | 'plan' | 'position' | 'part'>;
@@ -68,6 +72,11 @@ export interface EmrPlan {
   readonly summary: readonly string[];
 }
 
+/** Bytes of python/spark/driver.py, staged for engine: spark. */
+export function driverBytes(): number {
+  return readFileSync(DRIVER).length;
+}
+
 /** A placeholder for values EMR assigns at run time. */
 export const CLUSTER_ID = '<cluster-id>';
 
@@ -110,6 +119,9 @@ export function variantSteps(
     actionOnFailure,
     sideDatasets: sideDatasetsOf(v.plan.jobs),
   };
+  if (c.engine === 'spark') {
+    return { slug, steps: [sparkStep(c, { runId, slug, variant: v.variant, reduceTasks: ctx.reduceTasks, actionOnFailure })] };
+  }
   return { slug, steps: v.plan.jobs.map((j) => buildStep(ctx, j)) };
 }
 
@@ -180,7 +192,7 @@ export function runJobFlowInput(
     Name: `ndd-bench ${runId}`,
     ReleaseLabel: c.release_label,
     LogUri: logUri(c),
-    Applications: [{ Name: 'Hadoop' }],
+    Applications: c.engine === 'spark' ? [{ Name: 'Hadoop' }, { Name: 'Spark' }] : [{ Name: 'Hadoop' }],
     ServiceRole: c.service_role,
     JobFlowRole: c.instance_profile,
     VisibleToAllUsers: true,
@@ -291,6 +303,11 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
   const boot = bootstrapScript(c);
   if (boot !== undefined) upload(bootstrapKey(layout), Buffer.byteLength(boot), `bootstrap action: dnf install ${c.node_bootstrap.kind === 'dnf' ? c.node_bootstrap.package : ''}`.trim(), { ContentType: 'text/x-shellscript' });
 
+  if (c.engine === 'spark') {
+    upload(driverKey(layout), driverBytes(), 'the Spark driver, python/spark/driver.py', { ContentType: 'text/x-python' });
+    upload(packageJsonKey(layout), Buffer.byteLength(COMMONJS_PACKAGE), `${COMMONJS_PACKAGE.trim()}: the job script is CommonJS (spark-submit --files gives it to each task)`, { ContentType: 'application/json' });
+  }
+
   const nSplits = splitCount(input.docs, c.split_mb);
   for (let i = 0; i < nSplits; i++) {
     const exact = input.docs.kind === 'exact' ? input.docs.splits[i] : undefined;
@@ -310,6 +327,10 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
     const { slug, steps } = variantSteps(c, runId, v.position ?? idx + 1, v, prices);
     const spec = specJson(v);
     upload(specKey(layout, slug), Buffer.byteLength(spec), `spec of variant ${v.variant}: ${spec.trim()}`, { ContentType: 'application/json' });
+    if (c.engine === 'spark') {
+      const plan = emrSparkPlanJson(c, runId, slug, v.plan.jobs, reduceTasks(c, prices));
+      upload(sparkPlanKey(layout, slug), Buffer.byteLength(plan), `the Spark driver's plan of ${v.variant}: ${v.plan.jobs.length} jobs (${v.plan.jobs.map((j) => j.name).join(', ')})`, { ContentType: 'application/json' });
+    }
     if (mode.kind === 'new' && idx === 0) {
       requests.push({ service: 'emr', operation: 'RunJobFlow', params: runJobFlowInput(c, mode, runId, steps, prices) });
     } else {
@@ -332,6 +353,10 @@ export function emrDryRunPlan(input: EmrPlanInput): EmrPlan {
     requests.push({ service: 's3', operation: 'ListObjectsV2', params: { Bucket: bucket, Prefix: pairsKey }, when: 'paginated' });
     requests.push({ service: 's3', operation: 'GetObject', params: { Bucket: bucket, Key: `${pairsKey}part-*` }, when: 'each part file of the pairs dataset' });
     const { bucket: logBucket, prefix: logPrefix } = parseS3Uri(logUri(c));
+    if (c.engine === 'spark') {
+      requests.push({ service: 's3', operation: 'GetObject', params: { Bucket: bucket, Key: sparkResultKey(layout, slug) }, when: "the driver's result: the counters, or the failing task's last line" });
+      return;
+    }
     requests.push({
       service: 's3',
       operation: 'GetObject',

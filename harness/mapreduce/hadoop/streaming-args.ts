@@ -50,6 +50,15 @@ export function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, '_');
 }
 
+/**
+ * `v03-broder_sct_70`, `v03p2-broder_mod_4_residue_1` (part 2 of variant 3): a variant name made
+ * safe for S3 keys, Hadoop paths and `-files` lists. The position and part come first, so that
+ * the slug stays unique when a long name is cut.
+ */
+export function variantSlug(index: number, variant: string, part?: number): string {
+  return `v${String(index).padStart(2, '0')}${part === undefined ? '' : `p${part}`}-${safeName(variant)}`.slice(0, 100);
+}
+
 export function sideAlias(dataset: string): string {
   return `side-${safeName(dataset)}`;
 }

@@ -32,11 +32,15 @@ export function sparkRuntime(config: SparkConfig, log: (line: string) => void): 
   return { python, description: `Apache Spark ${probe.stdout.trim()} (pyspark), master ${config.master}` };
 }
 
-function projectPython(log: (line: string) => void): string {
-  // The environment of the current requirements file (scripts/ensure-python.ts names it by the file's hash).
+/** The project environment's python, installed or not (scripts/ensure-python.ts names it by the requirements file's hash). */
+export function projectPythonPath(): string {
   const hash = createHash('sha256').update(readFileSync(join(ROOT, 'python', 'requirements-spark.txt'))).digest('hex').slice(0, 12);
-  const venv = join(ROOT, '.venv', `spark-${hash}`);
-  if (existsSync(join(venv, '.installed'))) return join(venv, 'bin', 'python');
+  return join(ROOT, '.venv', `spark-${hash}`, 'bin', 'python');
+}
+
+function projectPython(log: (line: string) => void): string {
+  const python = projectPythonPath();
+  if (existsSync(join(python, '..', '..', '.installed'))) return python;
   log('spark: installing pyspark into .venv/spark (python/requirements-spark.txt), once');
   const r = spawnSync(process.execPath, ['--import', 'tsx', ENSURE_PYTHON, 'spark'], { cwd: ROOT, encoding: 'utf8', timeout: 30 * 60_000 });
   if (r.status !== 0) {

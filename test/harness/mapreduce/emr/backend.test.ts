@@ -491,3 +491,70 @@ describe('EMR backend: a resumed run', () => {
     expect(fresh.s.deleted).toHaveLength(6);
   });
 });
+
+describe('EMR backend, engine: spark', () => {
+  const sparkArgs = (input: unknown) => ((input as { Steps: StepConfig[] }).Steps[0]?.HadoopJarStep?.Args ?? []) as string[];
+
+  it('stages the driver, package.json and the plan beside what the streaming steps stage, and adds Spark to the cluster', async () => {
+    const t = setup({ engine: 'spark' });
+    await t.backend.run(job(), t.ctx());
+    const keys = sent(t.s3Mock, PutObjectCommand).map((c) => (c.args[0].input as { Key: string }).Key);
+    expect(keys).toEqual([
+      'bench/r1/code/ndd-job.js', 'bench/r1/code/driver.py', 'bench/r1/code/package.json', 'bench/r1/code/install-node.sh',
+      'bench/r1/input/documents/part-00000.gz', 'bench/r1/variants/v01-broder_sct_70/spec.json', 'bench/r1/variants/v01-broder_sct_70/plan.json',
+    ]);
+    const input = sent(t.emrMock, RunJobFlowCommand)[0]?.args[0].input as { Applications: unknown; BootstrapActions: unknown; Steps: StepConfig[] };
+    expect(input.Applications).toEqual([{ Name: 'Hadoop' }, { Name: 'Spark' }]);
+    // the streaming steps' bootstrap: Node from dnf on every node
+    expect(input.BootstrapActions).toEqual([{ Name: 'install-node', ScriptBootstrapAction: { Path: 's3://ndd-test/bench/r1/code/install-node.sh', Args: [] } }]);
+    expect(input.Steps).toHaveLength(1);
+    expect(input.Steps[0]?.HadoopJarStep?.Jar).toBe('command-runner.jar');
+    expect(input.Steps[0]?.ActionOnFailure).toBe('CANCEL_AND_WAIT');
+    const v = 's3://ndd-test/bench/r1/variants/v01-broder_sct_70';
+    // 0.95 × 4 m5.xlarge × 4 vCPU = 15 reducers, as the streaming steps have
+    expect(sparkArgs(input)).toEqual([
+      'spark-submit', '--master', 'yarn', '--deploy-mode', 'cluster', '--name', 'ndd-bench r1 broder/sct=70',
+      '--files', `s3://ndd-test/bench/r1/code/ndd-job.js,s3://ndd-test/bench/r1/code/package.json,${v}/spec.json`,
+      '--conf', 'spark.task.maxFailures=4', '--conf', 'spark.hadoopRDD.ignoreEmptySplits=false', '--conf', 'spark.log.level=WARN', '--conf', 'spark.python.worker.reuse=true',
+      's3://ndd-test/bench/r1/code/driver.py', `${v}/plan.json`,
+    ]);
+    const driverPlan = JSON.parse(t.s.stored.get('bench/r1/variants/v01-broder_sct_70/plan.json') ?? '{}') as Record<string, unknown>;
+    expect(driverPlan).toMatchObject({
+      node: 'node-20',
+      datasets: { documents: 's3://ndd-test/bench/r1/input/documents', shingles: `${v}/shingles`, pairs: `${v}/pairs` },
+      reduce_tasks: 15,
+      result: `${v}/result.json`,
+    });
+  });
+
+  it("charges the one step's time as the streaming steps' and reads the counters from the driver's result.json", async () => {
+    const t = setup({ engine: 'spark', spark_conf: { 'spark.executor.memory': '4g' } });
+    t.s.stored.set('bench/r1/variants/v01-broder_sct_70/result.json', JSON.stringify({ ok: true, counters: { broder: { pairs: 3 } }, jobs: [] }));
+    const r = await t.backend.run(job(), t.ctx());
+    expect([...r.outputs.pairs.score]).toEqual([0.5, 1, 0.25]);
+    expect(r.counters).toEqual({ broder: { pairs: 3 } });
+    expect(r.extra?.counters).toBe("from the Spark driver's result.json");
+    // one step of 300 s after 300 s of start-up: 5 × $0.24/h × 600 s = $0.20
+    expect(r.runtimeS).toBe(300);
+    expect(r.costUsd).toBeCloseTo(0.2, 12);
+    expect((r.extra?.steps as { job: string }[]).map((x) => x.job)).toEqual(['spark-submit: mr1-shingle-pairs, mr2-pair-scores']);
+    expect(sparkArgs(sent(t.emrMock, RunJobFlowCommand)[0]?.args[0].input)).toContain('spark.executor.memory=4g');
+    await t.backend.close();
+    expect(sent(t.emrMock, TerminateJobFlowsCommand)).toHaveLength(1);
+  });
+
+  it('on --resume reuses the step only when every job of the variant finished, else runs it whole after clearing its outputs', async () => {
+    const first = setup({ engine: 'spark' });
+    await first.backend.run(job(), first.ctx());
+    const spec = [...first.s.stored.entries()].find(([k]) => k.endsWith('/spec.json')) as [string, string];
+    const done = setup({ engine: 'spark' }, { resume: true, stored: new Map([spec]) });
+    const r = await done.backend.run(job(), done.ctx());
+    expect(sent(done.emrMock, RunJobFlowCommand)).toHaveLength(0);
+    expect(r.extra?.reusedSteps).toBe(2);
+    const half = setup({ engine: 'spark' }, { resume: true, stored: new Map([spec]), complete: ['shingles'] });
+    await half.backend.run(job(), half.ctx());
+    expect((sent(half.emrMock, RunJobFlowCommand)[0]?.args[0].input as { Steps: StepConfig[] }).Steps).toHaveLength(1);
+    // both jobs' outputs (two part files and a marker; one without a marker) are cleared: the driver writes them again
+    expect(half.s.deleted).toHaveLength(5);
+  });
+});

@@ -146,6 +146,44 @@ describe.skipIf(skipsWithout(hasMoto, 'the EMR tests against moto_server', NO_MO
     await backend.close();
   });
 
+  it('engine spark: stages the driver, package.json and the plan, creates the cluster with Spark and one spark-submit step, terminates it on interrupt', async () => {
+    const config = parseEmrBackend({ kind: 'emr', region: 'us-east-1', s3_prefix: `s3://${BUCKET}/bench`, poll_s: 0.05, engine: 'spark' });
+    const backend = createEmrBackend(config, { emr, s3, runId: 'moto-spark', warn: () => {} });
+    const ctl = new AbortController();
+    const err = await backend
+      .run(job, context(ctl, (p) => {
+        // once the poll reports the step (moto never runs it)
+        if (/spark-submit/.test(p)) ctl.abort();
+      }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    const clusterId = String(emrFailureDetails(err)?.clusterId);
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'bench/moto-spark/' }));
+    expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual([
+      'bench/moto-spark/code/driver.py',
+      'bench/moto-spark/code/install-node.sh',
+      'bench/moto-spark/code/ndd-job.js',
+      'bench/moto-spark/code/package.json',
+      'bench/moto-spark/input/documents/part-00000.gz',
+      'bench/moto-spark/variants/v01-broder_sct_70/plan.json',
+      'bench/moto-spark/variants/v01-broder_sct_70/spec.json',
+    ]);
+    const planObject = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'bench/moto-spark/variants/v01-broder_sct_70/plan.json' }));
+    expect(JSON.parse(await planObject.Body!.transformToString())).toMatchObject({
+      node: 'node-20',
+      datasets: { documents: `s3://${BUCKET}/bench/moto-spark/input/documents` },
+      jobs: [{ name: 'mr1-shingle-pairs' }, { name: 'mr2-pair-scores', combiner: true }],
+    });
+    const { Cluster } = await emr.send(new DescribeClusterCommand({ ClusterId: clusterId }));
+    expect(Cluster?.Applications?.map((a) => a.Name)).toEqual(expect.arrayContaining(['Hadoop', 'Spark']));
+    expect(Cluster?.Status?.State).toMatch(/^TERMINAT/);
+    const steps = (await emr.send(new ListStepsCommand({ ClusterId: clusterId }))).Steps ?? [];
+    expect(steps.map((s) => s.Name)).toEqual(['ndd-bench moto-spark v01-broder_sct_70 spark-submit']);
+    expect(steps[0]?.Config?.Jar).toBe('command-runner.jar');
+    expect(steps[0]?.Config?.Args?.slice(0, 5)).toEqual(['spark-submit', '--master', 'yarn', '--deploy-mode', 'cluster']);
+    await backend.close();
+  });
+
   it('a bucket that does not exist is a one-line UserError, and no cluster is created', async () => {
     const config = parseEmrBackend({ kind: 'emr', region: 'us-east-1', s3_prefix: 's3://no-such-bucket-ndd/x', poll_s: 0.05 });
     const backend = createEmrBackend(config, { emr, s3, runId: 'moto-nobucket', warn: () => {} });

@@ -227,3 +227,37 @@ describe('emrDryRunPlan: instance groups with task nodes', () => {
     expect(run.Instances.InstanceGroups.at(-1)).toEqual({ Name: 'task', InstanceRole: 'TASK', Market: 'ON_DEMAND', InstanceType: 'm5.xlarge', InstanceCount: 1 });
   });
 });
+
+describe('emrDryRunPlan: engine spark', () => {
+  const spark = parseEmrBackend({
+    kind: 'emr', region: 'us-east-1', s3_prefix: 's3://ndd-test/bench', reduce_tasks: 6, max_cost_usd: 5, split_mb: 1, engine: 'spark',
+    instance: { master: { type: 'm5.xlarge' }, core: { type: 'm5.xlarge', count: 4 } },
+  });
+  const plan = emrDryRunPlan({ config: spark, variants: [variant('broder/sct=70'), variant('broder/sct=60')], docs, runId: 'r1' });
+
+  it('lists the driver, package.json and each variant’s plan among the objects, in the streaming layout', () => {
+    expect(plan.objects.map((o) => o.uri)).toEqual([
+      `${R}/code/ndd-job.js`, `${R}/code/install-node.sh`, `${R}/code/driver.py`, `${R}/code/package.json`,
+      `${R}/input/documents/part-00000.gz`, `${R}/input/documents/part-00001.gz`,
+      `${V}/spec.json`, `${V}/plan.json`,
+      `${R}/variants/v02-broder_sct_60/spec.json`, `${R}/variants/v02-broder_sct_60/plan.json`,
+    ]);
+  });
+
+  it('gives each variant one spark-submit step, the first in RunJobFlow with Spark installed, the next added', () => {
+    const run = plan.requests.find((r) => r.operation === 'RunJobFlow')?.params as { Steps: StepConfig[]; Applications: unknown };
+    expect(run.Applications).toEqual([{ Name: 'Hadoop' }, { Name: 'Spark' }]);
+    expect(run.Steps.map((s) => s.Name)).toEqual(['ndd-bench r1 v01-broder_sct_70 spark-submit']);
+    expect(run.Steps[0]?.HadoopJarStep?.Args?.slice(0, 7)).toEqual(['spark-submit', '--master', 'yarn', '--deploy-mode', 'cluster', '--name', 'ndd-bench r1 broder/sct=70']);
+    expect(run.Steps[0]?.HadoopJarStep?.Args?.slice(-2)).toEqual([`${R}/code/driver.py`, `${V}/plan.json`]);
+    const added = plan.requests.filter((r) => r.operation === 'AddJobFlowSteps').map((r) => (r.params as { Steps: StepConfig[] }).Steps.map((s) => s.Name));
+    expect(added).toEqual([['ndd-bench r1 v02-broder_sct_60 spark-submit']]);
+  });
+
+  it("reads the counters from the driver's result.json instead of the step logs, and keeps the streaming run's estimate", () => {
+    const gets = plan.requests.filter((r) => r.operation === 'GetObject').map((r) => (r.params as { Key: string }).Key);
+    expect(gets.filter((k) => k.endsWith('result.json'))).toEqual(['bench/r1/variants/v01-broder_sct_70/result.json', 'bench/r1/variants/v02-broder_sct_60/result.json']);
+    expect(gets.some((k) => k.includes('syslog'))).toBe(false);
+    expect(plan.cost).toEqual(emrDryRunPlan({ config, variants: [variant('broder/sct=70')], docs, runId: 'r1' }).cost);
+  });
+});

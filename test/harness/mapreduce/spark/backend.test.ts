@@ -46,6 +46,8 @@ describe.skipIf(skipsWithout(spark.found, WHAT, spark.found ? '' : spark.reason)
     expect(jobs.map((j) => j.name)).toEqual(['clean', 'counts', 'postings', 'scores']);
     for (const j of jobs) expect(j.map_tasks, j.name).toBeGreaterThanOrEqual(2);
     expect(jobs.map((j) => j.reduce_tasks)).toEqual([0, 2, 2, 2]);
+    // The JVM (waited for by the driver) with its Python workers and task processes: starting a JVM alone costs more than a CPU-second.
+    expect(r.cpuS).toBeGreaterThan(1);
     expect(readdirSync(ctx.workDir)).toEqual([]);
     await backend.close();
   }, 300_000);
