@@ -37,6 +37,19 @@ function sideLines(label: string, s: DocumentSide, text: string, width: number):
   return lines;
 }
 
+/** Links of a chain shown; the rest are counted. */
+const LINKS_SHOWN = 8;
+
+function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
+  const of = c.made_of === 'decided pairs' ? 'the pairs it decided before closure' : 'the pairs inside the cluster (the links before closure are not known)';
+  const lines = [
+    `one cluster of ${grouped(c.cluster_size)} documents: the strongest chain of ${of} has ${c.links.length} link${c.links.length === 1 ? '' : 's'}, the weakest at ${ratio(c.bottleneck)}; weakest first:`,
+  ];
+  for (const l of c.links.slice(0, LINKS_SHOWN)) lines.push(`  ${ratio(l.resemblance)}  ${l.from} – ${l.to}  (link ${l.step} from A)`);
+  if (c.links.length > LINKS_SHOWN) lines.push(`  … and ${c.links.length - LINKS_SHOWN} more links (--json lists them all)`);
+  return lines;
+}
+
 export function renderExplanation(e: PairExplanation, texts: { readonly a: string; readonly b: string }, width: number): string {
   const ex = e.exact;
   const decided = e.run.decided ? 'a near-duplicate' : 'not a near-duplicate';
@@ -51,6 +64,7 @@ export function renderExplanation(e: PairExplanation, texts: { readonly a: strin
     ...sideLines('B', e.b, texts.b, width),
     '',
   ];
+  if (e.chain) lines.push(...chainLines(e.chain), '');
   if (e.evidence) {
     lines.push(`why (${e.algorithm}): ${e.evidence.summary}`);
     for (const l of e.evidence.lines) lines.push(`  ${l}`);
