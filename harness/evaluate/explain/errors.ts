@@ -12,7 +12,7 @@
 import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.ts';
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
-import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
+import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
 
 export interface ErrorPair {
   readonly a: number;
@@ -161,6 +161,8 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
+  readonly clusters?: VariantClusters;
   /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
   judgedOf?(a: number, b: number): boolean | undefined;
 }
@@ -219,6 +221,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       width: o.width,
       ...(o.cached ? { cached: o.cached } : {}),
       ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+      ...(o.clusters ? { clusters: o.clusters } : {}),
     });
     const line: ErrorLine = {
       kind: e.kind,
