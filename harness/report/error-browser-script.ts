@@ -125,6 +125,13 @@ export function errorBrowserScript(): string {
     grid.appendChild(sideBox('A', x.a, e.ta < 0 ? undefined : t[e.ta]));
     grid.appendChild(sideBox('B', x.b, e.tb < 0 ? undefined : t[e.tb]));
     var why = el('div', 'err-evidence');
+    if (x.chain) {
+      var c = x.chain;
+      why.appendChild(el('div', 'side-head', 'one cluster of ' + c.cluster_size + ' documents: the strongest chain of ' +
+        (c.made_of === 'decided pairs' ? 'the pairs it decided before closure' : 'the pairs inside the cluster (the links before closure are not known)') +
+        ', ' + plural(c.links.length, 'link') + ', weakest first'));
+      why.appendChild(el('pre', 'err-chain', c.links.map(function (l) { return num(l.resemblance) + '  ' + l.from + ' – ' + l.to + '  (link ' + l.step + ' from A)'; }).join('\\n')));
+    }
     if (x.evidence) {
       why.appendChild(el('div', 'side-head', 'why (' + x.algorithm + ')'));
       why.appendChild(el('p', 'err-summary', x.evidence.summary));

@@ -47,6 +47,10 @@ function lineProblem(x: unknown): string | undefined {
   const t = x['texts'];
   // A run written before the error browser carries no texts: its errors are listed without them.
   if (t !== undefined && !(isObject(t) && typeof t['a'] === 'string' && typeof t['b'] === 'string')) return 'texts: expected the texts a and b';
+  const c = e['chain'];
+  if (c !== undefined && !(isObject(c) && typeof c['cluster_size'] === 'number' && Array.isArray(c['links']) && c['links'].every((l) => isObject(l) && typeof l['from'] === 'string' && typeof l['to'] === 'string' && typeof l['resemblance'] === 'number' && typeof l['step'] === 'number'))) {
+    return 'explanation.chain: expected a cluster size and links (from, to, resemblance, step)';
+  }
   const j = x['judgment'];
   if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;
   return undefined;

@@ -225,6 +225,11 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
         // the judges' label beside the exact truth
         expect(await page.locator('#err-detail > p.note').textContent()).toMatch(row === 0 ? / · the judges: not a duplicate$/ : / · the judges: not judged$/);
         expect(await page.locator('#err-detail .err-lines').textContent()).toBe(x.evidence?.lines.join('\n'));
+        // the chain of a pair in one cluster, its hostile ids as text; none for a pair in none
+        if (row === 0) {
+          const rr = Number((x.chain?.links[0]?.resemblance as number).toPrecision(4));
+          expect(await page.locator('#err-detail .err-chain').textContent()).toBe(`${rr}  ${docs.ids[0]} – ${docs.ids[1]}  (link 1 from A)`);
+        } else expect(await page.locator('#err-detail .err-chain').count()).toBe(0);
         if (row === 0) await page.locator('#err-detail').screenshot({ path: join(ARTIFACTS, 'report-error.png') });
       }
       // a cut document says so, with one shared span past the cut
