@@ -56,6 +56,13 @@ describe('bench explain on a clustered variant', () => {
     });
   });
 
+  it('gives the lines of the clusters file the variant read, with their line numbers, beside the exact truth', async () => {
+    const { explanation: e } = await explainFromRun({ run: runDir, variant: 'one-cluster', docA: 'd0', docB: 'd3' });
+    expect(e.evidence?.summary).toBe('clusters.csv puts both in cluster x (line 2 and line 5)');
+    expect(e.evidence?.lines).toEqual(['A clusters.csv line 2: d0,x', 'B clusters.csv line 5: d3,x']);
+    expect(e.exact.resemblance).toBeCloseTo(1 / 7, 12);
+  });
+
   it('gives the chain the errors file gives for the same pair', async () => {
     const lines = readFileSync(join(runDir, 'errors', 'one-cluster.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ErrorLine);
     expect(lines.length).toBeGreaterThan(0);
