@@ -3,7 +3,7 @@
  * ground truth, and build its record and files (pairs, spans, tables).
  */
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, nearDuplicatesOf, sampleErrors } from '../evaluate/explain/errors.ts';
+import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -279,7 +279,7 @@ async function errorFile(
   const clusters = r.plan.output.clusters;
   const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
   const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
-  const bytes = await errorsJsonl(sample, {
+  const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
     truth: e.truth,
@@ -289,14 +289,21 @@ async function errorFile(
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
-    ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? 'induced pairs' } } : {}),
-  });
-  const shown = sample.sample.length;
+    ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
+  };
+  // With judgments, the errors against the judges follow those against the ground truth, marked.
+  const judged = ctx.judgments
+    ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
+    : undefined;
+  const bytes = Buffer.concat([await errorsJsonl(sample, explainArgs), ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : [])]);
+  const shown = sample.sample.length + (judged?.sample.length ?? 0);
   return {
     record: {
       file: `errors/${r.variant.name}.jsonl`,
       rows: shown,
-      description: `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained`,
+      description:
+        `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained` +
+        (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
     },
     bytes,
   };

@@ -15,12 +15,14 @@ let root: string;
 
 // Word sets, by hand: RR(d0,d1) = 3/5, RR(d0,d2) = 2/6, RR(d0,d3) = 1/7,
 // RR(d1,d2) = 2/6, RR(d1,d3) = 1/7, RR(d2,d3) = 3/5.
-const texts = ['apple banana cherry date', 'apple banana cherry elder', 'apple banana fig grape', 'honey banana fig grape'];
+const texts = ['apple banana cherry date', 'apple banana cherry elder', 'apple banana fig grape', 'honey banana fig grape', 'kiwi'];
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'chains-'));
   writeFileSync(join(root, 'corpus.jsonl'), texts.map((t, i) => JSON.stringify({ id: `d${i}`, text: t })).join('\n') + '\n');
   writeFileSync(join(root, 'clusters.csv'), 'doc,cluster\nd0,x\nd1,x\nd2,x\nd3,x\n');
+  // the judges call (d0,d3) a duplicate, (d0,d1) none, (d2,d4) a duplicate; d4 is in no cluster
+  writeFileSync(join(root, 'judged.csv'), 'doc_a,doc_b,label\nd3,d0,1\nd0,d1,0\nd2,d4,1\n');
   writeFileSync(
     join(root, 'chains.yaml'),
     `experiment: chains
@@ -30,7 +32,7 @@ runs:
   - name: one-cluster
     algorithm: external
     params: { file: clusters.csv, output: clusters }
-evaluate: { threshold: 0.5 }
+evaluate: { threshold: 0.5, judgments: { path: judged.csv } }
 backend: { kind: local, workers: 1 }
 `,
   );
@@ -41,7 +43,17 @@ describe('errors of a clustered variant', () => {
   it('give each false positive the strongest chain of the pairs inside its cluster, weakest link first', async () => {
     const r = await runExperiment(runOptions(join(root, 'chains.yaml'), join(root, 'results'), { runId: 'r', notice: () => {} }));
     if (r.kind !== 'completed') throw new Error(`expected a completed run, got ${r.kind}`);
-    const lines = readFileSync(join(r.dir, 'errors', 'one-cluster.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ErrorLine);
+    const all = readFileSync(join(r.dir, 'errors', 'one-cluster.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ErrorLine);
+    const lines = all.filter((l) => l.against === undefined);
+    // Against the judges, by hand: it decides (d0,d1), judged none [false positive]; it misses
+    // (d2,d4), judged a duplicate [false negative]; (d0,d3) it decides and the judges agree.
+    const judged = all.filter((l) => l.against === 'judgments');
+    expect(judged.map((l) => [l.kind, l.explanation.a.id, l.explanation.b.id, l.judgment, l.of, l.explanation.exact.resemblance])).toEqual([
+      ['false positive', 'd0', 'd1', 'not a duplicate', 1, 3 / 5],
+      ['false negative', 'd2', 'd4', 'duplicate', 1, 0],
+    ]);
+    // the marked lines follow the ground truth's
+    expect(all.slice(lines.length)).toEqual(judged);
     // The induced pairs below 0.5: (d0,d2), (d1,d2), (d0,d3), (d1,d3).
     expect(lines.map((l) => [l.kind, l.explanation.a.id, l.explanation.b.id].join(' ')).sort()).toEqual(['d0 d2', 'd0 d3', 'd1 d2', 'd1 d3'].map((p) => `false positive ${p}`));
     const of = (a: string, b: string) => (lines.find((l) => l.explanation.a.id === a && l.explanation.b.id === b) as ErrorLine).explanation.chain;
