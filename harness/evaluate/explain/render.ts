@@ -41,12 +41,11 @@ function sideLines(label: string, s: DocumentSide, text: string, width: number):
 const LINKS_SHOWN = 8;
 
 function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
-  const of = c.made_of === 'decided pairs' ? 'the pairs it decided before closure' : 'the pairs inside the cluster (the links before closure are not known)';
-  const lines = [
-    `one cluster of ${grouped(c.cluster_size)} documents: the strongest chain of ${of} has ${c.links.length} link${c.links.length === 1 ? '' : 's'}, the weakest at ${ratio(c.bottleneck)}; weakest first:`,
-  ];
+  const of = c.made_of === 'decided pairs' ? 'its decided pairs' : 'the pairs inside it';
+  const lines = [`one cluster of ${grouped(c.cluster_size)} documents; the strongest chain of ${of}, weakest link first:`];
   for (const l of c.links.slice(0, LINKS_SHOWN)) lines.push(`  ${ratio(l.resemblance)}  ${l.from} – ${l.to}  (link ${l.step} from A)`);
   if (c.links.length > LINKS_SHOWN) lines.push(`  … and ${c.links.length - LINKS_SHOWN} more links (--json lists them all)`);
+  if (c.made_of === 'induced pairs') lines.push('  (its links before closure are not known: every pair inside the cluster is one)');
   return lines;
 }
 
