@@ -77,6 +77,13 @@ export interface PlanOutput {
    * too (induced pairs, B-cubed, documents removed: docs/design.md §8.8). Absent: no clusters.
    */
   readonly clusters?: string;
+  /**
+   * What the clusters were closed from, for the chain that explains why two documents are in
+   * one (issue 26): `decided pairs` when the pairs dataset holds the links before closure
+   * (MinHash-LSH's components of its decided pairs); absent, the pairs dataset holds every pair
+   * inside a cluster (a command that writes clusters) and the links are not known.
+   */
+  readonly clusterLinks?: 'decided pairs';
   readonly score: ScoreMeaning;
   readonly decisions: DecisionRule;
   /**

@@ -1,4 +1,5 @@
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import { explain } from './explain.ts';
 import { externalParams } from './params.ts';
 import { plan } from './plan.ts';
 
@@ -8,6 +9,7 @@ export const adapter: AlgorithmAdapter<typeof externalParams> = {
   citation: 'none: the command\'s own (see its program)',
   params: externalParams,
   plan,
+  explain,
   fileParams: [['program'], ['interpreter'], ['file']],
   // `bench score FILE`: the file read as a command's output would be.
   paramsForFile: (file, d) => ({ file, output: d.format, score: d.score, score_floor: d.scoreFloor, decisions: d.decisions }),

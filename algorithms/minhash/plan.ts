@@ -35,6 +35,8 @@ export function plan(params: MinhashParams, ctx: PlanContext): Plan {
         },
       ],
       clusters: CLUSTERS,
+      // The clusters are the connected components of the pairs it reports (jobs.ts, clustersJob).
+      clusterLinks: 'decided pairs',
       score:
         s.verify === 'none'
           ? { kind: 'other', why: 'unverified LSH candidates: the score is the share of bands in which the pair collided, not a resemblance estimate' }

@@ -12,7 +12,8 @@ import { corpusCacheFromEnv } from '../corpus/cache.ts';
 import { builtinDetectors, findDetector, type DetectorCatalog } from '../detectors.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { UserError } from '../errors.ts';
-import { explainPair, type ExplainedVariant, type PairExplanation } from '../evaluate/explain/pair.ts';
+import { explainPair, type ExplainedVariant, type PairExplanation, type VariantClusters } from '../evaluate/explain/pair.ts';
+import { readClusterLabels, readPairLinks } from '../results/cluster-files.ts';
 import { renderExplanation } from '../evaluate/explain/render.ts';
 import { readExperimentCorpus } from '../experiment/corpus.ts';
 import type { CorpusConfig } from '../experiment/types.ts';
@@ -52,6 +53,20 @@ async function explained(dir: string, v: VariantRecord, detectors: DetectorCatal
   return { name: v.name, adapter, params: parsed.data, decisions: v.decisions };
 }
 
+/** A clustered variant's clusters and the links they were closed from, read from the run folder, for the chain. */
+async function clustersOf(dir: string, v: VariantRecord, index: ReadonlyMap<string, number>, documents: number, threshold: number): Promise<VariantClusters | undefined> {
+  if (v.cluster_links === undefined) return undefined;
+  const file = v.files.find((f) => f.file.startsWith('clusters/'))?.file;
+  if (file === undefined) throw new UserError(`${join(dir, 'run.json')}: variant ${v.name} has clusters but lists no clusters/ file`);
+  const pairsFile = v.files.find((f) => f.file.startsWith('pairs/'))?.file ?? `pairs/${v.name}.csv.gz`;
+  const [clusterOf, links] = await Promise.all([
+    readClusterLabels(join(dir, file), index, documents),
+    // The links are the pairs it decided: every pair it reports, or those scoring at least the threshold.
+    readPairLinks(join(dir, pairsFile), index, v.decisions.kind === 'every-reported-pair' ? 0 : threshold),
+  ]);
+  return { clusterOf, links, madeOf: v.cluster_links };
+}
+
 /** The explanation of the pair, and both texts (for the text rendering). */
 export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: PairExplanation; texts: { a: string; b: string } }> {
   const run = await readRunRecord(args.run);
@@ -75,6 +90,7 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
   const [a, b] = ia < ib ? [ia, ib] : [ib, ia];
   const pairsFile = variant.files.find((f) => f.file.startsWith('pairs/'))?.file ?? `pairs/${variant.name}.csv.gz`;
   const score = await pairScore(join(args.run, pairsFile), docs.ids[a] as string, docs.ids[b] as string);
+  const clusters = await clustersOf(args.run, variant, index, docs.ids.length, run.evaluate.threshold);
   // What earlier runs kept for these documents (fingerprint features): read, never written.
   const store = cache ? new ValueStore(storeBesideCorpusCache(cache)) : undefined;
   const explanation = await explainPair({
@@ -87,6 +103,7 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
     score,
     seed: config.seed ?? 1,
     width: (args.width ?? 100) - 2,
+    ...(clusters ? { clusters } : {}),
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>) => store.peek(docs, codec)?.value } : {}),
   });
   return { explanation, texts: { a: docs.texts[a] as string, b: docs.texts[b] as string } };

@@ -3,7 +3,7 @@
  * ground truth, and build its record and files (pairs, spans, tables).
  */
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, nearDuplicatesOf, sampleErrors } from '../evaluate/explain/errors.ts';
+import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -230,7 +230,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth }, ctx, ctx.errors));
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth, tables: result.outputs.tables }, ctx, ctx.errors));
   if (judged?.curve) {
     files.push({
       record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
@@ -250,6 +250,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       swept: v.swept,
       score: plan.output.score,
       decisions: plan.output.decisions,
+      ...(plan.output.clusters ? { cluster_links: plan.output.clusterLinks ?? 'induced pairs' } : {}),
       measures,
       not_applicable: { ...ev.notApplicable, ...(result.standalone === 'unknown' ? STANDALONE_UNKNOWN : {}) },
       pairs_compared: ev.pairsCompared,
@@ -267,7 +268,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
 
 /** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
 async function errorFile(
-  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth },
+  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables'] },
   ctx: VariantContext,
   e: ErrorSampling,
 ): Promise<{ record: OutputFileRecord; bytes: Buffer }> {
@@ -276,8 +277,10 @@ async function errorFile(
   ctx.progress('explaining errors');
   // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
   const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
+  const clusters = r.plan.output.clusters;
+  const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
   const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
-  const bytes = await errorsJsonl(sample, {
+  const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
     truth: e.truth,
@@ -287,16 +290,32 @@ async function errorFile(
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
-  });
-  const shown = sample.sample.length;
+    ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
+  };
+  // With judgments, the errors against the judges follow those against the ground truth, marked.
+  const judged = ctx.judgments
+    ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
+    : undefined;
+  const bytes = Buffer.concat([await errorsJsonl(sample, explainArgs), ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : [])]);
+  const shown = sample.sample.length + (judged?.sample.length ?? 0);
   return {
     record: {
       file: `errors/${r.variant.name}.jsonl`,
       rows: shown,
-      description: `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained`,
+      description:
+        `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained` +
+        (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
     },
     bytes,
   };
+}
+
+/** The pairs a variant decided: the links of its clusters' chains (evaluate/explain/chain.ts). */
+function decidedLinks(p: PairList, rule: Plan['output']['decisions'], threshold: number): { a: Uint32Array; b: Uint32Array } {
+  if (rule.kind === 'every-reported-pair') return { a: p.a, b: p.b };
+  const keep: number[] = [];
+  for (let i = 0; i < p.a.length; i++) if ((p.score[i] as number) >= threshold) keep.push(i);
+  return { a: Uint32Array.from(keep, (i) => p.a[i] as number), b: Uint32Array.from(keep, (i) => p.b[i] as number) };
 }
 
 /** The judges' label of a pair (Judgments.judged is keyed a · n + b, a < b). */

@@ -48,7 +48,8 @@ export function errorBrowserScript(): string {
     detail.hidden = true;
     detail.textContent = '';
     summary.textContent = v.name + ': ' + plural(v.falsePositives, 'false positive') + ' and ' + plural(v.falseNegatives, 'false negative') +
-      '; the sample holds ' + plural(v.errors.length, 'error') + (kind === '' ? '' : ', ' + shown.length + ' of them ' + kind + 's') + '.';
+      (v.judged ? '; against the judges, ' + plural(v.judged.falsePositives, 'judged non-duplicate') + ' decided and ' + plural(v.judged.falseNegatives, 'judged duplicate') + ' missed' : '') +
+      '; the sample holds ' + plural(v.errors.length, 'error') + (kind === '' ? '' : ', ' + shown.length + ' of them ' + kindSelect.options[kindSelect.selectedIndex].text) + '.';
     page();
   }
 
@@ -115,7 +116,8 @@ export function errorBrowserScript(): string {
     var t = textsOf();
     Array.prototype.forEach.call(rows.rows, function (r) { r.setAttribute('aria-selected', String(Number(r.getAttribute('data-i')) === i)); });
     detail.textContent = '';
-    detail.appendChild(el('h3', '', x.variant + ' on ' + x.a.id + ' and ' + x.b.id + ': ' + x.verdict));
+    // An error against the judges says so; the verdict is the exact truth's.
+    detail.appendChild(el('h3', '', x.variant + ' on ' + x.a.id + ' and ' + x.b.id + ': ' + (e.kind === x.verdict ? x.verdict : e.kind + ' (by the exact truth: ' + x.verdict + ')')));
     detail.appendChild(el('p', 'note', 'exact resemblance ' + num(x.exact.resemblance) + ' (' + x.exact.variant + ': ' + x.exact.shared + ' shared of ' +
       (x.a.features + x.b.features - x.exact.shared) + ' features); near-duplicates from ' + x.threshold + ': ' + (x.exact.near_duplicate ? 'yes' : 'no') + ' · ' +
       x.variant + ' (' + x.algorithm + '): ' + (x.run.score === null ? 'not reported' : 'score ' + num(x.run.score)) + ', decides ' + x.run.rule + ': ' +
@@ -125,6 +127,13 @@ export function errorBrowserScript(): string {
     grid.appendChild(sideBox('A', x.a, e.ta < 0 ? undefined : t[e.ta]));
     grid.appendChild(sideBox('B', x.b, e.tb < 0 ? undefined : t[e.tb]));
     var why = el('div', 'err-evidence');
+    if (x.chain) {
+      var c = x.chain;
+      why.appendChild(el('div', 'side-head', 'one cluster of ' + c.cluster_size + ' documents: the strongest chain of ' +
+        (c.made_of === 'decided pairs' ? 'the pairs it decided before closure' : 'the pairs inside the cluster (the links before closure are not known)') +
+        ', ' + plural(c.links.length, 'link') + ', weakest first'));
+      why.appendChild(el('pre', 'err-chain', c.links.map(function (l) { return num(l.resemblance) + '  ' + l.from + ' – ' + l.to + '  (link ' + l.step + ' from A)'; }).join('\\n')));
+    }
     if (x.evidence) {
       why.appendChild(el('div', 'side-head', 'why (' + x.algorithm + ')'));
       why.appendChild(el('p', 'err-summary', x.evidence.summary));

@@ -19,6 +19,8 @@ export interface VariantErrors {
   /** how many errors of each kind the variant made (the sample holds at most a few of each) */
   readonly falsePositives: number;
   readonly falseNegatives: number;
+  /** with `evaluate.judgments`: how many errors of each kind it made against the judges (lines marked `against: judgments`) */
+  readonly judged?: { readonly falsePositives: number; readonly falseNegatives: number };
   readonly lines: readonly ReadErrorLine[];
 }
 
@@ -47,6 +49,11 @@ function lineProblem(x: unknown): string | undefined {
   const t = x['texts'];
   // A run written before the error browser carries no texts: its errors are listed without them.
   if (t !== undefined && !(isObject(t) && typeof t['a'] === 'string' && typeof t['b'] === 'string')) return 'texts: expected the texts a and b';
+  const c = e['chain'];
+  if (c !== undefined && !(isObject(c) && typeof c['cluster_size'] === 'number' && Array.isArray(c['links']) && c['links'].every((l) => isObject(l) && typeof l['from'] === 'string' && typeof l['to'] === 'string' && typeof l['resemblance'] === 'number' && typeof l['step'] === 'number'))) {
+    return 'explanation.chain: expected a cluster size and links (from, to, resemblance, step)';
+  }
+  if (x['against'] !== undefined && x['against'] !== 'judgments') return `against: expected "judgments" or nothing, got ${JSON.stringify(x['against'])}`;
   const j = x['judgment'];
   if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;
   return undefined;
@@ -59,6 +66,8 @@ export type ReadErrorLine = Omit<ErrorLine, 'texts'> & { readonly texts?: ErrorL
 export function parseErrorsFile(text: string, file: string, variant: string): VariantErrors {
   const lines: ReadErrorLine[] = [];
   const of = { 'false positive': 0, 'false negative': 0 };
+  const judged = { 'false positive': 0, 'false negative': 0 };
+  let anyJudged = false;
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     let value: unknown;
@@ -70,10 +79,19 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
     const problem = lineProblem(value);
     if (problem !== undefined) throw new DataError(`${file}: line ${i + 1}: ${problem}`);
     const line = value as ReadErrorLine;
-    of[line.kind] = line.of;
+    if (line.against === 'judgments') {
+      judged[line.kind] = line.of;
+      anyJudged = true;
+    } else of[line.kind] = line.of;
     lines.push(line);
   });
-  return { variant, falsePositives: of['false positive'], falseNegatives: of['false negative'], lines };
+  return {
+    variant,
+    falsePositives: of['false positive'],
+    falseNegatives: of['false negative'],
+    ...(anyJudged ? { judged: { falsePositives: judged['false positive'], falseNegatives: judged['false negative'] } } : {}),
+    lines,
+  };
 }
 
 /** An error as the page's script reads it: the explanation without the evidence's data (its lines say it), the texts by reference. */
@@ -89,7 +107,7 @@ interface PageError {
 }
 
 export interface ErrorBrowserData {
-  readonly variants: readonly { readonly name: string; readonly falsePositives: number; readonly falseNegatives: number; readonly errors: readonly PageError[] }[];
+  readonly variants: readonly { readonly name: string; readonly falsePositives: number; readonly falseNegatives: number; readonly judged?: VariantErrors['judged']; readonly errors: readonly PageError[] }[];
   /** each document's carried text once, however many errors name it */
   readonly texts: readonly string[];
 }
@@ -113,10 +131,12 @@ export function errorBrowserData(files: readonly VariantErrors[]): ErrorBrowserD
     name: f.variant,
     falsePositives: f.falsePositives,
     falseNegatives: f.falseNegatives,
+    ...(f.judged ? { judged: f.judged } : {}),
     errors: f.lines.map((l): PageError => {
       const { evidence, ...rest } = l.explanation;
       return {
-        kind: l.kind,
+        // an error against the judges is a kind of its own in the list and its filter
+        kind: l.against === 'judgments' ? `${l.kind} against the judges` : l.kind,
         rank: l.rank,
         ta: textOf(l.explanation.a.index, l.texts?.a),
         tb: textOf(l.explanation.b.index, l.texts?.b),
@@ -155,10 +175,13 @@ export function renderErrorBrowser(files: readonly VariantErrors[], threshold: n
 <p class="note">${escapeHtml(
     `Each variant's false positives (decided, exact resemblance below ${threshold}) and false negatives (not decided, at or above it) against the ground truth: ` +
       `a seeded sample of each kind, the most wrong first (${shown} errors in all, from errors/<variant>.jsonl). ` +
+      (files.some((f) => f.judged) ? 'With judgments, a sample of its errors against the judges too: judged non-duplicates it decided, judged duplicates it missed. ' : '') +
       'Open one to see both texts side by side, the text they share highlighted, and what the detector saw of the pair.',
   )}</p>
 <div class="err-controls"><label for="err-variant">Variant</label><select id="err-variant">${options}</select>
-<label for="err-kind">Show</label><select id="err-kind"><option value="">both kinds</option><option value="false positive">false positives</option><option value="false negative">false negatives</option></select></div>
+<label for="err-kind">Show</label><select id="err-kind"><option value="">both kinds</option><option value="false positive">false positives</option><option value="false negative">false negatives</option>${
+    files.some((f) => f.judged) ? '<option value="false positive against the judges">judged non-duplicates it decided</option><option value="false negative against the judges">judged duplicates it missed</option>' : ''
+  }</select></div>
 <p class="note" id="err-summary"></p>
 <div class="table-wrap"><table class="err-list"><thead><tr><th>kind</th><th>rank</th><th>document A</th><th>document B</th><th>exact resemblance</th><th>score</th><th>how wrong</th></tr></thead><tbody id="err-rows"></tbody></table></div>
 <button type="button" id="err-more" hidden></button>

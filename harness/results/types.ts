@@ -69,6 +69,12 @@ export interface VariantRecord {
   /** what the adapter declared its scores and decisions to be (contract/plan.ts) */
   readonly score: ScoreMeaning;
   readonly decisions: DecisionRule;
+  /**
+   * A clustered variant: what its clusters were closed from (contract PlanOutput.clusterLinks),
+   * for `bench explain`'s chain: `decided pairs` (its pairs file) or `induced pairs` (every pair
+   * inside a cluster: the links before closure are not known). Absent: no clusters.
+   */
+  readonly cluster_links?: 'decided pairs' | 'induced pairs';
   /** every measure of the run's `measures` this variant has: key → value, null for an empty cell */
   readonly measures: Record<string, number | null>;
   /** why a measure cell of this variant is empty when that is by design, not an empty denominator */

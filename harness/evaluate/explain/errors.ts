@@ -12,7 +12,7 @@
 import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.ts';
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
-import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type Verdict } from './pair.ts';
+import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
 
 export interface ErrorPair {
   readonly a: number;
@@ -24,6 +24,9 @@ export interface ErrorPair {
   readonly kind: Extract<Verdict, 'false positive' | 'false negative'>;
   readonly wrongness: number;
 }
+
+/** What an error is an error against: the exact ground truth, or the judges (`evaluate.judgments`). */
+export type Against = 'ground truth' | 'judgments';
 
 export interface ErrorSample {
   /** how many of each there are */
@@ -151,6 +154,52 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
 }
 
+export interface JudgedSampleArgs {
+  /** the variant's pairs (any order) and the ground truth's, sorted (sortPairs) */
+  readonly pairs: PairList;
+  readonly truth: PairList;
+  /** judged pair key (a · documents + b, a < b) → whether the judges called it a duplicate (harness/evaluate/judgments.ts) */
+  readonly judged: ReadonlyMap<number, boolean>;
+  readonly documents: number;
+  readonly decisions: ExplainedVariant['decisions'];
+  readonly threshold: number;
+  readonly seed: number;
+  readonly size: number;
+}
+
+/**
+ * The variant's errors against the judges: judged duplicates it did not decide (false
+ * negatives) and judged non-duplicates it decided (false positives), sampled as sampleErrors
+ * samples, ordered by how far its score lies on the wrong side of the judges' label: a false
+ * positive by its score (1 when every reported pair is a decision), a false negative by one less
+ * its score (an unreported pair scores 0). Each error's `truth` is the exact resemblance.
+ */
+export function sampleJudgedErrors(s: JudgedSampleArgs): ErrorSample {
+  const v = sortPairs(s.pairs, s.documents, 'variant');
+  const fp = new SmallestHashes(s.size);
+  const fn = new SmallestHashes(s.size);
+  const everyReported = s.decisions.kind === 'every-reported-pair';
+  const n = s.documents;
+  // The judged pairs in (a, b) order, so that the sample does not depend on the judgments file's order.
+  const keys = [...s.judged.keys()].sort((x, y) => x - y);
+  for (const key of keys) {
+    const a = Math.floor(key / n);
+    const b = key - a * n;
+    const at = indexOf(v, a, b);
+    const score = at < 0 ? null : (v.score[at] as number);
+    const decided = score !== null && (everyReported || score >= s.threshold);
+    const duplicate = s.judged.get(key) as boolean;
+    if (decided === duplicate) continue;
+    const t = indexOf(s.truth, a, b);
+    const rr = t < 0 ? 0 : (s.truth.score[t] as number);
+    const h = pairHash(s.seed, a, b);
+    if (decided) {
+      if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: everyReported ? 1 : (score as number) });
+    } else if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: 1 - (score ?? 0) });
+  }
+  return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
+}
+
 export interface ErrorFileArgs {
   readonly docs: DocumentSet;
   readonly variant: ExplainedVariant;
@@ -161,6 +210,10 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
+  readonly clusters?: VariantClusters;
+  /** what the sample's errors are errors against (absent: the ground truth) */
+  readonly against?: Against;
   /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
   judgedOf?(a: number, b: number): boolean | undefined;
 }
@@ -185,6 +238,8 @@ export function carriedText(text: string): string {
 /** A line of `errors/<variant>.jsonl`. */
 export interface ErrorLine {
   readonly kind: ErrorPair['kind'];
+  /** `judgments`: an error against the judges (a judged duplicate it missed, a judged non-duplicate it decided); absent: against the ground truth */
+  readonly against?: 'judgments';
   /** 1-based, the most wrong first, within its kind */
   readonly rank: number;
   /** how many errors of this kind the variant made */
@@ -219,9 +274,11 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       width: o.width,
       ...(o.cached ? { cached: o.cached } : {}),
       ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+      ...(o.clusters ? { clusters: o.clusters } : {}),
     });
     const line: ErrorLine = {
       kind: e.kind,
+      ...(o.against === 'judgments' ? { against: 'judgments' as const } : {}),
       rank: ++rank[e.kind],
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
       explanation,

@@ -5,9 +5,10 @@
  * the truth), and the detector's own evidence, asked of its adapter (contract/explain.ts).
  * Nothing here knows a detector.
  */
-import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, JsonValue, StoreCodec } from '../../../contract/index.ts';
+import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
 import { sharedText, type SharedSpan } from './shared-text.ts';
+import { clusterChain, type ChainLinks } from './chain.ts';
 
 /** A variant of a run as an explanation needs it. */
 export interface ExplainedVariant {
@@ -35,6 +36,30 @@ export interface PairQuestion {
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /** collection statistics shared by the explanations of one run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
+  /** a clustered variant's clusters and the links they were closed from: the explanation gives the chain that joined the pair */
+  readonly clusters?: VariantClusters;
+}
+
+/** A clustered variant's output as its chains need it (chain.ts). */
+export interface VariantClusters {
+  /** each document's cluster label, −1: in none */
+  readonly clusterOf: Int32Array;
+  /** the links the clusters were closed from */
+  readonly links: { readonly a: ArrayLike<number>; readonly b: ArrayLike<number> };
+  readonly madeOf: ChainLinks;
+}
+
+/** The chain of links that put the pair in one cluster (chain.ts), by document id. */
+export interface ExplainedChain {
+  readonly cluster_size: number;
+  /** what the links are: the pairs the detector decided before closure, or every pair inside the cluster when those are not known */
+  readonly made_of: ChainLinks;
+  /** the weakest link's exact resemblance, the highest any chain of these links reaches */
+  readonly bottleneck: number;
+  /** the documents from A to B */
+  readonly path: readonly string[];
+  /** the links, the weakest first; `step`: the link's place along the path, 1-based */
+  readonly links: readonly { readonly from: string; readonly to: string; readonly resemblance: number; readonly step: number }[];
 }
 
 export type Verdict = 'true positive' | 'false positive' | 'false negative' | 'true negative';
@@ -64,6 +89,8 @@ export interface PairExplanation {
   /** how wrong the decision is: how far the exact resemblance lies from the threshold on the wrong side; 0 for a right decision */
   readonly wrongness: number;
   readonly evidence: Evidence | null;
+  /** a clustered variant, the pair in one of its clusters: the strongest chain of links that joined them */
+  readonly chain?: ExplainedChain;
 }
 
 function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[]): DocumentSide {
@@ -88,12 +115,17 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
   // A document's features are the same in every explanation of a run: computed once there.
+  const local = new Map<number, { occ: FeatureOccurrences; set: Set<string> }>();
   const of = (i: number) => {
     const compute = () => {
       const occ = features(q.truth.params as never, docs.texts[i] as string);
       return { occ, set: new Set(occ.keys) };
     };
-    return q.cached ? q.cached(`truth-features:${q.truth.name}:${i}`, compute) : compute();
+    if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
+    // A chain asks for the documents of its links more than once.
+    let f = local.get(i);
+    if (!f) local.set(i, (f = compute()));
+    return f;
   };
   // A pair is an error of many variants of a run (every SCT above its copies misses it): what
   // the truth says of it is the same in each, computed once there.
@@ -104,6 +136,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     return { shared, a: side(docs, a, shared.featuresA, shared.spansA), b: side(docs, b, shared.featuresB, shared.spansB) };
   };
   const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
+  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => jaccard(of(x).set, of(y).set)) : undefined;
   const shared = pair.shared;
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
@@ -122,6 +155,29 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     verdict,
     wrongness: wrongness(verdict, rr ?? 0, q.threshold),
     evidence,
+    ...(chain ? { chain } : {}),
+  };
+}
+
+/** |A ∩ B| / |A ∪ B| of two feature sets (0 for two empty sets: no link). */
+function jaccard(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  let both = 0;
+  for (const k of small) if (large.has(k)) both++;
+  const union = x.size + y.size - both;
+  return union === 0 ? 0 : both / union;
+}
+
+function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, resemblance: (x: number, y: number) => number): ExplainedChain | undefined {
+  const found = clusterChain({ clusterOf: c.clusterOf, links: c.links, madeOf: c.madeOf, a, b, resemblance });
+  if (!found) return undefined;
+  const id = (i: number): string => docs.ids[i] as string;
+  return {
+    cluster_size: found.cluster_size,
+    made_of: found.made_of,
+    bottleneck: found.bottleneck,
+    path: found.path.map(id),
+    links: found.links.map((l) => ({ from: id(l.from), to: id(l.to), resemblance: l.resemblance, step: l.step })),
   };
 }
 

@@ -37,6 +37,18 @@ function sideLines(label: string, s: DocumentSide, text: string, width: number):
   return lines;
 }
 
+/** Links of a chain shown; the rest are counted. */
+const LINKS_SHOWN = 8;
+
+function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
+  const of = c.made_of === 'decided pairs' ? 'its decided pairs' : 'the pairs inside it';
+  const lines = [`one cluster of ${grouped(c.cluster_size)} documents; the strongest chain of ${of}, weakest link first:`];
+  for (const l of c.links.slice(0, LINKS_SHOWN)) lines.push(`  ${ratio(l.resemblance)}  ${l.from} – ${l.to}  (link ${l.step} from A)`);
+  if (c.links.length > LINKS_SHOWN) lines.push(`  … and ${c.links.length - LINKS_SHOWN} more links (--json lists them all)`);
+  if (c.made_of === 'induced pairs') lines.push('  (its links before closure are not known: every pair inside the cluster is one)');
+  return lines;
+}
+
 export function renderExplanation(e: PairExplanation, texts: { readonly a: string; readonly b: string }, width: number): string {
   const ex = e.exact;
   const decided = e.run.decided ? 'a near-duplicate' : 'not a near-duplicate';
@@ -51,6 +63,7 @@ export function renderExplanation(e: PairExplanation, texts: { readonly a: strin
     ...sideLines('B', e.b, texts.b, width),
     '',
   ];
+  if (e.chain) lines.push(...chainLines(e.chain), '');
   if (e.evidence) {
     lines.push(`why (${e.algorithm}): ${e.evidence.summary}`);
     for (const l of e.evidence.lines) lines.push(`  ${l}`);

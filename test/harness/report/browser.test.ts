@@ -225,6 +225,11 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
         // the judges' label beside the exact truth
         expect(await page.locator('#err-detail > p.note').textContent()).toMatch(row === 0 ? / · the judges: not a duplicate$/ : / · the judges: not judged$/);
         expect(await page.locator('#err-detail .err-lines').textContent()).toBe(x.evidence?.lines.join('\n'));
+        // the chain of a pair in one cluster, its hostile ids as text; none for a pair in none
+        if (row === 0) {
+          const rr = Number((x.chain?.links[0]?.resemblance as number).toPrecision(4));
+          expect(await page.locator('#err-detail .err-chain').textContent()).toBe(`${rr}  ${docs.ids[0]} – ${docs.ids[1]}  (link 1 from A)`);
+        } else expect(await page.locator('#err-detail .err-chain').count()).toBe(0);
         if (row === 0) await page.locator('#err-detail').screenshot({ path: join(ARTIFACTS, 'report-error.png') });
       }
       // a cut document says so, with one shared span past the cut
@@ -234,6 +239,29 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
       expect(errors).toEqual([]);
       expect(dialogs).toEqual([]);
       expect(requests).toEqual([file]);
+      await page.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists the errors against the judges apart, marked, with their counts', async () => {
+    const { bytes } = await hostileErrors();
+    const [fp, fn] = bytes.toString('utf8').trim().split('\n');
+    const judged = [{ ...(JSON.parse(fn!) as ErrorLine), against: 'judgments', of: 5, judgment: 'duplicate' }];
+    const dir = await runWithErrors(Buffer.from(`${[fp, fn, ...judged.map((l) => JSON.stringify(l))].join('\n')}\n`));
+    try {
+      const { page, errors } = await open(join(dir, 'report.html'));
+      expect(await page.locator('#err-rows tr').count()).toBe(3);
+      expect(await page.locator('#err-summary').textContent()).toContain('; against the judges, 0 judged non-duplicates decided and 5 judged duplicates missed;');
+      await page.selectOption('#err-kind', 'false negative against the judges');
+      expect(await page.locator('#err-rows tr').count()).toBe(1);
+      expect(await page.locator('#err-rows tr td').first().textContent()).toBe('false negative against the judges');
+      expect(await page.locator('#err-summary').textContent()).toMatch(/, 1 of them judged duplicates it missed\.$/);
+      await page.locator('#err-rows tr').first().click();
+      expect(await page.locator('#err-detail > p.note').textContent()).toMatch(/ · the judges: duplicate$/);
+      expect(await page.locator('#err-detail h3').textContent()).toMatch(/: false negative against the judges \(by the exact truth: false negative\)$/);
+      expect(errors).toEqual([]);
       await page.context().close();
     } finally {
       await rm(dir, { recursive: true, force: true });

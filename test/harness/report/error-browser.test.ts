@@ -16,6 +16,18 @@ describe('parseErrorsFile', () => {
     ]);
   });
 
+  it('counts the errors against the judges apart, and lists them as a kind of their own', async () => {
+    const { bytes } = await hostileErrors();
+    const [first, second] = bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const judged = [{ ...first!, against: 'judgments', of: 4 }, { ...second!, against: 'judgments', of: 9 }];
+    const f = parseErrorsFile([first, second, ...judged].map((l) => JSON.stringify(l)).join('\n'), FILE, 'v');
+    expect([f.falsePositives, f.falseNegatives, f.judged]).toEqual([7, 3, { falsePositives: 4, falseNegatives: 9 }]);
+    expect(errorBrowserData([f]).variants[0]!.errors.map((e) => e.kind)).toEqual(['false positive', 'false negative', 'false positive against the judges', 'false negative against the judges']);
+    expect(renderErrorBrowser([f], 0.6)).toContain('<option value="false negative against the judges">judged duplicates it missed</option>');
+    expect(parseErrorsFile(bytes.toString('utf8'), FILE, 'v').judged).toBeUndefined();
+    expect(() => parseErrorsFile(JSON.stringify({ ...first!, against: 'judges' }), FILE, 'v')).toThrow(`${FILE}: line 1: against: expected "judgments" or nothing, got "judges"`);
+  });
+
   it('names the file and line of a line that is not JSON', () => {
     expect(() => parseErrorsFile('\n{"kind":', FILE, 'v')).toThrow(/^results\/x\/errors\/v\.jsonl: line 2: invalid JSON/);
   });

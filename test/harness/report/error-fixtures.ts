@@ -48,7 +48,7 @@ const truth: ExplainedVariant = {
 };
 const sampled: ExplainedVariant = { ...truth, name: 'sampled', params: broder.params.parse({ shingle: { unit: 'char', size: 8 }, sampling: { method: 'mod', m: 2 } }) };
 
-/** errors/<variant>.jsonl of the hostile documents: (0, 1) a false positive judged no duplicate, (2, 3) a false negative not judged, at threshold 0.6. */
+/** errors/<variant>.jsonl of the hostile documents: (0, 1) a false positive judged no duplicate, in one cluster, (2, 3) a false negative not judged, in none, at threshold 0.6. */
 export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: string[]; texts: string[] } }> {
   const docs = hostileDocuments();
   const sample: ErrorSample = {
@@ -61,7 +61,9 @@ export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: str
   };
   // the judges saw the first pair only, and called it no duplicate
   const judgedOf = (a: number, b: number): boolean | undefined => (a === 0 && b === 1 ? false : undefined);
-  const bytes = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98, judgedOf });
+  // the first pair in one cluster, linked directly; the second pair in none
+  const clusters = { clusterOf: Int32Array.from([0, 0, -1, -1]), links: { a: [0], b: [1] }, madeOf: 'decided pairs' as const };
+  const bytes = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98, judgedOf, clusters });
   if (docs.texts[2]!.length <= CARRIED_TEXT) throw new Error('the long document must be longer than the report carries');
   return { bytes, docs };
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../../contract/index.ts';
-import { CARRIED_TEXT, carriedText, pairHash, sampleErrors } from '../../../../harness/evaluate/explain/errors.ts';
+import { CARRIED_TEXT, carriedText, pairHash, sampleErrors, sampleJudgedErrors } from '../../../../harness/evaluate/explain/errors.ts';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL, smallCorpus } from '../../../support/corpus.ts';
 import { runOptions } from '../../../support/run-options.ts';
@@ -131,5 +131,79 @@ describe('carriedText', () => {
   it('keeps a lone surrogate at the cut (there is no pair to split)', () => {
     const text = `${'x'.repeat(CARRIED_TEXT - 1)}\ud800tail`;
     expect(carriedText(text)).toBe(text.slice(0, CARRIED_TEXT));
+  });
+});
+
+describe('sampleJudgedErrors', () => {
+  const n = 6;
+  const key = (a: number, b: number): number => a * n + b;
+  const truth = list([
+    [0, 1, 0.9],
+    [0, 2, 0.3],
+    [2, 3, 0.6],
+  ]);
+
+  it('finds judged non-duplicates it decided and judged duplicates it missed, by hand', () => {
+    // the judges: (0,1) dup, (0,2) dup, (2,3) not, (1,4) not, (3,5) dup
+    const judged = new Map([
+      [key(0, 1), true],
+      [key(0, 2), true],
+      [key(2, 3), false],
+      [key(1, 4), false],
+      [key(3, 5), true],
+    ]);
+    // decides at 0.5: (0,1) 0.8 [agrees], (2,3) 0.7 [FP, wrong 0.7], (1,4) 0.55 [FP, 0.55];
+    // (0,2) 0.4 not decided [FN, 1 − 0.4 = 0.6]; (3,5) not reported [FN, 1]
+    const pairs = list([
+      [2, 3, 0.7],
+      [0, 1, 0.8],
+      [1, 4, 0.55],
+      [0, 2, 0.4],
+    ]);
+    const s = sampleJudgedErrors({ pairs, truth, judged, documents: n, decisions: { kind: 'score-at-threshold' }, threshold: 0.5, seed: 1, size: 10 });
+    expect([s.falsePositives, s.falseNegatives]).toEqual([2, 2]);
+    expect(s.sample.map((e) => [e.kind, e.a, e.b, e.score, e.truth])).toEqual([
+      ['false positive', 2, 3, 0.7, 0.6],
+      ['false positive', 1, 4, 0.55, 0],
+      ['false negative', 3, 5, null, 0],
+      ['false negative', 0, 2, 0.4, 0.3],
+    ]);
+    expect(s.sample.map((e) => e.wrongness)).toEqual([0.7, 0.55, 1, 1 - 0.4]);
+  });
+
+  it('keeps the errors of smallest hash, whatever the judgments’ order, as a brute force over every judged pair picks them', () => {
+    const m = 40;
+    let x = 7;
+    const rand = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const judged = new Map<number, boolean>();
+    const rows: [number, number, number][] = [];
+    for (let a = 0; a < m; a++) {
+      for (let b = a + 1; b < m; b++) {
+        if (rand() < 0.3) judged.set(a * m + b, rand() < 0.5);
+        if (rand() < 0.3) rows.push([a, b, Math.round(rand() * 100) / 100]);
+      }
+    }
+    const pairs = list(rows);
+    const score = new Map(rows.map(([a, b, s]) => [a * m + b, s]));
+    // brute force: every judged pair whose decision disagrees with the judges
+    const all = [...judged].flatMap(([k, dup]) => {
+      const s = score.get(k);
+      const decided = s !== undefined && s >= 0.5;
+      return decided === dup ? [] : [{ a: Math.floor(k / m), b: k % m, fp: decided }];
+    });
+    const smallest = (fp: boolean): string[] =>
+      all
+        .filter((e) => e.fp === fp)
+        .sort((p, q) => pairHash(3, p.a, p.b) - pairHash(3, q.a, q.b) || p.a - q.a || p.b - q.b)
+        .slice(0, 5)
+        .map((e) => `${e.a},${e.b}`)
+        .sort();
+    const shuffled = new Map([...judged].reverse());
+    const s = sampleJudgedErrors({ pairs, truth: list([]), judged: shuffled, documents: m, decisions: { kind: 'score-at-threshold' }, threshold: 0.5, seed: 3, size: 5 });
+    expect(s.falsePositives).toBe(all.filter((e) => e.fp).length);
+    expect(s.falseNegatives).toBe(all.filter((e) => !e.fp).length);
+    const got = (kind: string): string[] => s.sample.filter((e) => e.kind === kind).map((e) => `${e.a},${e.b}`).sort();
+    expect(got('false positive')).toEqual(smallest(true));
+    expect(got('false negative')).toEqual(smallest(false));
   });
 });

@@ -37,3 +37,35 @@ describe('explainPair', () => {
     expect((await explainPair(question(truth, 0.8, 0.7))).verdict).toBe('false positive');
   });
 });
+
+describe('explainPair of a clustered variant', () => {
+  // Word 1-shingles: each document is its set of words. By hand:
+  //   RR(d0, d1) = |{apple banana cherry}| / |{apple banana cherry date elder}| = 3/5
+  //   RR(d1, d2) = |{apple banana}| / |{apple banana cherry elder fig grape}| = 2/6
+  //   RR(d2, d3) = |{banana fig grape}| / |{apple banana fig grape honey}| = 3/5
+  //   RR(d0, d3) = |{banana}| / |{apple banana cherry date fig grape honey}| = 1/7
+  const words = docSet(['apple banana cherry date', 'apple banana cherry elder', 'apple banana fig grape', 'honey banana fig grape']);
+  const byWord: ExplainedVariant = { name: 'ground-truth', adapter: broder as unknown as AlgorithmAdapter, params: broder.params.parse({ shingle: { unit: 'word', size: 1 } }), decisions: { kind: 'score-at-threshold' } };
+  const clustered: ExplainedVariant = { ...silent, name: 'clustered' };
+  const clusters = { clusterOf: Int32Array.from([0, 0, 0, 0]), links: { a: [0, 1, 2, 0], b: [1, 2, 3, 3] }, madeOf: 'decided pairs' as const };
+
+  it('gives the chain of decided pairs whose weakest link is strongest, weakest first, not the direct link', async () => {
+    const e = await explainPair({ docs: words, a: 0, b: 3, variant: clustered, truth: byWord, threshold: 0.5, score: 1, seed: 1, width: 100, clusters });
+    expect(e.exact.resemblance).toBeCloseTo(1 / 7, 12);
+    expect(e.verdict).toBe('false positive');
+    expect(e.chain?.path).toEqual(['d0', 'd1', 'd2', 'd3']);
+    expect(e.chain?.links.map((l) => [l.from, l.to, l.step])).toEqual([
+      ['d1', 'd2', 2],
+      ['d0', 'd1', 1],
+      ['d2', 'd3', 3],
+    ]);
+    expect(e.chain?.links.map((l) => l.resemblance)).toEqual([2 / 6, 3 / 5, 3 / 5]);
+    expect(e.chain).toMatchObject({ cluster_size: 4, made_of: 'decided pairs', bottleneck: 2 / 6 });
+  });
+
+  it('gives no chain when the variant has no clusters or the pair is in none', async () => {
+    const base = { docs: words, a: 0, b: 3, variant: clustered, truth: byWord, threshold: 0.5, score: null, seed: 1, width: 100 };
+    expect((await explainPair(base)).chain).toBeUndefined();
+    expect((await explainPair({ ...base, clusters: { ...clusters, clusterOf: Int32Array.from([0, 0, 1, 1]) } })).chain).toBeUndefined();
+  });
+});
