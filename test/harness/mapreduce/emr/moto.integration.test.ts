@@ -4,9 +4,7 @@
  * the run is interrupted once the steps are seen and the test checks what moto can show: the
  * staged objects, the cluster and its steps, and that the cluster ended TERMINATED.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -20,12 +18,9 @@ import { createEmrBackend } from '../../../../harness/mapreduce/emr/backend.ts';
 import { parseEmrBackend } from '../../../../harness/mapreduce/emr/config.ts';
 import { emrFailureDetails } from '../../../../harness/mapreduce/emr/errors.ts';
 import { bundleJobScript } from '../../../../harness/mapreduce/streaming/bundle.ts';
+import { hasMoto, MOTO_CREDENTIALS as creds, NO_MOTO, startMoto } from '../../../support/moto.ts';
 import { requireTool, skipsWithout } from '../../../support/required-tool.ts';
 
-const hasMoto = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).status === 0;
-const NO_MOTO = 'moto_server is not on PATH (it comes with the pyenv Python 3.11 of the machine image)';
-
-const creds = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 const BUCKET = 'ndd-moto';
 const noop = () => ({ map() {}, reduce() {} });
 const plan: Plan = {
@@ -38,49 +33,24 @@ const plan: Plan = {
 const job: VariantJob = { variant: 'broder/sct=70', algorithm: 'broder', params: { sct: 70 }, minScore: 0.1, seed: 0, plan };
 const texts = ['the quick brown fox', 'tab\there and a newline\nthere', 'the quick brown fox'];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 describe.skipIf(skipsWithout(hasMoto, 'the EMR tests against moto_server', NO_MOTO))('EMR backend against moto_server', () => {
-  let moto: ChildProcess | undefined;
+  let stopMoto: (() => Promise<void>) | undefined;
   let endpoint = '';
   let s3: S3Client;
   let emr: EMRClient;
 
   beforeAll(async () => {
     requireTool(hasMoto, 'the EMR tests against moto_server', NO_MOTO);
-    const port = await freePort();
-    endpoint = `http://127.0.0.1:${port}`;
-    moto = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${endpoint}/moto-api/`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`moto_server did not answer on ${endpoint}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const moto = await startMoto();
+    endpoint = moto.endpoint;
+    stopMoto = moto.stop;
     s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: creds });
     emr = new EMRClient({ region: 'us-east-1', endpoint, credentials: creds });
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   });
 
   afterAll(async () => {
-    if (moto && moto.exitCode === null) {
-      const exited = new Promise((r) => moto?.once('exit', r));
-      moto.kill('SIGTERM');
-      await exited;
-    }
+    await stopMoto?.();
   });
 
   const workDir = (): string => {
