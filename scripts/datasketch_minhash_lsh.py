@@ -18,11 +18,12 @@ import sys
 import time
 
 t_start = time.perf_counter()
-from datasketch import MinHash, MinHashLSH  # noqa: E402
+from datasketch import MinHash  # noqa: E402
 
-# The shingles the peers' wrappers cut (python/peers/ndd_input.py): one definition of them.
+# The shingles the peers' wrappers cut (python/peers/ndd_input.py) and the wrapper's LSH pass: one definition of each.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "peers"))
 from ndd_input import shingles  # noqa: E402
+from datasketch_minhash_lsh import lsh_pairs  # noqa: E402
 
 texts_path, pairs_path = sys.argv[1], sys.argv[2]
 num_perm = int(sys.argv[3]) if len(sys.argv) > 3 else 128
@@ -35,23 +36,7 @@ t_shingled = time.perf_counter()
 minhashes = MinHash.bulk(sets, num_perm=num_perm)
 t_hashed = time.perf_counter()
 
-lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
-with lsh.insertion_session() as session:
-    for i, m in enumerate(minhashes):
-        if sets[i]:
-            session.insert(i, m)
-candidates = 0
-pairs = []
-for i, m in enumerate(minhashes):
-    if not sets[i]:
-        continue
-    for j in lsh.query(m):
-        if j <= i:
-            continue
-        candidates += 1
-        score = m.jaccard(minhashes[j])
-        if score >= threshold:
-            pairs.append((i, j, score))
+lsh, pairs, candidates = lsh_pairs(minhashes, sets, threshold=threshold, num_perm=num_perm)
 t_lsh = time.perf_counter()
 
 with open(pairs_path, "w") as f:

@@ -17,6 +17,31 @@ from datasketch import MinHash, MinHashLSH
 from ndd_input import read_corpus, shingles, write_pairs
 
 
+def lsh_pairs(minhashes, sets, threshold, num_perm, verify="estimate"):
+    """The LSH index over the documents with a shingle, each queried: (index, pairs (i, j, score) with i < j, candidates)."""
+    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+    with lsh.insertion_session() as session:
+        for i, m in enumerate(minhashes):
+            if sets[i]:
+                session.insert(i, m)
+    pairs = []
+    candidates = 0
+    for i, m in enumerate(minhashes):
+        if not sets[i]:
+            continue
+        for j in lsh.query(m):
+            if j <= i:
+                continue
+            candidates += 1
+            if verify == "none":
+                pairs.append((i, j, 1.0))
+            else:
+                score = m.jaccard(minhashes[j])
+                if score >= threshold:
+                    pairs.append((i, j, score))
+    return lsh, pairs, candidates
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--corpus", required=True)
@@ -31,26 +56,7 @@ def main():
     ids, texts = read_corpus(a.corpus)
     sets = [shingles(t, a.shingle) for t in texts]
     minhashes = MinHash.bulk(sets, num_perm=a.num_perm, seed=a.seed)
-    lsh = MinHashLSH(threshold=a.threshold, num_perm=a.num_perm)
-    with lsh.insertion_session() as session:
-        for i, m in enumerate(minhashes):
-            if sets[i]:
-                session.insert(i, m)
-    pairs = []
-    candidates = 0
-    for i, m in enumerate(minhashes):
-        if not sets[i]:
-            continue
-        for j in lsh.query(m):
-            if j <= i:
-                continue
-            candidates += 1
-            if a.verify == "none":
-                pairs.append((i, j, 1.0))
-            else:
-                score = m.jaccard(minhashes[j])
-                if score >= a.threshold:
-                    pairs.append((i, j, score))
+    lsh, pairs, candidates = lsh_pairs(minhashes, sets, threshold=a.threshold, num_perm=a.num_perm, verify=a.verify)
     write_pairs(a.output, ids, pairs, scored=a.verify == "estimate")
     print(f"datasketch: {len(ids)} documents, b={lsh.b} r={lsh.r}, {candidates} candidates, {len(pairs)} pairs", file=sys.stderr)
 
