@@ -34,7 +34,9 @@ function sleb(v: bigint): number[] {
 
 export const I32 = 0x7f;
 export const I64 = 0x7e;
-export type ValueType = typeof I32 | typeof I64;
+/** The 128-bit vector type of the SIMD instructions (WebAssembly 2.0, section 5.3.1). */
+export const V128 = 0x7b;
+export type ValueType = typeof I32 | typeof I64 | typeof V128;
 
 const flat = (parts: readonly (Code | number)[]): number[] => parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p]));
 
@@ -73,6 +75,34 @@ export const i64 = {
   shl: [0x86],
   shrU: [0x88],
   extendI32U: [0xad],
+} as const;
+
+/**
+ * The vector instructions `hash-kernel-simd.ts` uses (WebAssembly 2.0, section 5.4.8): the
+ * prefix byte 0xfd, then the instruction's number as an unsigned LEB128 (0xd9 is two bytes).
+ */
+const simd = (op: number): Code => [0xfd, ...uleb(op)];
+const simdMem = (op: number) => (offset = 0): Code => [...simd(op), 4, ...uleb(offset)];
+
+export const v128 = {
+  load: simdMem(0x00),
+  and: simd(0x4e),
+  /** (v1 & c) | (v2 & ~c): the first operand's bits where the third's are set */
+  bitselect: simd(0x52),
+} as const;
+
+export const i64x2 = {
+  splat: simd(0x12),
+  extractLane: (lane: number): Code => [...simd(0x1d), lane],
+  shl: simd(0xcb),
+  shrU: simd(0xcd),
+  add: simd(0xce),
+  sub: simd(0xd1),
+  mul: simd(0xd5),
+  gtS: simd(0xd9),
+  /** the i32 lanes 0, 1 (low) or 2, 3 (high) of both operands, zero-extended and multiplied */
+  extmulLowI32x4U: simd(0xde),
+  extmulHighI32x4U: simd(0xdf),
 } as const;
 
 /** `select`: the first operand when the i32 condition is non-zero, else the second. */
