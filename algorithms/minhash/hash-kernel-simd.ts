@@ -1,23 +1,31 @@
 /**
- * The k-permutation loop of `hash-kernel.ts` in WebAssembly SIMD: two elements of a set per
- * 128-bit vector, hashed by the same permutation at once, with the same exact arithmetic as the
- * scalar loop (see there), so the signatures are bit for bit the same.
+ * The k-permutation loop of `hash-kernel.ts` in WebAssembly SIMD: the elements of a set in groups
+ * of four, hashed by the same permutation two at a time (two 64-bit lanes), with exact
+ * arithmetic, so the signatures are bit for bit the scalar loop's (the tests compare both with
+ * BigInt and `mersenne.ts`).
  *
- * An element pair is one vector of four 32-bit lanes [x_lo, x'_lo, x_hi, x'_hi]: the halves are
- * split once, when the pairs are laid out, instead of once per permutation. A permutation is
- * two vectors [a_lo, a_lo, a_hi, a_hi] and [a_hi, a_hi, a_lo, a_lo] and b in both 64-bit lanes,
- * so the four 32×32→64 products are `i64x2.extmul_{low,high}_i32x4_u` of the pair with them:
- *   low(X, A1) = a_lo·x_lo,  high(X, A1) = a_hi·x_hi,  low(X, A2) + high(X, A2) = a_hi·x_lo + a_lo·x_hi.
- * The folds are lane shifts, ands and adds. Every value stays below 2^63, so a signed compare
- * (`i64x2.gt_s`, the only 64-bit lane compare there is) orders them as unsigned numbers would:
- * it picks r − p when r ≥ p, and the running minimum, with `v128.bitselect`.
- * A set of odd size repeats its last element in the last pair's second lane: a minimum does not
- * change when an element comes twice. An empty set has no pairs and its slots stay p.
+ * The 32×32→64 products are `i64x2.extmul_{low,high}_i32x4_u` (V8 makes each two unpacks and a
+ * `pmuludq`; `i64x2.mul` is eight instructions). To need three products instead of four, residues
+ * are split at bit 31, a = a_1·2^31 + a_0 (a_0 < 2^31, a_1 < 2^30), so that a_0 + a_1 < 2^32
+ * (Karatsuba):
+ *   a·x = a_1x_1·2^62 + m·2^31 + a_0x_0,  m = (a_0 + a_1)(x_0 + x_1) − a_0x_0 − a_1x_1 < 2^62,
+ * and with 2^61 ≡ 1 (mod p): 2^62 ≡ 2 and m·2^31 ≡ (m >> 30) + (m mod 2^30)·2^31, so
+ *   s = a_0x_0 + (m mod 2^30)·2^31 + (m >> 30) + 2·a_1x_1 + b < 2^62 + 3·2^61 + 2^32 < 2^63,
+ *   r = (s mod 2^61) + (s >> 61) ≤ p + 4,  and  h = (r + ((r + 1) >> 61)) mod 2^61
+ * (r ≥ p exactly when r + 1 ≥ 2^61, and then (r + 1) mod 2^61 = r − p). Every h is below 2^61,
+ * so the signed `i64x2.gt_s` (the only 64-bit lane compare there is) orders them as unsigned
+ * numbers, and `v128.bitselect` keeps the running minimum: one per lane pair, four lanes a set,
+ * the least of which is the slot.
  *
- * Memory layout of a call (byte offsets into the module's memory):
- *   pairs   16 bytes per element pair, grouped by set, 16-byte aligned;
- *   bounds  i32 per set + 1: the byte address of the set's first pair (the next set's is its end);
- *   params  (A1, A2, b b) as three vectors per permutation, 16-byte aligned;  out  i64 per set × k.
+ * The halves x_0, x_1 and x_0 + x_1 are made once, when the groups are laid out, not once per
+ * permutation. A set whose size is not a multiple of four repeats its last element: a minimum
+ * does not change when an element comes twice. An empty set has no groups; its slots stay p.
+ *
+ * Memory layout of a call (byte offsets into the module's memory, 16-byte aligned):
+ *   groups  48 bytes per four elements: [x_0 ×4] [x_1 ×4] [x_0 + x_1 ×4] (32-bit lanes), by set;
+ *   bounds  i32 per set + 1: the byte address of the set's first group (the next set's is its end);
+ *   params  64 bytes per permutation: [a_0 ×4] [a_1 ×4] [a_0 + a_1 ×4] [b ×2 (64-bit)];
+ *   out     i64 per set × k.
  */
 import { MERSENNE_61 as P } from './mersenne.ts';
 import {
@@ -47,7 +55,7 @@ interface ResidueSets {
   readonly starts: Uint32Array;
 }
 
-// Parameters and locals, by index (parameter 0, the pairs' address, is in the bounds).
+// Parameters and locals, by index (parameter 0, the groups' address, is in the bounds).
 const BOUNDS = 1;
 const SETS = 2;
 const PARAMS = 3;
@@ -62,37 +70,47 @@ const PP = 11;
 const OP = 12;
 const LO = 13;
 const HI = 14;
-const X = 15;
-const A1 = 16;
-const A2 = 17;
-const BB = 18;
-const P00 = 19;
-const MID = 20;
-const R = 21;
-const MIN = 22;
-const PV = 23;
-const M29 = 24;
-const ONE = 25;
+const X0 = 15;
+const X1 = 16;
+const XS = 17;
+const A0 = 18;
+const A1 = 19;
+const AS = 20;
+const BB = 21;
+const P00 = 22;
+const P11 = 23;
+const MID = 24;
+const R = 25;
+const MIN_L = 26;
+const MIN_H = 27;
+const PV = 28;
+const M30 = 29;
+const ONE = 30;
 
 const PARAM_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32];
-const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, V128, V128, V128, V128, V128, V128, V128, V128, V128, V128, V128];
+const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, ...Array.from({ length: 16 }, (): ValueType => V128)];
 
 const inc = (local: number, by: number): Code[] => [get(local), i32.const(by), i32.add, set(local)];
 
-/** R = (a·x + b) mod p in both lanes, for the pair X and the permutation A1, A2, BB. */
-const hashPairToR: Code[] = [
-  get(X), get(A1), i64x2.extmulLowI32x4U, set(P00),
-  get(X), get(A2), i64x2.extmulLowI32x4U, get(X), get(A2), i64x2.extmulHighI32x4U, i64x2.add, set(MID),
-  get(P00), get(PV), v128.and,
-  get(P00), i32.const(61), i64x2.shrU, i64x2.add,
-  get(MID), get(M29), v128.and, i32.const(32), i64x2.shl, i64x2.add,
-  get(MID), i32.const(29), i64x2.shrU, i64x2.add,
-  get(X), get(A1), i64x2.extmulHighI32x4U, i32.const(3), i64x2.shl, i64x2.add,
+/**
+ * R = (a·x + b) mod p for two elements of the group X0, X1, XS: the low (elements 0, 1) or the
+ * high (2, 3) lanes, by `extmul`.
+ */
+const hashHalfToR = (extmul: Code): Code[] => [
+  get(X0), get(A0), extmul, set(P00),
+  get(X1), get(A1), extmul, set(P11),
+  get(XS), get(AS), extmul, get(P00), i64x2.sub, get(P11), i64x2.sub, set(MID),
+  get(P00),
+  get(MID), get(M30), v128.and, i32.const(31), i64x2.shl, i64x2.add,
+  get(MID), i32.const(30), i64x2.shrU, i64x2.add,
+  get(P11), i32.const(1), i64x2.shl, i64x2.add,
   get(BB), i64x2.add,
   tee(R), get(PV), v128.and, get(R), i32.const(61), i64x2.shrU, i64x2.add, tee(R),
-  // R ≤ p + 3 now, and R ≥ p exactly when R + 1 ≥ 2^61: then (R + 1) mod 2^61 = R − p
   get(R), get(ONE), i64x2.add, i32.const(61), i64x2.shrU, i64x2.add, get(PV), v128.and, set(R),
 ];
+
+/** MIN := R in the lanes where MIN > R. */
+const minInto = (min: number): Code[] => [get(R), get(min), get(min), get(R), i64x2.gtS, v128.bitselect, set(min)];
 
 const kPermutationSimd = {
   name: 'kPermutation',
@@ -100,7 +118,7 @@ const kPermutationSimd = {
   locals: LOCAL_TYPES,
   body: [
     i64.const(P), i64x2.splat, set(PV),
-    i64.const(0x1fffffffn), i64x2.splat, set(M29),
+    i64.const(0x3fffffffn), i64x2.splat, set(M30),
     i64.const(1n), i64x2.splat, set(ONE),
     block(
       loop(
@@ -112,24 +130,27 @@ const kPermutationSimd = {
         block(
           loop(
             get(I), i32.eqz, brIf(1),
-            get(PP), v128.load(0), set(A1), get(PP), v128.load(16), set(A2), get(PP), v128.load(32), set(BB),
-            get(PV), set(MIN),
+            get(PP), v128.load(0), set(A0), get(PP), v128.load(16), set(A1), get(PP), v128.load(32), set(AS), get(PP), v128.load(48), set(BB),
+            get(PV), set(MIN_L), get(PV), set(MIN_H),
             get(V_START), set(V),
             block(
               loop(
                 get(V), get(V_END), i32.geU, brIf(1),
-                get(V), v128.load(0), set(X),
-                ...hashPairToR,
-                get(R), get(MIN), get(MIN), get(R), i64x2.gtS, v128.bitselect, set(MIN),
-                ...inc(V, 16),
+                get(V), v128.load(0), set(X0), get(V), v128.load(16), set(X1), get(V), v128.load(32), set(XS),
+                ...hashHalfToR(i64x2.extmulLowI32x4U),
+                ...minInto(MIN_L),
+                ...hashHalfToR(i64x2.extmulHighI32x4U),
+                ...minInto(MIN_H),
+                ...inc(V, 48),
                 br(0),
               ),
             ),
-            // the lesser of the two lanes' minima
+            // the least of the four lanes' minima
+            get(MIN_H), set(R), ...minInto(MIN_L),
             get(OP),
-            get(MIN), i64x2.extractLane(0), tee(LO), get(MIN), i64x2.extractLane(1), tee(HI), get(LO), get(HI), i64.ltU, select,
+            get(MIN_L), i64x2.extractLane(0), tee(LO), get(MIN_L), i64x2.extractLane(1), tee(HI), get(LO), get(HI), i64.ltU, select,
             i64.store(0),
-            ...inc(PP, 48), ...inc(OP, 8), ...inc(I, -1),
+            ...inc(PP, 64), ...inc(OP, 8), ...inc(I, -1),
             br(0),
           ),
         ),
@@ -143,57 +164,60 @@ const kPermutationSimd = {
 /** The module; `WebAssembly.validate` says whether this engine has SIMD. */
 export const SIMD_MODULE_BYTES = assemble([kPermutationSimd], 1);
 
-/** Bytes the pairs of `sets` take. */
-export function pairBytes(sets: ResidueSets): number {
-  let pairs = 0;
-  for (let s = 0; s + 1 < sets.starts.length; s++) pairs += ((sets.starts[s + 1] as number) - (sets.starts[s] as number) + 1) >>> 1;
-  return pairs * 16;
+/** Bytes the groups of `sets` take. */
+export function groupBytes(sets: ResidueSets): number {
+  let groups = 0;
+  for (let s = 0; s + 1 < sets.starts.length; s++) groups += ((sets.starts[s + 1] as number) - (sets.starts[s] as number) + 3) >>> 2;
+  return groups * 48;
 }
 
 /**
- * Writes the element pairs of `sets` at byte `pairsAt` of `buf` and each set's first pair's
+ * Writes the element groups of `sets` at byte `groupsAt` of `buf` and each set's first group's
  * address at `boundsAt` (sets + 1 entries), as the loop reads them.
  */
-export function writePairs(sets: ResidueSets, buf: ArrayBuffer, pairsAt: number, boundsAt: number): void {
+export function writeGroups(sets: ResidueSets, buf: ArrayBuffer, groupsAt: number, boundsAt: number): void {
   const n = sets.starts.length - 1;
   const res = sets.residues;
-  const lanes = new Uint32Array(buf, pairsAt, pairBytes(sets) / 4);
+  const lanes = new Uint32Array(buf, groupsAt, groupBytes(sets) / 4);
   const bounds = new Uint32Array(buf, boundsAt, n + 1);
   let w = 0;
   for (let s = 0; s < n; s++) {
-    bounds[s] = pairsAt + 4 * w;
+    bounds[s] = groupsAt + 4 * w;
+    const first = sets.starts[s] as number;
     const end = sets.starts[s + 1] as number;
-    for (let e = sets.starts[s] as number; e < end; e += 2) {
-      const f = e + 1 < end ? e + 1 : e;
-      lanes[w] = res[2 * e + 1] as number;
-      lanes[w + 1] = res[2 * f + 1] as number;
-      lanes[w + 2] = res[2 * e] as number;
-      lanes[w + 3] = res[2 * f] as number;
-      w += 4;
+    for (let g = first; g < end; g += 4) {
+      for (let j = 0; j < 4; j++) {
+        const e = g + j < end ? g + j : end - 1;
+        const hi = res[2 * e] as number;
+        const lo = res[2 * e + 1] as number;
+        const x0 = lo & 0x7fffffff;
+        const x1 = ((hi << 1) | (lo >>> 31)) >>> 0;
+        lanes[w + j] = x0;
+        lanes[w + 4 + j] = x1;
+        lanes[w + 8 + j] = x0 + x1;
+      }
+      w += 12;
     }
   }
-  bounds[n] = pairsAt + 4 * w;
+  bounds[n] = groupsAt + 4 * w;
 }
 
-/** Writes the permutations (a_hi, a_lo, b_hi, b_lo words each) as the loop reads them: 48 bytes each. */
+/** Writes the permutations (a_hi, a_lo, b_hi, b_lo words each) as the loop reads them: 64 bytes each. */
 export function writeSimdParams(perms: Uint32Array, k: number, buf: ArrayBuffer, paramsAt: number): void {
-  const params = new Uint32Array(buf, paramsAt, 12 * k);
+  const params = new Uint32Array(buf, paramsAt, 16 * k);
   for (let i = 0; i < k; i++) {
     const aHi = perms[4 * i] as number;
     const aLo = perms[4 * i + 1] as number;
-    const o = 12 * i;
-    params[o] = aLo;
-    params[o + 1] = aLo;
-    params[o + 2] = aHi;
-    params[o + 3] = aHi;
-    params[o + 4] = aHi;
-    params[o + 5] = aHi;
-    params[o + 6] = aLo;
-    params[o + 7] = aLo;
+    const a0 = aLo & 0x7fffffff;
+    const a1 = ((aHi << 1) | (aLo >>> 31)) >>> 0;
+    const o = 16 * i;
+    params.fill(a0, o, o + 4);
+    params.fill(a1, o + 4, o + 8);
+    params.fill(a0 + a1, o + 8, o + 12);
     // b in both 64-bit lanes, low word first
-    params[o + 8] = perms[4 * i + 3] as number;
-    params[o + 9] = perms[4 * i + 2] as number;
-    params[o + 10] = perms[4 * i + 3] as number;
-    params[o + 11] = perms[4 * i + 2] as number;
+    params[o + 12] = perms[4 * i + 3] as number;
+    params[o + 13] = perms[4 * i + 2] as number;
+    params[o + 14] = perms[4 * i + 3] as number;
+    params[o + 15] = perms[4 * i + 2] as number;
   }
 }

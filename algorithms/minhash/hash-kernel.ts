@@ -39,7 +39,7 @@ import {
   type Code,
   type ValueType,
 } from './wasm-assembler.ts';
-import { pairBytes, SIMD_MODULE_BYTES, writePairs, writeSimdParams } from './hash-kernel-simd.ts';
+import { groupBytes, SIMD_MODULE_BYTES, writeGroups, writeSimdParams } from './hash-kernel-simd.ts';
 
 const P = (1n << 61n) - 1n;
 
@@ -202,7 +202,7 @@ interface Exports {
   onePermutation(res: number, starts: number, sets: number, params: number, k: number, out: number): void;
 }
 interface SimdExports {
-  kPermutation(pairs: number, bounds: number, sets: number, params: number, k: number, out: number): void;
+  kPermutation(groups: number, bounds: number, sets: number, params: number, k: number, out: number): void;
 }
 
 /** Sets of elements reduced mod p, as `hi`/`lo` pairs (`Uint32Array`, hi first), grouped by set. */
@@ -295,14 +295,14 @@ export class HashKernel {
   /** Runs the SIMD k-permutation loop; returns where its output starts. */
   private simdKPermutation(sets: ResidueSets, perms: PermutationWords, k: number, fns: SimdExports): number {
     const n = sets.starts.length - 1;
-    const pairsAt = 0;
-    const boundsAt = pairsAt + pairBytes(sets);
+    const groupsAt = 0;
+    const boundsAt = groupsAt + groupBytes(sets);
     const paramsAt = align(boundsAt + (n + 1) * 4, 16);
-    const outAt = paramsAt + k * 48;
+    const outAt = paramsAt + k * 64;
     const buf = this.reserve(outAt + n * k * 8);
-    writePairs(sets, buf, pairsAt, boundsAt);
+    writeGroups(sets, buf, groupsAt, boundsAt);
     writeSimdParams(perms, k, buf, paramsAt);
-    fns.kPermutation(pairsAt, boundsAt, n, paramsAt, k, outAt);
+    fns.kPermutation(groupsAt, boundsAt, n, paramsAt, k, outAt);
     return outAt;
   }
 
