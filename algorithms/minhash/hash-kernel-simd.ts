@@ -97,13 +97,12 @@ const inc = (local: number, by: number): Code[] => [get(local), i32.const(by), i
  * high (2, 3) lanes, by `extmul`.
  */
 const hashHalfToR = (extmul: Code): Code[] => [
-  get(X0), get(A0), extmul, set(P00),
-  get(X1), get(A1), extmul, set(P11),
-  get(XS), get(AS), extmul, get(P00), i64x2.sub, get(P11), i64x2.sub, set(MID),
-  get(P00),
+  get(X1), get(A1), extmul, tee(P11),
+  get(X0), get(A0), extmul, i64x2.add, set(P00), // a_0x_0 + a_1x_1
+  get(XS), get(AS), extmul, get(P00), i64x2.sub, set(MID),
+  get(P00), get(P11), i64x2.add,
   get(MID), get(M30), v128.and, i32.const(31), i64x2.shl, i64x2.add,
   get(MID), i32.const(30), i64x2.shrU, i64x2.add,
-  get(P11), i32.const(1), i64x2.shl, i64x2.add,
   get(BB), i64x2.add,
   tee(R), get(PV), v128.and, get(R), i32.const(61), i64x2.shrU, i64x2.add, tee(R),
   get(R), get(ONE), i64x2.add, i32.const(61), i64x2.shrU, i64x2.add, get(PV), v128.and, set(R),
