@@ -10,12 +10,14 @@
  * (Karatsuba):
  *   a·x = a_1x_1·2^62 + m·2^31 + a_0x_0,  m = (a_0 + a_1)(x_0 + x_1) − a_0x_0 − a_1x_1 < 2^62,
  * and with 2^61 ≡ 1 (mod p): 2^62 ≡ 2 and m·2^31 ≡ (m >> 30) + (m mod 2^30)·2^31, so
- *   s = a_0x_0 + (m mod 2^30)·2^31 + (m >> 30) + 2·a_1x_1 + b < 2^62 + 3·2^61 + 2^32 < 2^63,
- *   r = (s mod 2^61) + (s >> 61) ≤ p + 4,  and  h = (r + ((r + 1) >> 61)) mod 2^61
- * (r ≥ p exactly when r + 1 ≥ 2^61, and then (r + 1) mod 2^61 = r − p). Every h is below 2^61,
- * so the signed `i64x2.gt_s` (the only 64-bit lane compare there is) orders them as unsigned
- * numbers, and `v128.bitselect` keeps the running minimum: one per lane pair, four lanes a set,
- * the least of which is the slot.
+ *   s = a_0x_0 + (m mod 2^30)·2^31 + (m >> 30) + 2·a_1x_1 + b < 2^62 + 3·2^61 + 2^32 < 2^64,
+ *   r = (s mod 2^61) + (s >> 61) ≤ p + 4,  r ≡ a·x + b (mod p).
+ * r is the residue unless r ≥ p, which happens about once in 2^59 hashes: so the loop keeps the
+ * running minimum of r, and marks the slot when any r of it reached p (bit 63 of the slot, which
+ * no residue has); `exactSlot` then computes that slot again with `mersenne.ts`. Every r is below
+ * 2^62, so the signed `i64x2.gt_s` (the only 64-bit lane compare there is) orders them as
+ * unsigned numbers, and `v128.bitselect` keeps the minimum: one per lane pair, four lanes a
+ * set, the least of which is the slot.
  *
  * The halves x_0, x_1 and x_0 + x_1 are made once, when the groups are laid out, not once per
  * permutation. A set whose size is not a multiple of four repeats its last element: a minimum
@@ -27,7 +29,7 @@
  *   params  64 bytes per permutation: [a_0 ×4] [a_1 ×4] [a_0 + a_1 ×4] [b ×2 (64-bit)];
  *   out     i64 per set × k.
  */
-import { MERSENNE_61 as P } from './mersenne.ts';
+import { MERSENNE_61 as P, mulAddMod, P_HI, P_LO } from './mersenne.ts';
 import {
   I32,
   I64,
@@ -85,10 +87,11 @@ const MIN_L = 26;
 const MIN_H = 27;
 const PV = 28;
 const M30 = 29;
-const ONE = 30;
+const PM1 = 30;
+const FLAG = 31;
 
 const PARAM_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32];
-const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, ...Array.from({ length: 16 }, (): ValueType => V128)];
+const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, ...Array.from({ length: 17 }, (): ValueType => V128)];
 
 const inc = (local: number, by: number): Code[] => [get(local), i32.const(by), i32.add, set(local)];
 
@@ -105,7 +108,8 @@ const hashHalfToR = (extmul: Code): Code[] => [
   get(MID), i32.const(30), i64x2.shrU, i64x2.add,
   get(BB), i64x2.add,
   tee(R), get(PV), v128.and, get(R), i32.const(61), i64x2.shrU, i64x2.add, tee(R),
-  get(R), get(ONE), i64x2.add, i32.const(61), i64x2.shrU, i64x2.add, get(PV), v128.and, set(R),
+  // R ≤ p + 4: R ≥ p (R − p is the residue) is marked, not reduced
+  get(PM1), i64x2.gtS, get(FLAG), v128.or, set(FLAG),
 ];
 
 /** MIN := R in the lanes where MIN > R. */
@@ -118,7 +122,7 @@ const kPermutationSimd = {
   body: [
     i64.const(P), i64x2.splat, set(PV),
     i64.const(0x3fffffffn), i64x2.splat, set(M30),
-    i64.const(1n), i64x2.splat, set(ONE),
+    i64.const(P - 1n), i64x2.splat, set(PM1),
     block(
       loop(
         get(D), get(SETS), i32.geU, brIf(1),
@@ -130,7 +134,7 @@ const kPermutationSimd = {
           loop(
             get(I), i32.eqz, brIf(1),
             get(PP), v128.load(0), set(A0), get(PP), v128.load(16), set(A1), get(PP), v128.load(32), set(AS), get(PP), v128.load(48), set(BB),
-            get(PV), set(MIN_L), get(PV), set(MIN_H),
+            get(PV), set(MIN_L), get(PV), set(MIN_H), get(FLAG), get(FLAG), v128.xor, set(FLAG),
             get(V_START), set(V),
             block(
               loop(
@@ -148,6 +152,7 @@ const kPermutationSimd = {
             get(MIN_H), set(R), ...minInto(MIN_L),
             get(OP),
             get(MIN_L), i64x2.extractLane(0), tee(LO), get(MIN_L), i64x2.extractLane(1), tee(HI), get(LO), get(HI), i64.ltU, select,
+            get(FLAG), v128.anyTrue, i64.extendI32U, i64.const(63n), i64.shl, i64.or,
             i64.store(0),
             ...inc(PP, 64), ...inc(OP, 8), ...inc(I, -1),
             br(0),
@@ -219,4 +224,29 @@ export function writeSimdParams(perms: Uint32Array, k: number, buf: ArrayBuffer,
     params[o + 14] = perms[4 * i + 3] as number;
     params[o + 15] = perms[4 * i + 2] as number;
   }
+}
+
+/** Whether an output slot (its high word, as the loop stored it) is marked for `exactSlot`. */
+export function isMarked(highWord: number): boolean {
+  return highWord >= 0x80000000;
+}
+
+/**
+ * Slot `i` of set `s` computed exactly (min over the set of (a_i·x + b_i) mod p, by `mulAddMod`),
+ * as hi/lo words at out[at], out[at + 1]: for the slots the loop marked.
+ */
+export function exactSlot(sets: ResidueSets, perms: Uint32Array, s: number, i: number, out: Uint32Array, at: number): void {
+  const h = new Uint32Array(2);
+  let hi = P_HI;
+  let lo = P_LO;
+  const r = sets.residues;
+  for (let e = sets.starts[s] as number; e < (sets.starts[s + 1] as number); e++) {
+    mulAddMod(perms[4 * i] as number, perms[4 * i + 1] as number, r[2 * e] as number, r[2 * e + 1] as number, perms[4 * i + 2] as number, perms[4 * i + 3] as number, h, 0);
+    if ((h[0] as number) < hi || ((h[0] as number) === hi && (h[1] as number) < lo)) {
+      hi = h[0] as number;
+      lo = h[1] as number;
+    }
+  }
+  out[at] = hi;
+  out[at + 1] = lo;
 }

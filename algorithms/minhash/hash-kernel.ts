@@ -39,7 +39,7 @@ import {
   type Code,
   type ValueType,
 } from './wasm-assembler.ts';
-import { groupBytes, SIMD_MODULE_BYTES, writeGroups, writeSimdParams } from './hash-kernel-simd.ts';
+import { exactSlot, groupBytes, isMarked, SIMD_MODULE_BYTES, writeGroups, writeSimdParams } from './hash-kernel-simd.ts';
 
 const P = (1n << 61n) - 1n;
 
@@ -251,13 +251,15 @@ export class HashKernel {
    */
   signatures(sets: ResidueSets, perms: PermutationWords, k: number, mode: 'k-permutation' | 'one-permutation'): Uint32Array {
     const n = sets.starts.length - 1;
-    const outAt = mode === 'k-permutation' && this.simd ? this.simdKPermutation(sets, perms, k, this.simd) : this.scalar(sets, perms, k, mode);
+    const simd = mode === 'k-permutation' ? this.simd : undefined;
+    const outAt = simd ? this.simdKPermutation(sets, perms, k, simd) : this.scalar(sets, perms, k, mode);
     const raw = new Uint32Array(this.memory.buffer, outAt, n * k * 2);
     const out = new Uint32Array(n * k * 2);
     // i64 in memory is little-endian: the low word first.
     for (let s = 0; s < n * k; s++) {
       out[2 * s] = raw[2 * s + 1] as number;
       out[2 * s + 1] = raw[2 * s] as number;
+      if (simd && isMarked(out[2 * s] as number)) exactSlot(sets, perms, Math.floor(s / k), s % k, out, 2 * s);
     }
     return out;
   }

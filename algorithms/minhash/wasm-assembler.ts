@@ -72,6 +72,7 @@ export const i64 = {
   sub: [0x7d],
   mul: [0x7e],
   and: [0x83],
+  or: [0x84],
   shl: [0x86],
   shrU: [0x88],
   extendI32U: [0xad],
@@ -87,8 +88,12 @@ const simdMem = (op: number) => (offset = 0): Code => [...simd(op), 4, ...uleb(o
 export const v128 = {
   load: simdMem(0x00),
   and: simd(0x4e),
+  or: simd(0x50),
+  xor: simd(0x51),
   /** (v1 & c) | (v2 & ~c): the first operand's bits where the third's are set */
   bitselect: simd(0x52),
+  /** 1 when any bit is set, else 0 (an i32) */
+  anyTrue: simd(0x53),
 } as const;
 
 export const i64x2 = {
