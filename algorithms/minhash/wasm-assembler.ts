@@ -3,7 +3,8 @@
  * 64-bit integer arithmetic (i64), which JavaScript numbers do not have. The instructions are
  * written as calls (`get(x)`, `i64.mul`, `loop(...)`), the module has one imported memory and
  * exported functions. The binary format is the WebAssembly 1.0 core specification's
- * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section.
+ * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section;
+ * plus the few 128-bit vector instructions of WebAssembly 2.0 that `hash-kernel-simd.ts` uses.
  */
 
 export type Code = readonly number[];
