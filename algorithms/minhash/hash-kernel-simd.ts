@@ -14,10 +14,14 @@
  *   r = (s mod 2^61) + (s >> 61) ≤ p + 4,  r ≡ a·x + b (mod p).
  * r is the residue unless r ≥ p, which happens about once in 2^59 hashes: so the loop keeps the
  * running minimum of r, and marks the slot when any r of it reached p (bit 63 of the slot, which
- * no residue has); `exactSlot` then computes that slot again with `mersenne.ts`. Every r is below
- * 2^62, so the signed `i64x2.gt_s` (the only 64-bit lane compare there is) orders them as
- * unsigned numbers, and `v128.bitselect` keeps the minimum: one per lane pair, four lanes a
- * set, the least of which is the slot.
+ * no residue has); `exactSlot` then computes that slot again with `mersenne.ts`.
+ *
+ * There is no 64-bit lane minimum in WebAssembly, but every r is below 2^62, so its bits read as
+ * a double are a non-negative number that is never NaN, and such doubles are ordered as their
+ * bit patterns are as integers (denormals included). So `f64x2.pmin` (one `minpd`) keeps the
+ * running minimum, one per lane pair (four lanes a set, the least of which is the slot), and
+ * `f64x2.pmax` the running maximum that says whether an r reached p. A compare and a select
+ * would be four instructions each.
  *
  * The halves x_0, x_1 and x_0 + x_1 are made once, when the groups are laid out, not once per
  * permutation. A set whose size is not a multiple of four repeats its last element: a minimum
@@ -42,6 +46,7 @@ import {
   i32,
   i64,
   i64x2,
+  f64x2,
   loop,
   select,
   set,
@@ -109,11 +114,11 @@ const hashHalfToR = (extmul: Code): Code[] => [
   get(BB), i64x2.add,
   tee(R), get(PV), v128.and, get(R), i32.const(61), i64x2.shrU, i64x2.add, tee(R),
   // R ≤ p + 4: R ≥ p (R − p is the residue) is marked, not reduced
-  get(PM1), i64x2.gtS, get(FLAG), v128.or, set(FLAG),
+  get(FLAG), f64x2.pmax, set(FLAG),
 ];
 
 /** MIN := R in the lanes where MIN > R. */
-const minInto = (min: number): Code[] => [get(R), get(min), get(min), get(R), i64x2.gtS, v128.bitselect, set(min)];
+const minInto = (min: number): Code[] => [get(min), get(R), f64x2.pmin, set(min)];
 
 const kPermutationSimd = {
   name: 'kPermutation',
@@ -152,7 +157,7 @@ const kPermutationSimd = {
             get(MIN_H), set(R), ...minInto(MIN_L),
             get(OP),
             get(MIN_L), i64x2.extractLane(0), tee(LO), get(MIN_L), i64x2.extractLane(1), tee(HI), get(LO), get(HI), i64.ltU, select,
-            get(FLAG), v128.anyTrue, i64.extendI32U, i64.const(63n), i64.shl, i64.or,
+            get(FLAG), get(PM1), i64x2.gtS, v128.anyTrue, i64.extendI32U, i64.const(63n), i64.shl, i64.or,
             i64.store(0),
             ...inc(PP, 64), ...inc(OP, 8), ...inc(I, -1),
             br(0),

@@ -89,12 +89,16 @@ const simdMem = (op: number) => (offset = 0): Code => [...simd(op), 4, ...uleb(o
 export const v128 = {
   load: simdMem(0x00),
   and: simd(0x4e),
-  or: simd(0x50),
   xor: simd(0x51),
-  /** (v1 & c) | (v2 & ~c): the first operand's bits where the third's are set */
-  bitselect: simd(0x52),
   /** 1 when any bit is set, else 0 (an i32) */
   anyTrue: simd(0x53),
+} as const;
+
+export const f64x2 = {
+  /** b < a ? b : a, one `minpd` (on the bit patterns of non-negative integers below 2^62, their order) */
+  pmin: simd(0xf6),
+  /** b > a ? b : a, one `maxpd` */
+  pmax: simd(0xf7),
 } as const;
 
 export const i64x2 = {
@@ -104,7 +108,6 @@ export const i64x2 = {
   shrU: simd(0xcd),
   add: simd(0xce),
   sub: simd(0xd1),
-  mul: simd(0xd5),
   gtS: simd(0xd9),
   /** the i32 lanes 0, 1 (low) or 2, 3 (high) of both operands, zero-extended and multiplied */
   extmulLowI32x4U: simd(0xde),

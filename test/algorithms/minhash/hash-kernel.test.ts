@@ -105,6 +105,18 @@ describe.each(LOOPS)('the $name k-permutation loop', ({ simd }) => {
     expect(Array.from({ length: sets.length * EDGE_PERMS.length }, (_, i) => slot(out, i))).toEqual(expectedBigInt(sets, EDGE_PERMS));
   });
 
+  it('orders hash values around 2^52 exactly (the SIMD loop compares them as doubles, below 2^52 denormal)', () => {
+    const t = 1n << 52n;
+    const sets = [[5n, 3n, t - 1n, 7n], [t + 1n, t, t - 1n], [t, t + 1n, 2n * t, t * 3n, t + 2n], [P - 1n, t * t, t - 2n, 0n, 1n]];
+    const ab: [bigint, bigint][] = [
+      [1n, 0n],
+      [1n, 1n],
+      [2n, 0n],
+    ];
+    const out = kernel.signatures(setsOf(sets), permWords(ab), 3, 'k-permutation');
+    expect(Array.from({ length: sets.length * 3 }, (_, i) => slot(out, i))).toEqual(expectedBigInt(sets, ab));
+  });
+
   it('gives the BigInt signatures of random sets of odd and even sizes at k = 128', () => {
     const sets = [[], ...[1, 2, 3, 4, 5, 300, 301, 64, 7].map(randomResidues)];
     const ab = randomPerms(128);
