@@ -101,8 +101,8 @@ const LOCAL_TYPES: ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I64, I64, .
 const inc = (local: number, by: number): Code[] => [get(local), i32.const(by), i32.add, set(local)];
 
 /**
- * R = (a·x + b) mod p for two elements of the group X0, X1, XS: the low (elements 0, 1) or the
- * high (2, 3) lanes, by `extmul`.
+ * R ≡ a·x + b (mod p), R ≤ p + 4, for two elements of the group X0, X1, XS: the low (elements
+ * 0, 1) or the high (2, 3) lanes, by `extmul`; FLAG := max(FLAG, R).
  */
 const hashHalfToR = (extmul: Code): Code[] => [
   get(X1), get(A1), extmul, tee(P11),
