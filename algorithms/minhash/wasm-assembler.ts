@@ -3,7 +3,8 @@
  * 64-bit integer arithmetic (i64), which JavaScript numbers do not have. The instructions are
  * written as calls (`get(x)`, `i64.mul`, `loop(...)`), the module has one imported memory and
  * exported functions. The binary format is the WebAssembly 1.0 core specification's
- * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section.
+ * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section;
+ * plus the few 128-bit vector instructions of WebAssembly 2.0 that `hash-kernel-simd.ts` uses.
  */
 
 export type Code = readonly number[];
@@ -34,7 +35,9 @@ function sleb(v: bigint): number[] {
 
 export const I32 = 0x7f;
 export const I64 = 0x7e;
-export type ValueType = typeof I32 | typeof I64;
+/** The 128-bit vector type of the SIMD instructions (WebAssembly 2.0, section 5.3.1). */
+export const V128 = 0x7b;
+export type ValueType = typeof I32 | typeof I64 | typeof V128;
 
 const flat = (parts: readonly (Code | number)[]): number[] => parts.flatMap((p) => (typeof p === 'number' ? [p] : [...p]));
 
@@ -70,9 +73,45 @@ export const i64 = {
   sub: [0x7d],
   mul: [0x7e],
   and: [0x83],
+  or: [0x84],
   shl: [0x86],
   shrU: [0x88],
   extendI32U: [0xad],
+} as const;
+
+/**
+ * The vector instructions `hash-kernel-simd.ts` uses (WebAssembly 2.0, section 5.4.8): the
+ * prefix byte 0xfd, then the instruction's number as an unsigned LEB128 (0xd9 is two bytes).
+ */
+const simd = (op: number): Code => [0xfd, ...uleb(op)];
+const simdMem = (op: number) => (offset = 0): Code => [...simd(op), 4, ...uleb(offset)];
+
+export const v128 = {
+  load: simdMem(0x00),
+  and: simd(0x4e),
+  xor: simd(0x51),
+  /** 1 when any bit is set, else 0 (an i32) */
+  anyTrue: simd(0x53),
+} as const;
+
+export const f64x2 = {
+  /** b < a ? b : a, one `minpd` (on the bit patterns of non-negative integers below 2^62, their order) */
+  pmin: simd(0xf6),
+  /** b > a ? b : a, one `maxpd` */
+  pmax: simd(0xf7),
+} as const;
+
+export const i64x2 = {
+  splat: simd(0x12),
+  extractLane: (lane: number): Code => [...simd(0x1d), lane],
+  shl: simd(0xcb),
+  shrU: simd(0xcd),
+  add: simd(0xce),
+  sub: simd(0xd1),
+  gtS: simd(0xd9),
+  /** the i32 lanes 0, 1 (low) or 2, 3 (high) of both operands, zero-extended and multiplied */
+  extmulLowI32x4U: simd(0xde),
+  extmulHighI32x4U: simd(0xdf),
 } as const;
 
 /** `select`: the first operand when the i32 condition is non-zero, else the second. */

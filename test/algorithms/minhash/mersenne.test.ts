@@ -4,7 +4,6 @@
  *   python3 -c "p=(1<<61)-1; print(hex((a*x+b)%p))" for each (a, x, b) below.
  */
 import { describe, expect, it } from 'vitest';
-import { HashKernel } from '../../../algorithms/minhash/hash-kernel.ts';
 import { fromBigInt, MERSENNE_61 as P, mulAddMod, reduceWords, toBigInt } from '../../../algorithms/minhash/mersenne.ts';
 import { SplitMix64 } from '../../../algorithms/minhash/permutations.ts';
 
@@ -77,72 +76,5 @@ describe('reduceWords', () => {
       reduceWords(words(v, 4), 0, 4, out, 0);
       expect(toBigInt(out[0] as number, out[1] as number)).toBe(v % P);
     }
-  });
-});
-
-describe('the WebAssembly hash loops', () => {
-  const g = new SplitMix64(99n);
-  const randomSets = (sizes: number[]): { residues: Uint32Array; starts: Uint32Array; sets: bigint[][] } => {
-    const sets = sizes.map((n) => Array.from({ length: n }, () => g.next() % P));
-    const all = sets.flat();
-    const residues = new Uint32Array(2 * all.length);
-    all.forEach((v, i) => residues.set(halves(v), 2 * i));
-    const starts = new Uint32Array(sizes.length + 1);
-    sizes.forEach((n, i) => (starts[i + 1] = (starts[i] as number) + n));
-    return { residues, starts, sets };
-  };
-  const perms = (k: number): { words: Uint32Array; ab: [bigint, bigint][] } => {
-    const ab: [bigint, bigint][] = Array.from({ length: k }, () => [1n + (g.next() % (P - 1n)), g.next() % P]);
-    const words = new Uint32Array(4 * k);
-    ab.forEach(([a, b], i) => {
-      words.set(halves(a), 4 * i);
-      words.set(halves(b), 4 * i + 2);
-    });
-    return { words, ab };
-  };
-  const slot = (out: Uint32Array, i: number): bigint => toBigInt(out[2 * i] as number, out[2 * i + 1] as number);
-
-  it('k-permutation: each slot is min over the set of (a_i·x + b_i) mod p, as BigInt computes it', () => {
-    const k = 37;
-    const { residues, starts, sets } = randomSets([1, 5, 300, 2, 64]);
-    const { words, ab } = perms(k);
-    const out = new HashKernel().signatures({ residues, starts }, words, k, 'k-permutation');
-    sets.forEach((set, s) => {
-      ab.forEach(([a, b], i) => {
-        const min = set.reduce((m, x) => {
-          const h = (a * x + b) % P;
-          return h < m ? h : m;
-        }, P);
-        expect(slot(out, s * k + i)).toBe(min);
-      });
-    });
-  });
-
-  it('one-permutation: bin ⌊⌊h/2^29⌋·k/2^32⌋ holds the least h falling in it, p when empty', () => {
-    const k = 24;
-    const { residues, starts, sets } = randomSets([3, 40, 1000]);
-    const { words, ab } = perms(1);
-    const [a, b] = ab[0] as [bigint, bigint];
-    const out = new HashKernel().signatures({ residues, starts }, words, k, 'one-permutation');
-    sets.forEach((set, s) => {
-      const expected = Array.from({ length: k }, () => P);
-      for (const x of set) {
-        const h = (a * x + b) % P;
-        const bin = Number(((h >> 29n) * BigInt(k)) >> 32n);
-        if (h < (expected[bin] as bigint)) expected[bin] = h;
-      }
-      expected.forEach((v, j) => expect(slot(out, s * k + j)).toBe(v));
-    });
-  });
-
-  it('reuses its memory for a larger call after a smaller one', () => {
-    const kernel = new HashKernel();
-    const { words } = perms(8);
-    const small = randomSets([3]);
-    const large = randomSets([20_000, 10]);
-    kernel.signatures(small, words, 8, 'k-permutation');
-    const a = kernel.signatures(large, words, 8, 'k-permutation');
-    const b = new HashKernel().signatures(large, words, 8, 'k-permutation');
-    expect(a).toEqual(b);
   });
 });
