@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../../corpus/cache.ts';
+import { processAlive } from '../../runtime/cache-folder.ts';
 
 export const HADOOP_POM = fileURLToPath(new URL('../../../hadoop/pom.xml', import.meta.url));
 
@@ -128,15 +129,6 @@ export function ensureHadoopJars(log: (line: string) => void = () => {}, env: No
     return copyJars(dir, log);
   } finally {
     rmSync(lock, { force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
