@@ -12,7 +12,8 @@ import { accessSync, constants, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { UserError } from '../../errors.ts';
 import type { HadoopConfig } from './config.ts';
-import { ensureHadoopJars } from './install.ts';
+import { ensureHadoopJars, JOB_SERVER_CLASS } from './install.ts';
+import type { JobServerCommand } from './job-server.ts';
 
 export interface HadoopCommand {
   readonly file: string;
@@ -29,6 +30,12 @@ export interface HadoopRuntime {
   streaming(args: readonly string[], settings: { log4j?: string }): HadoopCommand;
   /** `hadoop fs <args>` (the user's installation only). */
   fs(args: readonly string[]): HadoopCommand;
+  /**
+   * The JVM of a job server that runs jobs one after another (job-server.ts): local mode from
+   * the pinned jars only. A user's installation keeps one `hadoop jar` process a job, as its
+   * own launcher, configuration and cluster expect.
+   */
+  readonly jobServer?: JobServerCommand;
 }
 
 /** What the task processes and the JVM must not inherit from this process. */
@@ -112,6 +119,13 @@ function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): HadoopRunt
     fs: () => {
       throw new Error('hadoop backend: local mode reads and writes the run folder directly');
     },
+    jobServer: (s) => ({
+      file: java,
+      // The same JVM flags as a job's own JVM above: the server lives for a run, but the JIT's
+      // work is mostly Hadoop's start-up, which the client compiler does at a fraction of the cost.
+      args: [...LOCAL_MODE_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', `${jars.jobServer}${delimiter}${join(jars.lib, '*')}`, JOB_SERVER_CLASS],
+      env: childEnv,
+    }),
   };
 }
 
