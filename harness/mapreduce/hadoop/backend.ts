@@ -7,11 +7,16 @@
  * `hadoop fs`, as the EMR backend does with S3; in local mode (the pinned jars) they are file://
  * folders of the run's work folder.
  *
+ * A user's installation runs one `hadoop jar` process a job, as its launcher and cluster expect.
+ * Local mode runs a run's jobs on one JVM, the job server (job-server.ts): the same StreamJob
+ * with the same arguments, without a JVM's start and Hadoop's class loading a job.
+ *
  * A run is complete or refused: a job that fails fails the variant with the tail of Hadoop's
  * log (a task that stopped at a bad input file is a one-line DataError, exit 2). The counters
  * are Hadoop's own Counters block: the jobs' groups summed as on every backend, Hadoop's
  * framework groups kept per job in run.json. An abort kills the JVM's process group (the task
- * processes with it); the run's folders, local and staged, are removed whatever the outcome.
+ * processes with it); the run's folders, local and staged, are removed whatever the outcome (the
+ * job server's when the backend closes, or at once when it failed a job or was aborted).
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';

@@ -163,8 +163,10 @@ export class JobServer {
 }
 
 /**
- * Hadoop's client log, as each `hadoop jar` JVM has it (backend.ts), with `follow`: the appender
- * writes to whatever System.err is at the time, which the server points at the job's log file.
+ * Hadoop's client log in local mode: warnings, and the job's progress and Counters block
+ * (mapreduce.Job at INFO), which backend.ts reads. `follow`: the appender writes to whatever
+ * System.err is at the time, which the job server points at the job's log file (a JVM a job,
+ * which backend.ts also gives this file, has one System.err anyway).
  */
 export const LOG4J = `log4j.rootLogger=WARN,console
 log4j.appender.console=org.apache.log4j.ConsoleAppender
