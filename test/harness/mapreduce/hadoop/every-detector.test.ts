@@ -2,8 +2,9 @@
  * Every detector (Broder with mod, SCT and adaptive sampling, simhash, I-Match, PPJoin,
  * MinHash-LSH, PDC-MR, document-level SpotSigs) on Apache Hadoop's own streaming runtime
  * (`--backend hadoop`, local mode from the pinned jars, two map splits and two reduce tasks a
- * job) gives the local backend's pairs, spans, metrics and counters byte for byte. One JVM a job
- * (36 jobs): the slowest test of the suite, kept to one variant a set of jobs
+ * job) gives the local backend's pairs, spans, metrics and counters byte for byte. All 36 jobs
+ * run on the run's one job server JVM, one after another in its shared working folder, which
+ * this also tests; still among the slowest tests of the suite, kept to one variant a set of jobs
  * (`ONE_VARIANT_PER_JOB_SET`; adaptive-target's calibrations are mod runs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
