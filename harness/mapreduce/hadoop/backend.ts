@@ -35,8 +35,8 @@ import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
 import type { HadoopConfig } from './config.ts';
 import { runInGroup } from './process-group.ts';
 import { jobSettings } from './dry-run.ts';
-import { hadoopRuntime, type HadoopCommand, type HadoopRuntime } from './runtime.ts';
-import { JobServer, LOG4J, processCpuS } from './job-server.ts';
+import { hadoopRuntime, type HadoopCommand, type HadoopRuntime, type InstalledHadoop } from './runtime.ts';
+import { JobServer, processCpuS } from './job-server.ts';
 import { HADOOP_GROUPS, parseCountersBlock } from './counters.ts';
 import { JOB_SCRIPT_NAME, safeName, sideDatasetsOf, SPEC_NAME, streamingArgs } from './streaming-args.ts';
 
@@ -83,7 +83,7 @@ export function createHadoopBackend(config: HadoopConfig, options: HadoopBackend
       // The run's job server (local mode), started anew when the last one failed a job or died;
       // its start overlaps the staging of the variant's documents.
       if (server && !server.alive) await server.kill();
-      if (runtime.jobServer && !server?.alive) server = await JobServer.start(runtime.jobServer, ctx.workDir);
+      if (runtime.pinned && !server?.alive) server = await JobServer.start(runtime.jobServer, ctx.workDir);
       const serverCpu0 = server?.cpuS() ?? 0;
       const run = new HadoopRun(config, runtime, root, ctx, server);
       let ok = false;
@@ -242,15 +242,15 @@ class HadoopRun {
     };
   }
 
-  /** Runs one streaming job on the job server, or as its own `hadoop jar` process; returns its log. */
+  /** Runs one streaming job on the job server (local mode), or as its own `hadoop jar` process; returns its log. */
   private async runStreaming(args: readonly string[], what: string): Promise<string> {
-    if (!this.server) {
-      // Local mode links the -files into the JVM's working folder: one folder a job.
+    if (!this.runtime.pinned) {
+      // An unconfigured installation runs local mode, which links the -files into the JVM's
+      // working folder: one folder a job.
       await mkdir(join(this.root, what));
-      const log4j = join(this.root, 'log4j.properties');
-      await writeFile(log4j, LOG4J);
-      return await this.exec(this.runtime.streaming(args, { log4j }), what);
+      return await this.exec(this.runtime.streaming(args), what);
     }
+    if (!this.server) throw new Error('hadoop backend: local mode runs its jobs on a job server');
     const logFile = join(this.root, `${what}.log`);
     const exit = await this.server.run(args, logFile, this.ctx.signal);
     this.ctx.signal.throwIfAborted();
@@ -285,7 +285,13 @@ class HadoopRun {
   }
 
   private async fs(args: readonly string[], what: string): Promise<void> {
-    await this.exec(this.runtime.fs(args), `fs-${what}`);
+    await this.exec(this.installed().fs(args), `fs-${what}`);
+  }
+
+  /** The user's installation, which alone has a file system to stage to. */
+  private installed(): InstalledHadoop {
+    if (this.runtime.pinned) throw new Error('hadoop backend: local mode reads and writes the run folder directly');
+    return this.runtime;
   }
 
   private async readOutputs(variant: VariantJob): Promise<PlanOutputs> {
@@ -318,7 +324,7 @@ class HadoopRun {
   async cleanUp(): Promise<void> {
     if (this.staged) {
       // An abort has fired the run's signal: the removal gets a signal of its own.
-      await runInGroup(this.runtime.fs(['-rm', '-r', '-f', '-skipTrash', this.base]), {
+      await runInGroup(this.installed().fs(['-rm', '-r', '-f', '-skipTrash', this.base]), {
         cwd: this.root,
         logFile: join(this.root, 'fs-clean.log'),
         signal: AbortSignal.timeout(120_000),

@@ -165,10 +165,9 @@ export class JobServer {
 /**
  * Hadoop's client log in local mode: warnings, and the job's progress and Counters block
  * (mapreduce.Job at INFO), which backend.ts reads. `follow`: the appender writes to whatever
- * System.err is at the time, which the job server points at the job's log file (a JVM a job,
- * which backend.ts also gives this file, has one System.err anyway).
+ * System.err is at the time, which the server points at the job's log file.
  */
-export const LOG4J = `log4j.rootLogger=WARN,console
+const LOG4J = `log4j.rootLogger=WARN,console
 log4j.appender.console=org.apache.log4j.ConsoleAppender
 log4j.appender.console.target=System.err
 log4j.appender.console.follow=true

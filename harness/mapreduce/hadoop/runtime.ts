@@ -21,22 +21,29 @@ export interface HadoopCommand {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export interface HadoopRuntime {
+/** The user's installation: one `hadoop jar` process a job, files moved with `hadoop fs`. */
+export interface InstalledHadoop {
   /** For run.json and the progress line. */
   readonly description: string;
-  /** Local mode from the pinned jars: datasets are file:// folders in the run's work folder. */
-  readonly pinned: boolean;
-  /** `hadoop jar <streaming jar> <args>`, or the JVM that is its equivalent. */
-  streaming(args: readonly string[], settings: { log4j?: string }): HadoopCommand;
-  /** `hadoop fs <args>` (the user's installation only). */
+  readonly pinned: false;
+  /** `hadoop jar <streaming jar> <args>` */
+  streaming(args: readonly string[]): HadoopCommand;
+  /** `hadoop fs <args>` */
   fs(args: readonly string[]): HadoopCommand;
-  /**
-   * The JVM of a job server that runs jobs one after another (job-server.ts): local mode from
-   * the pinned jars only. A user's installation keeps one `hadoop jar` process a job, as its
-   * own launcher, configuration and cluster expect.
-   */
-  readonly jobServer?: JobServerCommand;
 }
+
+/**
+ * Local mode from the pinned jars: datasets are file:// folders in the run's work folder, and a
+ * run's jobs run one after another on one JVM, the job server (job-server.ts). A user's
+ * installation keeps one process a job, as its own launcher, configuration and cluster expect.
+ */
+export interface PinnedHadoop {
+  readonly description: string;
+  readonly pinned: true;
+  readonly jobServer: JobServerCommand;
+}
+
+export type HadoopRuntime = InstalledHadoop | PinnedHadoop;
 
 /** What the task processes and the JVM must not inherit from this process. */
 function cleanEnv(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -80,7 +87,7 @@ export function installedStreamingJar(hadoop: string, env: NodeJS.ProcessEnv = p
   }
 }
 
-function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): HadoopRuntime {
+function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): InstalledHadoop {
   // bin/hadoop logs at INFO to the console by default; said again so that the job's Counters block is printed.
   const env = { ...cleanEnv(from), HADOOP_ROOT_LOGGER: 'INFO,console' };
   return {
@@ -91,9 +98,17 @@ function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): Had
   };
 }
 
-export const LOCAL_MODE_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+/**
+ * The job server's JVM. Java 17 runs Hadoop 3.4's local mode without --add-opens; the heap is the
+ * JVM's default. The serial collector: a JVM a job spent most of its CPU starting, and the
+ * parallel collectors' threads doubled that (docs/performance.md). The server lives for the run,
+ * so the optimizing compiler pays for itself on the records' path, where a JVM a job was better
+ * off with the client compiler alone: the quickstart's ground truth and an SCT variant took
+ * 38.6–39.6 CPU-s with tiered compilation, 41.9–42.2 with `-XX:TieredStopAtLevel=1`.
+ */
+export const JOB_SERVER_JVM_FLAGS = ['-XX:+UseSerialGC'];
 
-function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): HadoopRuntime {
+function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): PinnedHadoop {
   const jars = ensureHadoopJars(log, env);
   if (!jars.found) throw new UserError(`hadoop backend: no Hadoop installation (HADOOP_HOME, or hadoop on the PATH) and the pinned jars cannot be had: ${jars.reason}`);
   const java = env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'java') : 'java';
@@ -101,29 +116,9 @@ function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): HadoopRunt
   return {
     description: `Apache Hadoop ${jars.version} local mode (${jars.lib})`,
     pinned: true,
-    streaming: (args, s) => ({
-      file: java,
-      // Java 17 runs Hadoop 3.4's local mode without --add-opens; the heap is the JVM's default.
-      // A local-mode job is a short-lived JVM that spends most of its CPU loading and compiling
-      // Hadoop's classes: the client compiler alone and the serial collector halve its CPU time
-      // (3.7 → 1.8 CPU-s for a small job here, docs/performance.md).
-      args: [
-        ...LOCAL_MODE_JVM_FLAGS,
-        ...(s.log4j ? [`-Dlog4j.configuration=file:${s.log4j}`] : []),
-        '-cp', join(jars.lib, '*'),
-        'org.apache.hadoop.streaming.HadoopStreaming',
-        ...args,
-      ],
-      env: childEnv,
-    }),
-    fs: () => {
-      throw new Error('hadoop backend: local mode reads and writes the run folder directly');
-    },
     jobServer: (s) => ({
       file: java,
-      // The same JVM flags as a job's own JVM above: the server lives for a run, but the JIT's
-      // work is mostly Hadoop's start-up, which the client compiler does at a fraction of the cost.
-      args: [...LOCAL_MODE_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', `${jars.jobServer}${delimiter}${join(jars.lib, '*')}`, JOB_SERVER_CLASS],
+      args: [...JOB_SERVER_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', `${jars.jobServer}${delimiter}${join(jars.lib, '*')}`, JOB_SERVER_CLASS],
       env: childEnv,
     }),
   };
