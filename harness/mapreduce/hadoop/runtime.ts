@@ -100,13 +100,13 @@ function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): Ins
 
 /**
  * The job server's JVM. Java 17 runs Hadoop 3.4's local mode without --add-opens; the heap is the
- * JVM's default. The serial collector: a JVM a job spent most of its CPU starting, and the
- * parallel collectors' threads doubled that (docs/performance.md). The server lives for the run,
- * so the optimizing compiler pays for itself on the records' path, where a JVM a job was better
- * off with the client compiler alone: the quickstart's ground truth and an SCT variant took
- * 38.6–39.6 CPU-s with tiered compilation, 41.9–42.2 with `-XX:TieredStopAtLevel=1`.
+ * JVM's default. The client compiler alone and the serial collector halved a JVM a job's CPU (3.7
+ * → 1.8 CPU-s for a small job, docs/performance.md). The server lives for the run, where the
+ * optimizing compiler could pay for itself, and did a little on the quickstart (its ground truth
+ * and an SCT variant: 38.6–39.6 CPU-s tiered, 41.9–42.2 without), but cost the every-detector
+ * test's 36 small jobs more (58.1 against 51.0 CPU-s, at one load): the suite runs on every change.
  */
-export const JOB_SERVER_JVM_FLAGS = ['-XX:+UseSerialGC'];
+export const JOB_SERVER_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): PinnedHadoop {
   const jars = ensureHadoopJars(log, env);
