@@ -255,6 +255,7 @@ class HadoopRun {
     const exit = await this.server.run(args, logFile, this.ctx.signal);
     this.ctx.signal.throwIfAborted();
     const log = await readFile(logFile, 'utf8').catch(() => '');
+    if (exit.spawnError !== undefined) throw new Error(`hadoop: the job server's JVM could not be started: ${exit.spawnError}`);
     if (exit.died !== undefined) {
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       throw new Error(`hadoop: ${what}: the job server's JVM ${how}; end of its log:\n${tail(exit.died)}\nend of the job's log:\n${tail(log)}`);

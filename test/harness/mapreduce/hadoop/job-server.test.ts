@@ -71,6 +71,15 @@ describe.runIf(process.platform === 'linux')('hadoop job server', () => {
     expect(readdirSync(parent)).toEqual([]);
   }, 30_000);
 
+  it('says why a server that could not be started ran nothing', async () => {
+    const parent = tempDir('ndd-jobserver-');
+    const server = await JobServer.start(() => ({ file: join(parent, 'no-such-java'), args: [], env: {} }), parent);
+    const exit = await server.run(['echo', 'a'], join(parent, 'x.log'), new AbortController().signal);
+    expect(exit.spawnError).toMatch(/ENOENT/);
+    await server.kill();
+    expect(readdirSync(parent)).toEqual([]);
+  }, 30_000);
+
   it('kills the server and its task processes at an abort, and removes its folder', async () => {
     const parent = tempDir('ndd-jobserver-');
     const server = await JobServer.start(standIn, parent);
