@@ -16,13 +16,10 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { endGroup, killGroup, type Exit } from './process-group.ts';
-import type { HadoopCommand } from './runtime.ts';
+import type { JobServerCommand } from './runtime.ts';
 
 /** USER_HZ, as in streaming/cpu.ts. */
 const CLOCK_TICKS_PER_S = 100;
-
-/** A job server's JVM, started with its working folder, log4j file and classpath. */
-export type JobServerCommand = (o: { readonly log4j: string }) => HadoopCommand;
 
 /**
  * CPU seconds of a live process and of the children it has reaped (the JVM waits for every task

@@ -13,13 +13,15 @@ import { delimiter, dirname, join } from 'node:path';
 import { UserError } from '../../errors.ts';
 import type { HadoopConfig } from './config.ts';
 import { ensureHadoopJars, JOB_SERVER_CLASS } from './install.ts';
-import type { JobServerCommand } from './job-server.ts';
 
 export interface HadoopCommand {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: NodeJS.ProcessEnv;
 }
+
+/** A job server's JVM (job-server.ts), started with its log4j file. */
+export type JobServerCommand = (o: { readonly log4j: string }) => HadoopCommand;
 
 /** The user's installation: one `hadoop jar` process a job, files moved with `hadoop fs`. */
 export interface InstalledHadoop {
