@@ -18,6 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
+import { processAlive } from '../runtime/cache-folder.ts';
 
 export interface LockHolder {
   readonly pid: number;
@@ -25,15 +26,8 @@ export interface LockHolder {
   readonly started: string;
 }
 
-/** Whether a process of this host with this pid exists (EPERM: it does, owned by someone else). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// The one liveness check (the runtime's), for the lock's and the run folder's callers.
+export { processAlive };
 
 export function lockPath(experimentDir: string, runId: string): string {
   return join(experimentDir, `.lock-${runId}`);

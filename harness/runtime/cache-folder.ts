@@ -7,7 +7,8 @@
 import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

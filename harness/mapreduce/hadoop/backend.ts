@@ -7,11 +7,16 @@
  * `hadoop fs`, as the EMR backend does with S3; in local mode (the pinned jars) they are file://
  * folders of the run's work folder.
  *
+ * A user's installation runs one `hadoop jar` process a job, as its launcher and cluster expect.
+ * Local mode runs a run's jobs on one JVM, the job server (job-server.ts): the same StreamJob
+ * with the same arguments, without a JVM's start and Hadoop's class loading a job.
+ *
  * A run is complete or refused: a job that fails fails the variant with the tail of Hadoop's
  * log (a task that stopped at a bad input file is a one-line DataError, exit 2). The counters
  * are Hadoop's own Counters block: the jobs' groups summed as on every backend, Hadoop's
  * framework groups kept per job in run.json. An abort kills the JVM's process group (the task
- * processes with it); the run's folders, local and staged, are removed whatever the outcome.
+ * processes with it); the run's folders, local and staged, are removed whatever the outcome (the
+ * job server's when the backend closes, or at once when it failed a job or was aborted).
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
@@ -30,7 +35,8 @@ import { EXIT_INPUT_FILE, type JobScriptSpec } from '../streaming/task-cli.ts';
 import type { HadoopConfig } from './config.ts';
 import { runInGroup } from './process-group.ts';
 import { jobSettings } from './dry-run.ts';
-import { hadoopRuntime, type HadoopCommand, type HadoopRuntime } from './runtime.ts';
+import { hadoopRuntime, type HadoopCommand, type HadoopRuntime, type InstalledHadoop } from './runtime.ts';
+import { JobServer, processCpuS } from './job-server.ts';
 import { HADOOP_GROUPS, parseCountersBlock } from './counters.ts';
 import { JOB_SCRIPT_NAME, safeName, sideDatasetsOf, SPEC_NAME, streamingArgs } from './streaming-args.ts';
 
@@ -59,6 +65,10 @@ const TAIL_LINES = 12;
 
 export function createHadoopBackend(config: HadoopConfig, options: HadoopBackendOptions): Backend {
   let runtime = options.runtime;
+  let server: JobServer | undefined;
+  // Without /proc a live JVM's CPU cannot be read: each variant then gets a server of its own,
+  // whose CPU is counted when it is reaped at the variant's end.
+  const serverPerRun = processCpuS(process.pid) !== undefined;
   return {
     kind: 'hadoop',
     async run(variant: VariantJob, ctx: BackendContext): Promise<BackendRunResult> {
@@ -70,29 +80,52 @@ export function createHadoopBackend(config: HadoopConfig, options: HadoopBackend
       const childCpu0 = reapedChildrenCpuS() ?? 0;
       const ownCpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const run = new HadoopRun(config, runtime, root, ctx);
+      // The run's job server (local mode), started anew when the last one failed a job or died;
+      // its start overlaps the staging of the variant's documents.
+      if (server && !server.alive) await server.kill();
+      if (runtime.pinned && !server?.alive) server = await JobServer.start(runtime.jobServer, ctx.workDir);
+      const serverCpu0 = server?.cpuS() ?? 0;
+      const run = new HadoopRun(config, runtime, root, ctx, server);
+      let ok = false;
       try {
         const { outputs, counters, jobs } = await run.execute(variant, script);
+        if (server && !serverPerRun) await server.close();
         const runtimeS = (performance.now() - t0) / 1000;
-        const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0;
+        const childCpuS = (reapedChildrenCpuS() ?? 0) - childCpu0 + (server?.alive ? (server.cpuS() ?? 0) - serverCpu0 : 0);
         const own = process.cpuUsage(ownCpu0);
         const cpuS = childCpuS + (own.user + own.system) / 1e6;
+        ok = true;
         return {
           outputs,
           counters,
           runtimeS,
           cpuS,
           costUsd: (cpuS / 3600) * (options.pricePerVcpuHour ?? 0),
-          extra: { hadoop: runtime.description, map_tasks_hint: config.map_tasks, reduce_tasks: config.reduce_tasks, jvm_and_task_cpu_s: childCpuS, jobs },
+          extra: {
+            hadoop: runtime.description,
+            ...(server ? { job_server: serverPerRun ? 'one JVM for the run' : 'one JVM for the variant' } : {}),
+            map_tasks_hint: config.map_tasks,
+            reduce_tasks: config.reduce_tasks,
+            jvm_and_task_cpu_s: childCpuS,
+            jobs,
+          },
         };
       } catch (e) {
         if (ctx.signal.aborted) throw new InterruptedError('hadoop run interrupted', { cause: ctx.signal.reason });
         throw e;
       } finally {
+        // A server that failed a job, or was stopped by an abort, is not trusted with the next one.
+        if (server && !ok) {
+          await server.kill();
+          server = undefined;
+        }
         await run.cleanUp();
       }
     },
-    async close() {},
+    async close() {
+      await server?.close();
+      server = undefined;
+    },
   };
 }
 
@@ -108,6 +141,8 @@ class HadoopRun {
     private readonly runtime: HadoopRuntime,
     private readonly root: string,
     private readonly ctx: BackendContext,
+    /** the run's job server (local mode), else one `hadoop jar` process a job */
+    private readonly server: JobServer | undefined,
   ) {
     this.stage = join(root, 'stage');
   }
@@ -165,6 +200,9 @@ class HadoopRun {
         // LocalJobRunner runs one map and one reduce at a time unless told otherwise.
         ['mapreduce.local.map.tasks.maximum', '2'],
         ['mapreduce.local.reduce.tasks.maximum', '2'],
+        // The job client looks at a job's state once a second by default: a local job of a
+        // few seconds would wait half a second on average after it has finished.
+        ['mapreduce.client.progressmonitor.pollinterval', '100'],
       );
     }
     return s;
@@ -186,12 +224,7 @@ class HadoopRun {
       },
       job,
     );
-    // Local mode links the -files into the JVM's working folder: one folder a job.
-    const cwd = join(this.root, `job-${j}`);
-    await mkdir(cwd);
-    const log4j = join(this.root, 'log4j.properties');
-    await writeFile(log4j, LOG4J);
-    const log = await this.exec(this.runtime.streaming(args, { log4j }), `job-${j}`);
+    const log = await this.runStreaming(args, `job-${j}`);
     const block = parseCountersBlock(log);
     if (!block) throw new Error(`hadoop: job ${job.name} printed no Counters block; end of its log:\n${tail(log)}`);
     const own: Counters = {};
@@ -209,6 +242,28 @@ class HadoopRun {
     };
   }
 
+  /** Runs one streaming job on the job server (local mode), or as its own `hadoop jar` process; returns its log. */
+  private async runStreaming(args: readonly string[], what: string): Promise<string> {
+    if (!this.runtime.pinned) {
+      // An unconfigured installation runs local mode, which links the -files into the JVM's
+      // working folder: one folder a job.
+      await mkdir(join(this.root, what));
+      return await this.exec(this.runtime.streaming(args), what);
+    }
+    if (!this.server) throw new Error('hadoop backend: local mode runs its jobs on a job server');
+    const logFile = join(this.root, `${what}.log`);
+    const exit = await this.server.run(args, logFile, this.ctx.signal);
+    this.ctx.signal.throwIfAborted();
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    if (exit.spawnError !== undefined) throw new Error(`hadoop: the job server's JVM could not be started: ${exit.spawnError}`);
+    if (exit.died !== undefined) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      throw new Error(`hadoop: ${what}: the job server's JVM ${how}; end of its log:\n${tail(exit.died)}\nend of the job's log:\n${tail(log)}`);
+    }
+    if (exit.code === 0) return log;
+    throw this.failure(log, `${what}: the streaming job ended with code ${exit.code}`);
+  }
+
   /** Runs a Hadoop command to its end; returns its log, or throws with the log's tail. */
   private async exec(cmd: HadoopCommand, what: string): Promise<string> {
     const logFile = join(this.root, `${what}.log`);
@@ -217,16 +272,27 @@ class HadoopRun {
     const log = await readFile(logFile, 'utf8').catch(() => '');
     if (exit.code === 0) return log;
     if (exit.spawnError !== undefined) throw new Error(`hadoop: ${cmd.file} could not be started: ${exit.spawnError}`);
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    throw this.failure(log, `${what}: ${basename(cmd.file)} ${cmd.args[0] === 'fs' ? 'fs ' : ''}${how}`);
+  }
+
+  /** The error of a failed Hadoop command: a bad input file a task named is a DataError. */
+  private failure(log: string, what: string): Error {
     // A task that stopped at a bad input file a parameter names says which and why on its last line.
     const badInput = new RegExp(`subprocess failed with code ${EXIT_INPUT_FILE}\\b`).test(log) ? lastTaskLine(log) : undefined;
-    if (badInput !== undefined) throw new DataError(`hadoop: ${clip(badInput, 300)}`);
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    if (badInput !== undefined) return new DataError(`hadoop: ${clip(badInput, 300)}`);
     const task = lastTaskLine(log);
-    throw new Error(`hadoop: ${what}: ${basename(cmd.file)} ${cmd.args[0] === 'fs' ? 'fs ' : ''}${how}${task ? `; the task said: ${clip(task, 300)}` : ''}; end of its log:\n${tail(log)}`);
+    return new Error(`hadoop: ${what}${task ? `; the task said: ${clip(task, 300)}` : ''}; end of its log:\n${tail(log)}`);
   }
 
   private async fs(args: readonly string[], what: string): Promise<void> {
-    await this.exec(this.runtime.fs(args), `fs-${what}`);
+    await this.exec(this.installed().fs(args), `fs-${what}`);
+  }
+
+  /** The user's installation, which alone has a file system to stage to. */
+  private installed(): InstalledHadoop {
+    if (this.runtime.pinned) throw new Error('hadoop backend: local mode reads and writes the run folder directly');
+    return this.runtime;
   }
 
   private async readOutputs(variant: VariantJob): Promise<PlanOutputs> {
@@ -259,7 +325,7 @@ class HadoopRun {
   async cleanUp(): Promise<void> {
     if (this.staged) {
       // An abort has fired the run's signal: the removal gets a signal of its own.
-      await runInGroup(this.runtime.fs(['-rm', '-r', '-f', '-skipTrash', this.base]), {
+      await runInGroup(this.installed().fs(['-rm', '-r', '-f', '-skipTrash', this.base]), {
         cwd: this.root,
         logFile: join(this.root, 'fs-clean.log'),
         signal: AbortSignal.timeout(120_000),
@@ -268,16 +334,6 @@ class HadoopRun {
     await rm(this.root, { recursive: true, force: true });
   }
 }
-
-/** Hadoop's client log: warnings, and the job's progress and Counters block (mapreduce.Job at INFO). */
-const LOG4J = `log4j.rootLogger=WARN,console
-log4j.appender.console=org.apache.log4j.ConsoleAppender
-log4j.appender.console.target=System.err
-log4j.appender.console.layout=org.apache.log4j.PatternLayout
-log4j.appender.console.layout.ConversionPattern=%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m%n
-log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
-log4j.logger.org.apache.hadoop.mapreduce.JobSubmitter=INFO
-`;
 
 /** Bytes of the part files of local datasets (a gzip'd part is one split whatever its size). */
 async function inputBytes(dirs: readonly string[]): Promise<number> {

@@ -13,8 +13,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir } from '../../corpus/cache.ts';
+import { processAlive } from '../../runtime/cache-folder.ts';
 
 export const HADOOP_POM = fileURLToPath(new URL('../../../hadoop/pom.xml', import.meta.url));
+/** The local mode's job server (job-server.ts), compiled here against the pinned jars. */
+export const JOB_SERVER_SOURCE = fileURLToPath(new URL('../../../hadoop/src/nddbench/JobServer.java', import.meta.url));
+export const JOB_SERVER_CLASS = 'nddbench.JobServer';
 
 export interface HadoopJars {
   readonly version: string;
@@ -24,7 +28,7 @@ export interface HadoopJars {
   readonly streamingJar: string;
 }
 
-export type HadoopLookup = ({ readonly found: true } & HadoopJars) | { readonly found: false; readonly reason: string };
+export type HadoopLookup = ({ readonly found: true; readonly jobServer: string } & HadoopJars) | { readonly found: false; readonly reason: string };
 
 interface Manifest {
   readonly version: string;
@@ -98,10 +102,10 @@ function has(command: string): boolean {
   return run(command, ['-version']).ok;
 }
 
-/** Maven and a JDK, installed from Debian's packages when missing and this process is root. */
+/** Maven and a JDK (javac compiles the job server), installed from Debian's packages when missing and this process is root. */
 function ensureMaven(log: (line: string) => void): string | undefined {
-  if (has('mvn') && has('java')) return undefined;
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'Maven (mvn) and Java 17+ are needed to fetch Hadoop\'s jars: install them (e.g. apt-get install maven openjdk-17-jre-headless)';
+  if (has('mvn') && has('java') && has('javac')) return undefined;
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'Maven (mvn) and a JDK 17+ (java, javac) are needed to fetch Hadoop\'s jars and build the job server: install them (e.g. apt-get install maven openjdk-17-jdk-headless)';
   log('mvn or java not found: apt-get install -y maven openjdk-17-jdk-headless');
   const pkgs = ['install', '-y', '--no-install-recommends', 'maven', 'openjdk-17-jdk-headless'];
   let r = run('apt-get', pkgs);
@@ -109,14 +113,24 @@ function ensureMaven(log: (line: string) => void): string | undefined {
     run('apt-get', ['update']);
     r = run('apt-get', pkgs);
   }
-  return r.ok && has('mvn') && has('java') ? undefined : `apt-get install maven failed: ${lastLines(r.output)}`;
+  return r.ok && has('mvn') && has('java') && has('javac') ? undefined : `apt-get install maven failed: ${lastLines(r.output)}`;
 }
 
 /**
- * Returns the pinned jars, copying them from Maven Central first when they are not cached.
- * `log` hears what is being installed (the copy takes ~10–60 s the first time).
+ * Returns the pinned jars and the job server, copying the jars from Maven Central and compiling
+ * the server first when they are not cached. `log` hears what is being installed (the copy takes
+ * ~10–60 s the first time, the compilation a few seconds).
  */
 export function ensureHadoopJars(log: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): HadoopLookup {
+  const jars = ensureJars(log, env);
+  if (!jars.found) return jars;
+  const server = ensureJobServer(jars, log);
+  return server.found ? { ...jars, jobServer: server.classes } : { found: false, reason: server.reason };
+}
+
+type JarsLookup = ({ readonly found: true } & HadoopJars) | { readonly found: false; readonly reason: string };
+
+function ensureJars(log: (line: string) => void, env: NodeJS.ProcessEnv): JarsLookup {
   const dir = hadoopFolder(env);
   const cached = fromManifest(dir);
   if (cached) return { found: true, ...cached };
@@ -128,15 +142,6 @@ export function ensureHadoopJars(log: (line: string) => void = () => {}, env: No
     return copyJars(dir, log);
   } finally {
     rmSync(lock, { force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -165,7 +170,7 @@ function takeLock(lock: string, log: (line: string) => void): string {
   }
 }
 
-function copyJars(dir: string, log: (line: string) => void): HadoopLookup {
+function copyJars(dir: string, log: (line: string) => void): JarsLookup {
   const noMaven = ensureMaven(log);
   if (noMaven) return { found: false, reason: noMaven };
   const pom = readFileSync(HADOOP_POM, 'utf8');
@@ -196,4 +201,39 @@ function copyJars(dir: string, log: (line: string) => void): HadoopLookup {
   }
   const installed = fromManifest(dir);
   return installed ? { found: true, ...installed } : { found: false, reason: `the copy into ${dir} has no hadoop-streaming jar` };
+}
+
+/**
+ * The job server's classes, compiled with javac against the pinned jars into
+ * `<jars' folder>/job-server-<source digest>/` (a changed source gets a folder of its own), made
+ * in a temporary folder and renamed into place whole; `<folder>/done` is written last.
+ */
+export function ensureJobServer(jars: HadoopJars, log: (line: string) => void): { readonly found: true; readonly classes: string } | { readonly found: false; readonly reason: string } {
+  const source = readFileSync(JOB_SERVER_SOURCE);
+  const dir = join(dirname(jars.lib), `job-server-${sha256(source).slice(0, 12)}`);
+  const done = () => existsSync(join(dir, 'done'));
+  if (done()) return { found: true, classes: dir };
+  const lock = takeLock(`${dir}.lock`, log);
+  try {
+    if (done()) return { found: true, classes: dir };
+    if (!has('javac')) {
+      const noJdk = ensureMaven(log);
+      if (noJdk) return { found: false, reason: noJdk };
+    }
+    log(`compiling the Hadoop job server (${JOB_SERVER_SOURCE}) into ${dir}`);
+    const tmp = `${dir}.${process.pid}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    try {
+      const r = run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', tmp, '-cp', join(jars.lib, '*'), JOB_SERVER_SOURCE]);
+      if (!r.ok) return { found: false, reason: `javac ${JOB_SERVER_SOURCE} failed: ${lastLines(r.output)}` };
+      writeFileSync(join(tmp, 'done'), `${sha256(source)}\n`);
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(tmp, dir);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    return { found: true, classes: dir };
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }

@@ -19,7 +19,7 @@ export interface Exit {
   readonly spawnError?: string;
 }
 
-function killGroup(pid: number | undefined): void {
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, 'SIGKILL');
@@ -63,7 +63,7 @@ export function groupRunning(pgid: number): boolean {
 const GROUP_END_WAIT_MS = 30_000;
 
 /** Kills the group and waits until no process of it runs (at most GROUP_END_WAIT_MS). */
-async function endGroup(pid: number | undefined): Promise<void> {
+export async function endGroup(pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   killGroup(pid);
   for (const t0 = Date.now(); groupRunning(pid) && Date.now() - t0 < GROUP_END_WAIT_MS; ) await sleep(20);

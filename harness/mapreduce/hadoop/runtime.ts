@@ -12,7 +12,7 @@ import { accessSync, constants, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { UserError } from '../../errors.ts';
 import type { HadoopConfig } from './config.ts';
-import { ensureHadoopJars } from './install.ts';
+import { ensureHadoopJars, JOB_SERVER_CLASS } from './install.ts';
 
 export interface HadoopCommand {
   readonly file: string;
@@ -20,16 +20,32 @@ export interface HadoopCommand {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export interface HadoopRuntime {
+/** A job server's JVM (job-server.ts), started with its log4j file. */
+export type JobServerCommand = (o: { readonly log4j: string }) => HadoopCommand;
+
+/** The user's installation: one `hadoop jar` process a job, files moved with `hadoop fs`. */
+export interface InstalledHadoop {
   /** For run.json and the progress line. */
   readonly description: string;
-  /** Local mode from the pinned jars: datasets are file:// folders in the run's work folder. */
-  readonly pinned: boolean;
-  /** `hadoop jar <streaming jar> <args>`, or the JVM that is its equivalent. */
-  streaming(args: readonly string[], settings: { log4j?: string }): HadoopCommand;
-  /** `hadoop fs <args>` (the user's installation only). */
+  readonly pinned: false;
+  /** `hadoop jar <streaming jar> <args>` */
+  streaming(args: readonly string[]): HadoopCommand;
+  /** `hadoop fs <args>` */
   fs(args: readonly string[]): HadoopCommand;
 }
+
+/**
+ * Local mode from the pinned jars: datasets are file:// folders in the run's work folder, and a
+ * run's jobs run one after another on one JVM, the job server (job-server.ts). A user's
+ * installation keeps one process a job, as its own launcher, configuration and cluster expect.
+ */
+export interface PinnedHadoop {
+  readonly description: string;
+  readonly pinned: true;
+  readonly jobServer: JobServerCommand;
+}
+
+export type HadoopRuntime = InstalledHadoop | PinnedHadoop;
 
 /** What the task processes and the JVM must not inherit from this process. */
 function cleanEnv(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -73,7 +89,7 @@ export function installedStreamingJar(hadoop: string, env: NodeJS.ProcessEnv = p
   }
 }
 
-function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): HadoopRuntime {
+function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): InstalledHadoop {
   // bin/hadoop logs at INFO to the console by default; said again so that the job's Counters block is printed.
   const env = { ...cleanEnv(from), HADOOP_ROOT_LOGGER: 'INFO,console' };
   return {
@@ -84,9 +100,17 @@ function installation(hadoop: string, jar: string, from: NodeJS.ProcessEnv): Had
   };
 }
 
-export const LOCAL_MODE_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+/**
+ * The job server's JVM. Java 17 runs Hadoop 3.4's local mode without --add-opens; the heap is the
+ * JVM's default. The client compiler alone and the serial collector halved a JVM a job's CPU (3.7
+ * → 1.8 CPU-s for a small job, docs/performance.md). The server lives for the run, where the
+ * optimizing compiler could pay for itself, and did a little on the quickstart (its ground truth
+ * and an SCT variant: 38.6–39.6 CPU-s tiered, 41.9–42.2 without), but cost the every-detector
+ * test's 36 small jobs more (58.1 against 51.0 CPU-s, at one load): the suite runs on every change.
+ */
+export const JOB_SERVER_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
-function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): HadoopRuntime {
+function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): PinnedHadoop {
   const jars = ensureHadoopJars(log, env);
   if (!jars.found) throw new UserError(`hadoop backend: no Hadoop installation (HADOOP_HOME, or hadoop on the PATH) and the pinned jars cannot be had: ${jars.reason}`);
   const java = env['JAVA_HOME'] ? join(env['JAVA_HOME'], 'bin', 'java') : 'java';
@@ -94,24 +118,11 @@ function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): HadoopRunt
   return {
     description: `Apache Hadoop ${jars.version} local mode (${jars.lib})`,
     pinned: true,
-    streaming: (args, s) => ({
+    jobServer: (s) => ({
       file: java,
-      // Java 17 runs Hadoop 3.4's local mode without --add-opens; the heap is the JVM's default.
-      // A local-mode job is a short-lived JVM that spends most of its CPU loading and compiling
-      // Hadoop's classes: the client compiler alone and the serial collector halve its CPU time
-      // (3.7 → 1.8 CPU-s for a small job here, docs/performance.md).
-      args: [
-        ...LOCAL_MODE_JVM_FLAGS,
-        ...(s.log4j ? [`-Dlog4j.configuration=file:${s.log4j}`] : []),
-        '-cp', join(jars.lib, '*'),
-        'org.apache.hadoop.streaming.HadoopStreaming',
-        ...args,
-      ],
+      args: [...JOB_SERVER_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', `${jars.jobServer}${delimiter}${join(jars.lib, '*')}`, JOB_SERVER_CLASS],
       env: childEnv,
     }),
-    fs: () => {
-      throw new Error('hadoop backend: local mode reads and writes the run folder directly');
-    },
   };
 }
 

@@ -46,16 +46,44 @@ describe.skipIf(skipsWithout(jars.found, WHAT, jars.found ? '' : jars.reason))('
     expect(jobs.map((j) => j.reduce_tasks)).toEqual([0, 2, 2, 2]);
     // Hadoop's own framework counters, kept per job: the clean job read every document
     expect(jobs[0]?.hadoop_counters['Map-Reduce Framework']?.['Map input records']).toBe(TOY_DOCS.texts.length);
-    // the run's folder is gone
-    expect(readdirSync(ctx.workDir)).toEqual([]);
+    // the variant's folder is gone; the run's job server keeps its own until the backend closes
+    expect(readdirSync(ctx.workDir)).toEqual([expect.stringMatching(/^hadoop-jvm-/)]);
     await backend.close();
+    expect(readdirSync(ctx.workDir)).toEqual([]);
+  }, 120_000);
+
+  it("runs a run's variants on one JVM, each job with its own -files, whatever was left in the JVM's working folder", async () => {
+    const backend = createHadoopBackend(config(), { jobScript: script });
+    const ctx = makeContext(TOY_DOCS);
+    const first = await backend.run(toyVariant({ max_df: 3 }), ctx);
+    expect(pairsOf(first.outputs.pairs)).toEqual(expectedToy(TOY_DOCS, { max_df: 3 }).pairs);
+    const [server] = readdirSync(ctx.workDir);
+    const jvm = processesMentioning(join(ctx.workDir, server as string));
+    expect(jvm.length).toBeGreaterThan(0);
+    // Links of the names the next job ships, left where Hadoop links its -files: Hadoop links a
+    // name only when nothing is there, so the next job would run this spec and this script.
+    const cwd = join(ctx.workDir, server as string, 'cwd');
+    writeFileSync(join(cwd, 'stale-spec.json'), JSON.stringify({ algorithm: 'toy', params: { max_df: 1, fail_on: 'the' }, minScore: 0, seed: 1 }));
+    symlinkSync(join(cwd, 'stale-spec.json'), join(cwd, 'spec.json'));
+    writeFileSync(join(cwd, 'ndd-job.js'), 'process.exit(3);\n');
+    const second = await backend.run(toyVariant({ max_df: 5 }), ctx);
+    const expected = expectedToy(TOY_DOCS, { max_df: 5 });
+    expect(pairsOf(second.outputs.pairs)).toEqual(expected.pairs);
+    expect(expected.pairs).not.toEqual(expectedToy(TOY_DOCS, { max_df: 3 }).pairs);
+    // the same JVM ran both, and its CPU is counted in the variant's
+    expect(processesMentioning(join(ctx.workDir, server as string))).toEqual(jvm);
+    expect((second.extra as { job_server: string }).job_server).toBe('one JVM for the run');
+    expect((second.extra as { jvm_and_task_cpu_s: number }).jvm_and_task_cpu_s).toBeGreaterThan(0.5);
+    await backend.close();
+    expect(processesMentioning(ctx.workDir)).toEqual([]);
+    expect(readdirSync(ctx.workDir)).toEqual([]);
   }, 120_000);
 
   it('fails the run with the failing task’s own last line, and leaves nothing behind', async () => {
     const backend = createHadoopBackend(config(), { jobScript: script });
     const ctx = makeContext(TOY_DOCS);
     const run = backend.run(toyVariant({ fail_on: 'zebra' }), ctx);
-    await expect(run).rejects.toThrow(/hadoop: job-0: java exited with code \d+; the task said: ndd-job clean map: planted failure in document (3|9)\b/);
+    await expect(run).rejects.toThrow(/hadoop: job-0: the streaming job ended with code 1; the task said: ndd-job clean map: planted failure in document (3|9)\b/);
     expect(readdirSync(ctx.workDir)).toEqual([]);
   }, 120_000);
 

@@ -2,8 +2,9 @@
  * Every detector (Broder with mod, SCT and adaptive sampling, simhash, I-Match, PPJoin,
  * MinHash-LSH, PDC-MR, document-level SpotSigs) on Apache Hadoop's own streaming runtime
  * (`--backend hadoop`, local mode from the pinned jars, two map splits and two reduce tasks a
- * job) gives the local backend's pairs, spans, metrics and counters byte for byte. One JVM a job
- * (36 jobs): the slowest test of the suite, kept to one variant a set of jobs
+ * job) gives the local backend's pairs, spans, metrics and counters byte for byte. All 36 jobs
+ * run on the run's one job server JVM, one after another in its shared working folder, which
+ * this also tests; still among the slowest tests of the suite, kept to one variant a set of jobs
  * (`ONE_VARIANT_PER_JOB_SET`; adaptive-target's calibrations are mod runs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,12 +44,13 @@ describe.skipIf(skipsWithout(jars.found, WHAT, jars.found ? '' : jars.reason))('
     expectSameResults(dirs.hadoop as string, dirs.local as string, 'hadoop');
   });
 
-  it('ran every job on Hadoop with at least two map splits and two reduce tasks', () => {
+  it('ran every job on Hadoop, on the run\'s one job server, with at least two map splits and two reduce tasks', () => {
     const record = JSON.parse(readFileSync(join(dirs.hadoop as string, 'run.json'), 'utf8')) as RunRecord;
     expect(record.variants.map((v) => v.name)).toEqual(VARIANTS);
     for (const v of record.variants) {
-      const extra = v.backend_extra as { hadoop: string; jobs: { name: string; map_tasks: number; reduce_tasks: number }[] };
+      const extra = v.backend_extra as { hadoop: string; job_server: string; jobs: { name: string; map_tasks: number; reduce_tasks: number }[] };
       expect(extra.hadoop).toMatch(/^Apache Hadoop 3\.4\.\d+ local mode/);
+      expect(extra.job_server).toBe('one JVM for the run');
       expect(extra.jobs.length).toBeGreaterThan(0);
       for (const j of extra.jobs) {
         expect(j.map_tasks, `${v.name} ${j.name}`).toBeGreaterThanOrEqual(2);
