@@ -186,7 +186,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
   const scorer = truth?.lookups ? await truth.lookups() : undefined;
-  const ev = evaluateVariant({
+  const ev = await evaluateVariant({
     pairs,
     output: plan.output,
     counters: result.counters,
@@ -195,6 +195,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     truth: truth ? { pairs: truth.pairs, candidates: truth.candidates, ...(scorer ? { scorer } : {}) } : undefined,
     sizes: ctx.sizes,
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
+    signal: ctx.signal,
   });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
   const spans = plan.output.spans ? (result.outputs.spans ?? []) : undefined;
