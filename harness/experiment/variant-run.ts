@@ -2,6 +2,7 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
+import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
@@ -103,7 +104,7 @@ export type Truth = Omit<TruthSummary, 'scorer'> & { readonly measured: Measured
 
 export interface VariantResult {
   readonly record: VariantRecord;
-  readonly files: readonly { readonly file: string; readonly bytes: Buffer }[];
+  readonly files: readonly { readonly file: string; readonly bytes: FileBytes }[];
   /** the ground truth's pairs, sorted, when this variant is the ground truth */
   readonly truth?: Truth;
 }
@@ -272,7 +273,7 @@ async function errorFile(
   r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables'] },
   ctx: VariantContext,
   e: ErrorSampling,
-): Promise<{ record: OutputFileRecord; bytes: Buffer }> {
+): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
@@ -345,13 +346,13 @@ async function outputFiles(
   plan: Plan,
   outputs: PlanOutputs,
   docs: DocumentSet,
-  pairsFile: Promise<{ bytes: Buffer; rows: number }>,
+  pairsFile: Promise<{ pieces: readonly Buffer[]; rows: number }>,
   examples: { readonly kinds?: readonly SpanKind[]; readonly replyPairs?: ReadonlySet<string> },
-): Promise<{ record: OutputFileRecord; bytes: Buffer }[]> {
+): Promise<{ record: OutputFileRecord; bytes: FileBytes }[]> {
   const ids = docs.ids;
-  const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
+  const files: { record: OutputFileRecord; bytes: FileBytes }[] = [];
   const pairs = await pairsFile;
-  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
+  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.pieces });
   if (plan.output.spans) {
     const spans = outputs.spans ?? [];
     files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });

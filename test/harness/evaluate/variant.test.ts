@@ -106,7 +106,7 @@ describe('evaluateVariant', () => {
     expect(e.measures.pairs).toBe(3);
     const file = await pairsCsvGz(join, ['d0', 'd1', 'd2', 'd3', 'd4'], e.pairsFileFloor);
     expect(file.rows).toBe(3);
-    expect(gunzipSync(file.bytes).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
+    expect(gunzipSync(Buffer.concat(file.pieces)).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
   });
 
   it('writes an RR estimate decided at the threshold from min_score up', async () => {
