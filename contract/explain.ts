@@ -52,6 +52,8 @@ export interface ExplainContext {
    * value depends on besides the documents. Absent: compute it each time.
    */
   cached?<T>(key: string, compute: () => T): T;
+  /** the run's interrupt: a pass over the collection stops at it (absent: none) */
+  readonly signal?: AbortSignal;
 }
 
 /** What a detector saw of a pair. */

@@ -142,8 +142,12 @@ export interface LocalKernel {
   scorerBytes?(shape: CorpusShape): number;
 }
 
-/** Scores of the pairs (a[i], b[i]), a[i] < b[i], as a plan would report them (`LocalKernel.scorer`). */
-export type PairScorer = (a: Uint32Array, b: Uint32Array) => Float64Array;
+/**
+ * Scores of the pairs (a[i], b[i]), a[i] < b[i], as a plan would report them (`LocalKernel.scorer`).
+ * Asynchronous: a scorer works on the worker threads (`KernelContext.runInWorker`), so the
+ * calling thread stays free to hear an interrupt; the caller asks in bounded pieces.
+ */
+export type PairScorer = (a: Uint32Array, b: Uint32Array) => Promise<Float64Array>;
 
 export interface KernelResult {
   readonly pairs: PairList;

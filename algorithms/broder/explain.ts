@@ -142,7 +142,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
-    const counts = documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
+    const counts = await documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
     for (const f of shared) {
       f.value = counts.get(f.key) as number;
       f.kept = f.value <= limit;

@@ -5,14 +5,14 @@
  * twenty samplings cost little more than one.
  */
 import { concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
-import { balancedRanges } from '../text/chunks.ts';
+import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
 import { externalJoin, outOfCoreLists, runExternal } from './external.ts';
 import { externalPrefix } from './external-prefix.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
-import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
+import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type IdLists, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
@@ -200,8 +200,36 @@ function sharingWork(f: Pick<DocumentFeatures, 'docs' | 'docStart' | 'ids' | 'en
 async function exactScorer(k: KernelContext, params: BroderParams): Promise<PairScorer> {
   if (outOfCore(k, true)) {
     const lists = await outOfCoreLists(k, params);
-    return (a, b) => exactResemblance(lists, a, b);
+    // Shared once, so that no piece copies the sizes to its thread.
+    const sizes = sharedU32(lists.sizes.length);
+    sizes.set(lists.sizes);
+    return scorerOn(k, { docStart: lists.docStart, ids: lists.ids, sizes });
   }
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
-  return (a, b) => exactResemblance(features, a, b);
+  return scorerOn(k, { docStart: features.docStart, ids: features.ids });
+}
+
+/**
+ * The scorer over id lists on SharedArrayBuffers: the pairs asked for in ranges balanced by the
+ * lengths of the two lists each merges, one task a range on the worker threads (each task
+ * copies only its own pairs), or on this thread when the work is too small to start threads for.
+ */
+function scorerOn(k: KernelContext, lists: IdLists): PairScorer {
+  const { docStart } = lists;
+  const length = (d: number): number => (docStart[d + 1] as number) - (docStart[d] as number);
+  return async (a, b) => {
+    const work = (i: number): number => length(a[i] as number) + length(b[i] as number);
+    let steps = 0;
+    for (let i = 0; i < a.length; i++) steps += work(i);
+    if (!k.worthThreads(steps)) return exactResemblance(lists, a, b);
+    const ranges = balancedRanges(a.length, work, Math.max(1, k.parallelism * 2));
+    const parts = await Promise.all(ranges.map(([from, to]) => k.runInWorker(prefixJoinTask.task('scorePairs'), { ...lists, a: a.slice(from, to), b: b.slice(from, to) })));
+    const out = new Float64Array(a.length);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  };
 }

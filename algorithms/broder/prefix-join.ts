@@ -186,6 +186,16 @@ export function exactResemblance(f: IdLists, a: ArrayLike<number>, b: ArrayLike<
   return out;
 }
 
+export interface ScorePairsPayload extends IdLists {
+  readonly a: Uint32Array;
+  readonly b: Uint32Array;
+}
+
+/** Runs in a worker thread: the exact RR of the pairs (a[i], b[i]) (exactResemblance), for the scorer (kernel.ts). */
+export function scorePairs(p: ScorePairsPayload): Float64Array {
+  return exactResemblance(p, p.a, p.b);
+}
+
 export interface PrefixJoinPayload extends IdLists {
   readonly index: Omit<PrefixIndex, 'work'>;
   readonly floor: number;

@@ -45,11 +45,11 @@ function side(doc: number, ctx: ExplainContext, params: PPJoinParams): { doc: nu
   return { doc, keys: [...text.keys()], text };
 }
 
-function evidence(params: PPJoinParams, ctx: ExplainContext): Evidence {
+async function evidence(params: PPJoinParams, ctx: ExplainContext): Promise<Evidence> {
   const s = joinSettings(params, Number.MIN_VALUE);
   const rawA = side(ctx.a, ctx, params);
   const rawB = side(ctx.b, ctx, params);
-  const df = documentCounts(ctx, params.shingle, params.fingerprint, [...new Set([...rawA.keys, ...rawB.keys])]);
+  const df = await documentCounts(ctx, params.shingle, params.fingerprint, [...new Set([...rawA.keys, ...rawB.keys])]);
   const ordered = (r: typeof rawA): Side => ({ doc: r.doc, tokens: r.keys.map((k) => tokenText(df.get(k) as number, k)).sort(), text: r.text });
   const A = ordered(rawA);
   const B = ordered(rawB);

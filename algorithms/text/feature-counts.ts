@@ -12,17 +12,117 @@ import type { FingerprintKind, ShingleSpec } from './params.ts';
 /**
  * How many documents of the collection hold each of `keys` (distinct fingerprints): their
  * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts),
- * else one pass that fingerprints every document.
+ * else a pass that fingerprints every document (PassCounts): one pass for the keys of every
+ * explanation started together, shared through `ctx.cached`.
  */
-export function documentCounts(ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached'>, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Map<string, number> {
+export async function documentCounts(
+  ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached' | 'signal'>,
+  shingle: ShingleSpec,
+  kind: FingerprintKind,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
   const codec = featuresCodec(shingle, kind);
   const kept = ctx.storedIfAny?.(codec);
-  if (!kept) return countsByPass(ctx.docs, shingle, kind, keys);
+  if (!kept) {
+    const make = (): PassCounts => new PassCounts(ctx.docs, shingle, kind, { signal: ctx.signal });
+    return (ctx.cached ? ctx.cached(`document-counts-pass:${codec.key}`, make) : make()).counts(keys);
+  }
   // Counts already looked up for an earlier pair of the same run are reused.
   const known = ctx.cached ? ctx.cached(`document-counts:${codec.key}`, () => new Map<string, number>()) : new Map<string, number>();
   const missing = keys.filter((k) => !known.has(k));
   for (const [k, n] of countsFromFeatures(kept, missing)) known.set(k, n);
   return new Map(keys.map((k) => [k, known.get(k) as number]));
+}
+
+/** Characters a pass fingerprints between two turns of the event loop (a few milliseconds). */
+const PIECE_CHARS = 1 << 20;
+
+/**
+ * Document counts by passes over the collection, batched: the keys asked for before the next
+ * turn of the event loop are counted in one pass (a run's error sample explains its pairs
+ * together: errors.ts), keys counted once are kept. A pass per pair cost the sample of an SCT
+ * variant one pass of the whole collection per error, minutes of the main thread at 300,000
+ * documents, deaf to Ctrl-C. A pass yields to the event loop every PIECE_CHARS characters and
+ * stops there once `signal` is aborted.
+ */
+export class PassCounts {
+  private readonly known = new Map<string, number>();
+  /** keys waiting for the next pass, and the pass each key waits for */
+  private pending = new Set<string>();
+  private readonly passOf = new Map<string, Promise<void>>();
+  private next: Promise<void> | undefined;
+  /** the last pass started: the next one starts after it, so passes never overlap */
+  private last: Promise<void> = Promise.resolve();
+  /** passes made, for tests */
+  passes = 0;
+
+  constructor(
+    private readonly docs: DocumentSet,
+    private readonly shingle: ShingleSpec,
+    private readonly kind: FingerprintKind,
+    private readonly o: { readonly signal?: AbortSignal | undefined; readonly pieceChars?: number } = {},
+  ) {}
+
+  async counts(keys: readonly string[]): Promise<Map<string, number>> {
+    const waits = new Set<Promise<void>>();
+    for (const k of keys) {
+      if (this.known.has(k)) continue;
+      let pass = this.passOf.get(k);
+      if (!pass) {
+        pass = this.scheduled();
+        this.pending.add(k);
+        this.passOf.set(k, pass);
+      }
+      waits.add(pass);
+    }
+    await Promise.all(waits);
+    return new Map(keys.map((k) => [k, this.known.get(k) as number]));
+  }
+
+  private scheduled(): Promise<void> {
+    if (this.next) return this.next;
+    const pass = this.last
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(async () => {
+        const keys = [...this.pending];
+        this.pending = new Set();
+        this.next = undefined;
+        this.passes++;
+        const counts = await countsInPieces(this.docs, this.shingle, this.kind, keys, { pieceChars: PIECE_CHARS, ...this.o });
+        for (const k of keys) {
+          this.known.set(k, counts.get(k) as number);
+          this.passOf.delete(k);
+        }
+      });
+    this.next = pass;
+    this.last = pass.catch(() => undefined);
+    return pass;
+  }
+}
+
+/** countsByPass over the whole collection in pieces of about `pieceChars` characters, yielding between them. */
+async function countsInPieces(
+  docs: DocumentSet,
+  shingle: ShingleSpec,
+  kind: FingerprintKind,
+  keys: readonly string[],
+  o: { readonly signal?: AbortSignal | undefined; readonly pieceChars: number },
+): Promise<Map<string, number>> {
+  const { signal } = o;
+  const counts = new Map(keys.map((k) => [k, 0]));
+  const n = docs.texts.length;
+  let from = 0;
+  while (from < n) {
+    signal?.throwIfAborted();
+    let to = from;
+    let chars = 0;
+    while (to < n && chars < o.pieceChars) chars += (docs.texts[to++] as string).length;
+    for (const [k, c] of countsByPass(docs, shingle, kind, keys, { from, to })) counts.set(k, (counts.get(k) as number) + c);
+    from = to;
+    if (from < n) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  signal?.throwIfAborted();
+  return counts;
 }
 
 /** The length of each key's posting list, found by binary search over the ids' words (ascending fingerprint order). */
@@ -50,11 +150,16 @@ export function countsFromFeatures(f: DocumentFeatures, keys: readonly string[])
   return counts;
 }
 
-/** One pass that fingerprints every document, turning into hex only fingerprints whose first word is that of a key. */
-export function countsByPass(docs: DocumentSet, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Map<string, number> {
+/**
+ * One pass that fingerprints every document (of `range`, [from, to)), turning into hex only
+ * fingerprints whose first word is that of a key.
+ */
+export function countsByPass(docs: DocumentSet, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[], range?: { readonly from: number; readonly to: number }): Map<string, number> {
   const counts = new Map(keys.map((k) => [k, 0]));
   const firstWords = new Set(keys.map((k) => parseInt(k.slice(0, 8), 16)));
-  for (const text of docs.texts) {
+  const to = range?.to ?? docs.texts.length;
+  for (let d = range?.from ?? 0; d < to; d++) {
+    const text = docs.texts[d] as string;
     const fps = shingleFingerprints(normalize(text), shingle, kind);
     const seen = new Set<string>();
     for (let k = 0; k < fps.count; k++) {

@@ -6,6 +6,10 @@
  * score however low (docs/design.md §8.2), and the scorer gives it. The list made here holds
  * what the measures read of the truth reporting every pair it scores above 0: `restrictToScores`
  * keeps the same pairs of either, so every measure is the same.
+ *
+ * The scorer is asked in pieces of LOOKUP_PIECE pairs, the interrupt checked between them: a
+ * sampled variant on 300,000 documents can ask for millions, and one call held the main thread
+ * for as long as they took.
  */
 import type { PairList, PairScorer } from '../../contract/index.ts';
 
@@ -14,7 +18,11 @@ import type { PairList, PairScorer } from '../../contract/index.ts';
  * at least `floor` in `run`, or all of them with `allRun`), those above 0. Both lists sorted by
  * (a, b) without duplicates (sortPairs); so is the result.
  */
-export function withLookups(truth: PairList, run: PairList, o: { readonly floor: number; readonly allRun: boolean; readonly scorer: PairScorer }): PairList {
+export async function withLookups(
+  truth: PairList,
+  run: PairList,
+  o: { readonly floor: number; readonly allRun: boolean; readonly scorer: PairScorer; readonly signal?: AbortSignal; readonly piece?: number },
+): Promise<PairList> {
   const missing = runPairsMissing(truth, run, o.floor, o.allRun);
   if (missing.length === 0) return truth;
   const a = new Uint32Array(missing.length);
@@ -23,12 +31,24 @@ export function withLookups(truth: PairList, run: PairList, o: { readonly floor:
     a[k] = run.a[missing[k] as number] as number;
     b[k] = run.b[missing[k] as number] as number;
   }
-  const scores = o.scorer(a, b);
+  const scores = new Float64Array(missing.length);
+  const piece = o.piece ?? LOOKUP_PIECE;
+  for (let from = 0; from < a.length; from += piece) {
+    o.signal?.throwIfAborted();
+    const to = Math.min(a.length, from + piece);
+    const got = await o.scorer(a.subarray(from, to), b.subarray(from, to));
+    if (got.length !== to - from) throw new Error(`the ground truth's scorer gave ${got.length} scores for ${to - from} pairs`);
+    scores.set(got, from);
+  }
+  o.signal?.throwIfAborted();
   let found = 0;
   for (const s of scores) if (s > 0) found++;
   if (found === 0) return truth;
   return mergeDisjoint(truth, { a, b, score: scores }, found);
 }
+
+/** Pairs a scorer is asked for at once: about a second of the scorer's work on two threads, a few MB to hand over. */
+export const LOOKUP_PIECE = 1 << 18;
 
 /** Indexes into `run` of its pairs scoring at least `floor` (every pair with `allRun`) that `truth` does not have. */
 function runPairsMissing(truth: PairList, run: PairList, floor: number, allRun: boolean): Uint32Array {

@@ -70,7 +70,7 @@ export function lowestMeasuredScore(evaluate: EvaluationSettings, extraThreshold
   return Math.min(evaluate.min_score, evaluate.threshold, ...(evaluate.thresholds ?? []), ...extraThresholds, ...evaluate.distribution);
 }
 
-export function evaluateVariant(args: {
+export async function evaluateVariant(args: {
   readonly pairs: PairList;
   readonly output: PlanOutput;
   readonly counters: Counters;
@@ -83,7 +83,9 @@ export function evaluateVariant(args: {
   readonly sizes?: DocumentSizes;
   /** thresholds the slices are computed at after evaluate's own */
   readonly extraThresholds?: readonly number[];
-}): VariantEvaluation {
+  /** the run's interrupt: the truth's look-ups stop at it */
+  readonly signal?: AbortSignal;
+}): Promise<VariantEvaluation> {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
   // Sorted once here for the comparison and the slices (sortPairs returns a sorted list as it is).
@@ -93,7 +95,7 @@ export function evaluateVariant(args: {
   const everyPair = output.decisions.kind === 'every-reported-pair';
   const reported = args.truth ? sortPairs(args.truth.pairs, documents, 'ground truth') : allRun;
   const scorer = args.truth?.scorer;
-  const allTruth = scorer ? withLookups(reported, allRun, { floor: lowest, allRun: everyPair, scorer }) : reported;
+  const allTruth = scorer ? await withLookups(reported, allRun, { floor: lowest, allRun: everyPair, scorer, ...(args.signal ? { signal: args.signal } : {}) }) : reported;
   const { left: reference, right: run } = restrictToScores(allTruth, allRun, lowest, everyPair);
   const cmp = compareWithTruth(reference, run, documents, {
     minScore: evaluate.min_score,

@@ -3,13 +3,14 @@
  * the checkpoint (`--resume`) when it was saved with the same identity, else run and saved as
  * soon as it is done. Either way its files go into the run folder.
  */
+import type { FileBytes } from '../../kernels/io/pieces.ts';
 import { variantIdentity, type Checkpoint, type SavedVariant } from '../results/checkpoint.ts';
 
 /** Where a step's outcome goes. */
 export interface RunFolderSink {
   readonly checkpoint: Checkpoint;
   /** writes a file into the run folder */
-  write(file: string, bytes: Buffer): void;
+  write(file: string, bytes: FileBytes): void;
 }
 
 /** What is saved under a name: the algorithm and validated parameters it was run with, and anything else that changes its outcome. */

@@ -2,6 +2,7 @@
  * One variant of a run: plan it with its adapter, run it on the backend, compare it with the
  * ground truth, and build its record and files (pairs, spans, tables).
  */
+import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
@@ -103,7 +104,7 @@ export type Truth = Omit<TruthSummary, 'scorer'> & { readonly measured: Measured
 
 export interface VariantResult {
   readonly record: VariantRecord;
-  readonly files: readonly { readonly file: string; readonly bytes: Buffer }[];
+  readonly files: readonly { readonly file: string; readonly bytes: FileBytes }[];
   /** the ground truth's pairs, sorted, when this variant is the ground truth */
   readonly truth?: Truth;
 }
@@ -186,7 +187,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
   const scorer = truth?.lookups ? await truth.lookups() : undefined;
-  const ev = evaluateVariant({
+  const ev = await evaluateVariant({
     pairs,
     output: plan.output,
     counters: result.counters,
@@ -195,6 +196,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     truth: truth ? { pairs: truth.pairs, candidates: truth.candidates, ...(scorer ? { scorer } : {}) } : undefined,
     sizes: ctx.sizes,
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
+    signal: ctx.signal,
   });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
   const spans = plan.output.spans ? (result.outputs.spans ?? []) : undefined;
@@ -271,7 +273,7 @@ async function errorFile(
   r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables'] },
   ctx: VariantContext,
   e: ErrorSampling,
-): Promise<{ record: OutputFileRecord; bytes: Buffer }> {
+): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
@@ -289,6 +291,7 @@ async function errorFile(
     width: 98,
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
+    signal: ctx.signal,
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
     ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
   };
@@ -343,13 +346,13 @@ async function outputFiles(
   plan: Plan,
   outputs: PlanOutputs,
   docs: DocumentSet,
-  pairsFile: Promise<{ bytes: Buffer; rows: number }>,
+  pairsFile: Promise<{ pieces: readonly Buffer[]; rows: number }>,
   examples: { readonly kinds?: readonly SpanKind[]; readonly replyPairs?: ReadonlySet<string> },
-): Promise<{ record: OutputFileRecord; bytes: Buffer }[]> {
+): Promise<{ record: OutputFileRecord; bytes: FileBytes }[]> {
   const ids = docs.ids;
-  const files: { record: OutputFileRecord; bytes: Buffer }[] = [];
+  const files: { record: OutputFileRecord; bytes: FileBytes }[] = [];
   const pairs = await pairsFile;
-  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.bytes });
+  files.push({ record: { file: `pairs/${variant}.csv.gz`, rows: pairs.rows, description: 'doc_a, doc_b, score' }, bytes: pairs.pieces });
   if (plan.output.spans) {
     const spans = outputs.spans ?? [];
     files.push({ record: { file: `spans/${variant}.csv.gz`, rows: spans.length, description: 'shared text: character offsets, and units where the detector has them' }, bytes: spansCsvGz(spans, ids) });

@@ -10,12 +10,12 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { dirname, join } from 'node:path';
 import type { PairList } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../kernels/io/atomic-write.ts';
-import { readFileInPieces, readInto, writeFileInPieces, type PieceOptions } from '../../kernels/io/pieces.ts';
+import { piecesOf, readFilePieces, readInto, writeFileInPieces, type FileBytes, type PieceOptions } from '../../kernels/io/pieces.ts';
 import type { VariantRecord } from './types.ts';
 
 export interface SavedVariant {
   readonly record: VariantRecord;
-  readonly files: readonly { readonly file: string; readonly bytes: Buffer }[];
+  readonly files: readonly { readonly file: string; readonly bytes: FileBytes }[];
   /** the ground truth's sorted pairs */
   readonly truth?: PairList;
 }
@@ -113,7 +113,7 @@ export class Checkpoint {
       // A folder holding another variant's record (a checkpoint written by an older version
       // could reuse folders) is not this variant's: it runs again.
       if (record.name !== name) return undefined;
-      const files = record.files.map((f) => ({ file: f.file, bytes: readFileInPieces(join(dir, 'files', ...f.file.split('/')), this.pieces) }));
+      const files = record.files.map((f) => ({ file: f.file, bytes: readFilePieces(join(dir, 'files', ...f.file.split('/')), this.pieces) }));
       const truthFile = join(dir, 'truth.bin');
       return { record, files, ...(existsSync(truthFile) ? { truth: readPairs(truthFile, this.pieces) } : {}) };
     } catch {
@@ -159,7 +159,7 @@ export class Checkpoint {
     for (const f of v.files) {
       const p = join(tmp, 'files', ...f.file.split('/'));
       mkdirSync(dirname(p), { recursive: true });
-      writeFileInPieces(p, [f.bytes], this.pieces);
+      writeFileInPieces(p, piecesOf(f.bytes), this.pieces);
     }
     if (v.truth) writeFileInPieces(join(tmp, 'truth.bin'), pairsParts(v.truth), this.pieces);
     writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));

@@ -1,7 +1,10 @@
 /**
  * `pairs/<variant>.csv.gz`: `doc_a,doc_b,score` with doc_a < doc_b, sorted, gzip'd. Node's gzip
- * writes no timestamp, so the same pairs give the same bytes.
+ * writes no timestamp, so the same pairs give the same bytes. The text is made a few thousand
+ * rows at a time as gzip takes it, and the file is kept as gzip's pieces: neither the text nor
+ * the file is ever one string or Buffer, so no size of output can exceed what Node allows.
  */
+import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { formatScore, type PairList } from '../../contract/index.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -106,61 +109,79 @@ function keptPairs(pairs: PairList, rank: Uint32Array, minScore: number): KeptPa
   return { first, second, scores };
 }
 
-/**
- * The CSV text of kept pairs, in pieces of a few thousand rows, never joined: the text of a
- * large file exceeds what one string or Buffer may hold. Rows are sorted by the two ids as
- * strings, through their ranks, by two stable counting sorts (by the second id's rank, then the
- * first's): linear in the rows, where a comparison sort of a sampled variant's 180,000 rows took
- * most of its evaluation.
- */
-function csvParts({ first, second, scores }: KeptPairs, rank: Uint32Array, field: readonly string[]): Buffer[] {
-  const n = first.length;
-  const bySecond = countingOrder(Array.from({ length: n }, (_, r) => r), (r) => rank[second[r] as number] as number, rank.length);
-  const rows = countingOrder(bySecond, (r) => rank[first[r] as number] as number, rank.length);
-  // Encoded a few thousand rows at a time: one string of the whole file would live through
-  // every young-generation collection of its making, and be copied by each.
-  const parts: Buffer[] = [Buffer.from('doc_a,doc_b,score\n')];
-  let text = '';
-  rows.forEach((r, i) => {
-    text += `${field[first[r] as number] as string},${field[second[r] as number] as string},${formatScore(scores[r] as number)}\n`;
-    if (i % 4096 === 4095) {
-      parts.push(Buffer.from(text, 'utf8'));
-      text = '';
-    }
-  });
-  parts.push(Buffer.from(text, 'utf8'));
-  return parts;
-}
+/** Rows of the CSV text encoded at a time. */
+const ROWS_A_PIECE = 4096;
 
 /**
- * The pieces gzip'd as one stream: the same bytes as gzip of their concatenation (deflate's
- * output does not depend on how its input is cut), without that concatenation.
+ * The CSV text of kept pairs, made a piece of ROWS_A_PIECE rows at a time as it is taken,
+ * never joined: the text of a large file exceeds what one string or Buffer may hold. Rows are
+ * sorted by the two ids as strings, through their ranks, by two stable counting sorts (by the
+ * second id's rank, then the first's): linear in the rows, where a comparison sort of a sampled
+ * variant's 180,000 rows took most of its evaluation.
  */
-function gzipParts(parts: readonly Buffer[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const z = createGzip({ level: GZIP_LEVEL });
-    const out: Buffer[] = [];
-    z.on('data', (b: Buffer) => out.push(b));
-    z.on('error', reject);
-    z.on('end', () => resolve(Buffer.concat(out)));
-    for (const p of parts) z.write(p);
-    z.end();
+function* csvPieces({ first, second, scores }: KeptPairs, rank: Uint32Array, field: readonly string[]): Generator<Buffer> {
+  const n = first.length;
+  const bySecond = countingOrder(Uint32Array.from({ length: n }, (_, r) => r), (r) => rank[second[r] as number] as number, rank.length);
+  const rows = countingOrder(bySecond, (r) => rank[first[r] as number] as number, rank.length);
+  yield Buffer.from('doc_a,doc_b,score\n');
+  // Encoded a few thousand rows at a time: one string of the whole file would live through
+  // every young-generation collection of its making, and be copied by each.
+  for (let from = 0; from < n; from += ROWS_A_PIECE) {
+    let text = '';
+    const to = Math.min(n, from + ROWS_A_PIECE);
+    for (let i = from; i < to; i++) {
+      const r = rows[i] as number;
+      text += `${field[first[r] as number] as string},${field[second[r] as number] as string},${formatScore(scores[r] as number)}\n`;
+    }
+    yield Buffer.from(text, 'utf8');
+  }
+}
+
+/** gzip's output gathered into pieces of about this many bytes (its own chunks are 16 KiB). */
+const GZIP_PIECE = 1 << 20;
+
+/**
+ * The pieces gzip'd as one stream, each piece made when gzip asks for more: the same bytes as
+ * gzip of their concatenation (deflate's output does not depend on how its input is cut),
+ * without that concatenation, as pieces of about GZIP_PIECE bytes, in order.
+ */
+async function gzipPieces(pieces: Iterable<Buffer>): Promise<Buffer[]> {
+  const z = createGzip({ level: GZIP_LEVEL });
+  const out: Buffer[] = [];
+  let gathered: Buffer[] = [];
+  let size = 0;
+  z.on('data', (b: Buffer) => {
+    gathered.push(b);
+    size += b.length;
+    if (size >= GZIP_PIECE) {
+      out.push(Buffer.concat(gathered));
+      gathered = [];
+      size = 0;
+    }
   });
+  const ended = once(z, 'end');
+  // once() rejects on 'error': a failure of gzip ends the writing below too.
+  ended.catch(() => undefined);
+  for (const p of pieces) if (!z.write(p)) await Promise.race([once(z, 'drain'), ended]);
+  z.end();
+  await ended;
+  if (size > 0) out.push(Buffer.concat(gathered));
+  return out;
 }
 
 /** The CSV text of the pairs scoring at least `minScore`, and how many there are. */
 export function pairsCsv(pairs: PairList, ids: readonly string[], minScore: number): { bytes: Buffer; rows: number } {
   const { rank, field } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
-  return { bytes: Buffer.concat(csvParts(kept, rank, field)), rows: kept.first.length };
+  return { bytes: Buffer.concat([...csvPieces(kept, rank, field)]), rows: kept.first.length };
 }
 
 /** `items` stably sorted by `key` (0 <= key < `keys`). */
-function countingOrder(items: readonly number[], key: (item: number) => number, keys: number): number[] {
+function countingOrder(items: Uint32Array, key: (item: number) => number, keys: number): Uint32Array {
   const count = new Uint32Array(keys + 1);
   for (const x of items) count[key(x) + 1]!++;
   for (let k = 1; k <= keys; k++) count[k]! += count[k - 1]!;
-  const out = new Array<number>(items.length);
+  const out = new Uint32Array(items.length);
   for (const x of items) out[count[key(x)]!++] = x;
   return out;
 }
@@ -172,9 +193,11 @@ interface PairsFileTask extends KeptPairs {
   readonly fields: SharedFields;
 }
 
-/** Runs on a worker thread: the CSV of kept pairs, gzip'd (a copy of its own, to be moved back). */
-export async function pairsFileTask(p: PairsFileTask): Promise<{ bytes: Uint8Array }> {
-  return { bytes: new Uint8Array(await gzipParts(csvParts(p, p.rank, fieldsOf(p.fields)))) };
+/** Runs on a worker thread: the CSV of kept pairs, gzip'd, in pieces (moved back, not copied). */
+export async function pairsFileTask(p: PairsFileTask): Promise<{ pieces: Uint8Array[] }> {
+  const pieces = await gzipPieces(csvPieces(p, p.rank, fieldsOf(p.fields)));
+  // A piece that is a view of a larger buffer (a small one, from Node's pool) is copied out, so each moves alone.
+  return { pieces: pieces.map((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b))) };
 }
 
 /**
@@ -185,16 +208,16 @@ export async function pairsFileTask(p: PairsFileTask): Promise<{ bytes: Uint8Arr
  * Level 4: 5% larger than level 6 on the quickstart's largest file (745 against 707 KB) in a
  * third of the time (39 against 114 ms).
  */
-export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: TaskRunner): Promise<{ bytes: Buffer; rows: number }> {
+export async function pairsCsvGz(pairs: PairList, ids: readonly string[], minScore: number, threads?: TaskRunner): Promise<{ pieces: readonly Buffer[]; rows: number }> {
   const { rank, field } = idTable(ids);
   const kept = keptPairs(pairs, rank, minScore);
   const rows = kept.first.length;
   if (threads) {
     // The kept pairs are moved; the rank and field tables are shared.
     const r = await threads.run(pairsFile.task('pairsFileTask'), { ...kept, rank, fields: sharedFields(ids, field) });
-    return { bytes: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength), rows };
+    return { pieces: r.pieces.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)), rows };
   }
-  return { bytes: await gzipParts(csvParts(kept, rank, field)), rows };
+  return { pieces: await gzipPieces(csvPieces(kept, rank, field)), rows };
 }
 
 const GZIP_LEVEL = 4;

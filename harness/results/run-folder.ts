@@ -6,7 +6,7 @@
  * run.json says so); leftovers of dead runs (their pid is in the name) are removed by the next
  * run into the same results folder, with a notice.
  */
-import { writeFileInPieces } from '../../kernels/io/pieces.ts';
+import { piecesOf, writeFileInPieces, type FileBytes } from '../../kernels/io/pieces.ts';
 import { mkdirSync, readdirSync, rmdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.ts';
@@ -80,11 +80,11 @@ export class RunFolder {
     }
   }
 
-  write(relPath: string, data: string | Buffer): void {
+  write(relPath: string, data: string | FileBytes): void {
     const path = join(this.tempDir, relPath);
     mkdirSync(dirname(path), { recursive: true });
     // In pieces: one write call takes at most 2 GiB (kernels/io/pieces.ts).
-    writeFileInPieces(path, [typeof data === 'string' ? Buffer.from(data, 'utf8') : data]);
+    writeFileInPieces(path, typeof data === 'string' ? [Buffer.from(data, 'utf8')] : piecesOf(data));
   }
 
   /**

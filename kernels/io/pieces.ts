@@ -43,6 +43,42 @@ export function readInto(fd: number, into: ArrayBufferView, position: number, o:
   }
 }
 
+/**
+ * A file's bytes, whole or as pieces in order: a file made in pieces (a large pairs file) is
+ * never joined into one Buffer, which Node caps (buffer.constants.MAX_LENGTH).
+ */
+export type FileBytes = Uint8Array | readonly Uint8Array[];
+
+/** The pieces of `bytes`, in order. */
+export function piecesOf(bytes: FileBytes): readonly Uint8Array[] {
+  return ArrayBuffer.isView(bytes) ? [bytes] : bytes;
+}
+
+/** How many bytes `bytes` holds. */
+export function byteLengthOf(bytes: FileBytes): number {
+  let n = 0;
+  for (const p of piecesOf(bytes)) n += p.byteLength;
+  return n;
+}
+
+/** The whole file as Buffers of at most `chunkBytes` each, in order. */
+export function readFilePieces(file: string, o: PieceOptions = {}): Buffer[] {
+  const chunk = chunkOf(o);
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const out: Buffer[] = [];
+    for (let at = 0; at < size; at += chunk) {
+      const piece = Buffer.allocUnsafe(Math.min(chunk, size - at));
+      readInto(fd, piece, at, o);
+      out.push(piece);
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The whole file as one Buffer, read a piece at a time (readFileSync refuses files over 2 GiB). */
 export function readFileInPieces(file: string, o: PieceOptions = {}): Buffer {
   const fd = openSync(file, 'r');

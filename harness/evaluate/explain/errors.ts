@@ -210,6 +210,8 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** the run's interrupt (contract/explain.ts) */
+  readonly signal?: AbortSignal;
   /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
   readonly clusters?: VariantClusters;
   /** what the sample's errors are errors against (absent: the ground truth) */
@@ -257,35 +259,43 @@ function judgmentOf(judged: boolean | undefined): Judgment {
   return judged === undefined ? null : judged ? 'duplicate' : 'not a duplicate';
 }
 
-/** `errors/<variant>.jsonl`: one line an error of the sample (ErrorLine). */
+/**
+ * `errors/<variant>.jsonl`: one line an error of the sample (ErrorLine). The explanations start
+ * together, so that collection statistics they all need are gathered in one pass
+ * (feature-counts.ts PassCounts) instead of one pass an error; the lines keep the sample's order.
+ */
 export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<Buffer> {
-  const lines: string[] = [];
+  const explanations = await Promise.all(
+    sample.sample.map((e) =>
+      explainPair({
+        docs: o.docs,
+        a: e.a,
+        b: e.b,
+        variant: o.variant,
+        truth: o.truth,
+        threshold: o.threshold,
+        score: e.score,
+        seed: o.seed,
+        width: o.width,
+        ...(o.cached ? { cached: o.cached } : {}),
+        ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.clusters ? { clusters: o.clusters } : {}),
+      }),
+    ),
+  );
   const rank = { 'false positive': 0, 'false negative': 0 };
-  for (const e of sample.sample) {
-    const explanation: PairExplanation = await explainPair({
-      docs: o.docs,
-      a: e.a,
-      b: e.b,
-      variant: o.variant,
-      truth: o.truth,
-      threshold: o.threshold,
-      score: e.score,
-      seed: o.seed,
-      width: o.width,
-      ...(o.cached ? { cached: o.cached } : {}),
-      ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
-      ...(o.clusters ? { clusters: o.clusters } : {}),
-    });
+  const lines = sample.sample.map((e, i) => {
     const line: ErrorLine = {
       kind: e.kind,
       ...(o.against === 'judgments' ? { against: 'judgments' as const } : {}),
       rank: ++rank[e.kind],
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
-      explanation,
+      explanation: explanations[i] as PairExplanation,
       texts: { a: carriedText(o.docs.texts[e.a] as string), b: carriedText(o.docs.texts[e.b] as string) },
       ...(o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : {}),
     };
-    lines.push(JSON.stringify(line));
-  }
+    return JSON.stringify(line);
+  });
   return Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`);
 }

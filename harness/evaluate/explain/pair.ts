@@ -36,6 +36,8 @@ export interface PairQuestion {
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /** collection statistics shared by the explanations of one run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
+  /** the run's interrupt, for evidence that passes over the collection (contract/explain.ts) */
+  readonly signal?: AbortSignal;
   /** a clustered variant's clusters and the links they were closed from: the explanation gives the chain that joined the pair */
   readonly clusters?: VariantClusters;
 }
@@ -143,7 +145,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}) }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adapter } from '../../../algorithms/broder/index.ts';
-import { countsByPass, countsFromFeatures } from '../../../algorithms/text/feature-counts.ts';
+import { countsByPass, countsFromFeatures, PassCounts } from '../../../algorithms/text/feature-counts.ts';
 import { fingerprintSlice, mergeSlices } from '../../../algorithms/text/features.ts';
 import { docSet } from '../../support/corpus.ts';
 
@@ -19,5 +19,37 @@ describe('documentCounts', () => {
       // "sat on" is in the first four documents
       expect(fromFeatures.get(explain.features!(p, 'sat on').keys[0] as string)).toBe(4);
     }
+  });
+});
+
+describe('PassCounts', () => {
+  const texts = Array.from({ length: 40 }, (_, i) => `doc ${i % 7} the cat sat on mat ${i % 3} and the dog ran ${i % 5} times ${'x'.repeat(i % 4)}`);
+  const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint: 'rabin64' });
+  const keysOf = (t: string): string[] => [...new Set(explain.features!(p, t).keys)];
+  /** Brute force: the documents whose own shingles hold the key. */
+  const truth = (key: string): number => texts.filter((t) => keysOf(t).includes(key)).length;
+
+  it('counts, for questions asked together, what each document holds, in one pass', async () => {
+    // Pieces of about 100 characters: a pass adds up the counts of many pieces.
+    const counter = new PassCounts(docSet(texts), p.shingle, p.fingerprint, { pieceChars: 100 });
+    const asked = [keysOf(texts[0] as string), keysOf(texts[5] as string), [...keysOf(texts[9] as string), 'ffffffffffffffff']];
+    const answers = await Promise.all(asked.map((keys) => counter.counts(keys)));
+    answers.forEach((m, i) => expect([...m]).toEqual((asked[i] as string[]).map((k) => [k, truth(k)])));
+    expect(counter.passes).toBe(1);
+    // Asked again: kept, no pass; a new key: one more pass.
+    await counter.counts(keysOf(texts[0] as string));
+    expect(counter.passes).toBe(1);
+    const more = keysOf('zebra crossing');
+    expect([...(await counter.counts(more))]).toEqual(more.map((k) => [k, 0]));
+    expect(counter.passes).toBe(2);
+  });
+
+  it('stops a pass at an abort', async () => {
+    const ac = new AbortController();
+    const counter = new PassCounts(docSet(texts), p.shingle, p.fingerprint, { signal: ac.signal, pieceChars: 100 });
+    const asked = counter.counts(keysOf(texts[1] as string));
+    // Between two pieces of the pass.
+    setImmediate(() => setImmediate(() => ac.abort(new Error('interrupted'))));
+    await expect(asked).rejects.toThrow('interrupted');
   });
 });

@@ -23,7 +23,7 @@ function scorerOf(full: PairList): { scorer: PairScorer; asked: () => number } {
   const byPair = new Map(rows(full).map(([a, b, s]) => [`${a} ${b}`, s]));
   let asked = 0;
   return {
-    scorer: (a, b) => {
+    scorer: async (a, b) => {
       asked += a.length;
       return Float64Array.from(a, (x, i) => byPair.get(`${x} ${b[i]}`) ?? 0);
     },
@@ -38,7 +38,7 @@ const outputs: Record<string, PlanOutput> = {
 };
 
 describe('withLookups', () => {
-  it.each([1, 2, 3, 4])('gives the measures of the truth reporting every pair (seed %i)', (seed) => {
+  it.each([1, 2, 3, 4])('gives the measures of the truth reporting every pair (seed %i)', async (seed) => {
     const random = seededRandom(seed);
     const full = sortPairs(randomPairs(400, DOCS, random, () => random()), DOCS, 'truth');
     // The run: some of the truth's pairs with other scores, and pairs the truth does not have.
@@ -49,20 +49,51 @@ describe('withLookups', () => {
     for (const [kind, output] of Object.entries(outputs)) {
       const { scorer, asked } = scorerOf(full);
       const base = { pairs: run, output, counters: {}, documents: DOCS, evaluate, sizes };
-      const whole = evaluateVariant({ ...base, truth: { pairs: full, candidates: 1 } });
-      const looked = evaluateVariant({ ...base, truth: { pairs: above(full, LOWEST), candidates: 1, scorer } });
+      const whole = await evaluateVariant({ ...base, truth: { pairs: full, candidates: 1 } });
+      const looked = await evaluateVariant({ ...base, truth: { pairs: above(full, LOWEST), candidates: 1, scorer } });
       expect(looked, kind).toEqual(whole);
       expect(asked(), kind).toBeGreaterThan(0);
     }
   });
 
-  it('adds the looked-up pairs scoring above 0, in order, and asks only for those a measure reads', () => {
+  it('adds the looked-up pairs scoring above 0, in order, and asks only for those a measure reads', async () => {
     const truth = pairList([[0, 1, 0.9], [2, 3, 0.5]]);
     const run = pairList([[0, 1, 0.9], [0, 2, 0.6], [1, 2, 0.05], [1, 3, 0.7], [2, 3, 0.4]]);
     const asked: string[] = [];
-    const scorer: PairScorer = (a, b) => Float64Array.from(a, (x, i) => (asked.push(`${x} ${b[i]}`), x === 0 ? 0.15 : 0));
+    const scorer: PairScorer = async (a, b) => Float64Array.from(a, (x, i) => (asked.push(`${x} ${b[i]}`), x === 0 ? 0.15 : 0));
     // (1,2) scores 0.05 in the run, under the floor: not asked; (1,3) scores 0 in the truth: left out.
-    expect(rows(withLookups(truth, run, { floor: 0.2, allRun: false, scorer }))).toEqual([[0, 1, 0.9], [0, 2, 0.15], [2, 3, 0.5]]);
+    expect(rows(await withLookups(truth, run, { floor: 0.2, allRun: false, scorer }))).toEqual([[0, 1, 0.9], [0, 2, 0.15], [2, 3, 0.5]]);
     expect(asked).toEqual(['0 2', '1 3']);
+  });
+
+  it('asks in pieces of at most `piece` pairs, and gives what one question gives', async () => {
+    const random = seededRandom(9);
+    const full = sortPairs(randomPairs(300, DOCS, random, () => random()), DOCS, 'truth');
+    const run = sortPairs(randomPairs(200, DOCS, random, () => random()), DOCS, 'run');
+    const whole = await withLookups(above(full, LOWEST), run, { floor: LOWEST, allRun: true, scorer: scorerOf(full).scorer, piece: 1 << 20 });
+    const sizes: number[] = [];
+    const { scorer } = scorerOf(full);
+    const pieces = await withLookups(above(full, LOWEST), run, { floor: LOWEST, allRun: true, scorer: (a, b) => (sizes.push(a.length), scorer(a, b)), piece: 7 });
+    expect(rows(pieces)).toEqual(rows(whole));
+    expect(sizes.length).toBeGreaterThan(3);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
+  });
+
+  it('stops between two pieces at an interrupt', async () => {
+    const random = seededRandom(10);
+    const full = sortPairs(randomPairs(300, DOCS, random, () => random()), DOCS, 'truth');
+    const run = sortPairs(randomPairs(200, DOCS, random, () => random()), DOCS, 'run');
+    const ac = new AbortController();
+    const { scorer } = scorerOf(full);
+    let asked = 0;
+    const looking = withLookups(above(full, LOWEST), run, {
+      floor: LOWEST,
+      allRun: true,
+      scorer: (a, b) => (++asked === 1 && ac.abort(new Error('interrupted')), scorer(a, b)),
+      signal: ac.signal,
+      piece: 7,
+    });
+    await expect(looking).rejects.toThrow('interrupted');
+    expect(asked).toBe(1);
   });
 });

@@ -29,12 +29,12 @@ const output = (over: Partial<PlanOutput>): PlanOutput => ({
 });
 
 describe('evaluateVariant', () => {
-  it('compares an exact join from its floor up: a join at 0.5 that finds every pair there has no error', () => {
+  it('compares an exact join from its floor up: a join at 0.5 that finds every pair there has no error', async () => {
     const join = list([
       [0, 1, 0.9],
       [0, 2, 0.6],
     ]);
-    const e = evaluateVariant({ pairs: join, output: output({ score: { kind: 'resemblance', floor: 0.5 }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
+    const e = await evaluateVariant({ pairs: join, output: output({ score: { kind: 'resemblance', floor: 0.5 }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
     // P = {G >= 0.5 or S >= 0.5} = {(0,1), (0,2)}: both exact
     expect(e.pairsCompared).toBe(2);
     expect(e.measures.avg_error).toBe(0);
@@ -45,19 +45,19 @@ describe('evaluateVariant', () => {
     expect(e.notApplicable.distribution).toMatch(/from RR 0.5 up: no share at 0.2/);
   });
 
-  it('with floor 0 the same pairs are an estimate that missed (1,2) at 0.3', () => {
-    const e = evaluateVariant({ pairs: list([[0, 1, 0.9], [0, 2, 0.6]]), output: output({}), counters: {}, documents: 5, evaluate, truth });
+  it('with floor 0 the same pairs are an estimate that missed (1,2) at 0.3', async () => {
+    const e = await evaluateVariant({ pairs: list([[0, 1, 0.9], [0, 2, 0.6]]), output: output({}), counters: {}, documents: 5, evaluate, truth });
     // P = {(0,1), (0,2), (1,2)}: errors 0, 0, 0.3
     expect(e.pairsCompared).toBe(3);
     expect(e.measures.avg_error).toBeCloseTo(0.1, 15);
   });
 
-  it('takes every reported pair as a decision, whatever its score, when the plan says so', () => {
+  it('takes every reported pair as a decision, whatever its score, when the plan says so', async () => {
     // a detector that calls (0,1) and (1,2) duplicates with score 0.2 each
     const pairs = list([[0, 1, 0.2], [1, 2, 0.2]]);
-    const byScore = evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' } }), counters: {}, documents: 5, evaluate, truth });
+    const byScore = await evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' } }), counters: {}, documents: 5, evaluate, truth });
     expect(byScore.measures.precision_pairs).toBeNull();
-    const byDecision = evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
+    const byDecision = await evaluateVariant({ pairs, output: output({ score: { kind: 'other', why: 'w' }, decisions: { kind: 'every-reported-pair' } }), counters: {}, documents: 5, evaluate, truth });
     // Res = {(0,1), (1,2)}, Dup = {(0,1), (0,2)}: 1 of 2 each way
     expect(byDecision.measures.precision_pairs).toBe(0.5);
     expect(byDecision.measures.recall_pairs).toBe(0.5);
@@ -68,27 +68,27 @@ describe('evaluateVariant', () => {
     expect(byDecision.measures.pairs).toBe(2);
   });
 
-  it('reads candidates from the counter the plan names, and compares them with the ground truth’s', () => {
+  it('reads candidates from the counter the plan names, and compares them with the ground truth’s', async () => {
     const candidates = { group: 'j', name: 'compared' };
-    const e = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { compared: 4 } }, documents: 5, evaluate, truth });
+    const e = await evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { compared: 4 } }, documents: 5, evaluate, truth });
     expect(e.measures.candidate_pairs).toBe(4);
     expect(e.measures.candidate_reduction_pct).toBeCloseTo(60, 12);
   });
 
-  it('leaves candidates empty, never a 100% reduction, when the counters did not arrive', () => {
+  it('leaves candidates empty, never a 100% reduction, when the counters did not arrive', async () => {
     const candidates = { group: 'j', name: 'compared' };
-    const e = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: {}, documents: 5, evaluate, truth });
+    const e = await evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: {}, documents: 5, evaluate, truth });
     expect(e.measures.candidate_pairs).toBeNull();
     expect(e.measures.candidate_reduction_pct).toBeNull();
     expect(e.warnings).toContain('candidate_pairs: undefined, the counter j.compared did not arrive');
     // a group that exists without the counter means zero
-    const zero = evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { other: 1 } }, documents: 5, evaluate, truth });
+    const zero = await evaluateVariant({ pairs: list([]), output: output({ candidates }), counters: { j: { other: 1 } }, documents: 5, evaluate, truth });
     expect(zero.measures.candidate_pairs).toBe(0);
     expect(zero.measures.candidate_reduction_pct).toBe(100);
   });
 
-  it('has no candidate measures when the plan declares no candidates', () => {
-    const e = evaluateVariant({ pairs: list([]), output: output({}), counters: {}, documents: 5, evaluate, truth });
+  it('has no candidate measures when the plan declares no candidates', async () => {
+    const e = await evaluateVariant({ pairs: list([]), output: output({}), counters: {}, documents: 5, evaluate, truth });
     expect('candidate_pairs' in e.measures).toBe(false);
   });
 
@@ -102,19 +102,19 @@ describe('evaluateVariant', () => {
     ]);
     const out = output({ score: { kind: 'resemblance', floor: 0.05 }, decisions: { kind: 'every-reported-pair' } });
     expect(pairsFileFloor(out, 0.1)).toBe(-Infinity);
-    const e = evaluateVariant({ pairs: join, output: out, counters: {}, documents: 5, evaluate, truth });
+    const e = await evaluateVariant({ pairs: join, output: out, counters: {}, documents: 5, evaluate, truth });
     expect(e.measures.pairs).toBe(3);
     const file = await pairsCsvGz(join, ['d0', 'd1', 'd2', 'd3', 'd4'], e.pairsFileFloor);
     expect(file.rows).toBe(3);
-    expect(gunzipSync(file.bytes).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
+    expect(gunzipSync(Buffer.concat(file.pieces)).toString('utf8')).toBe('doc_a,doc_b,score\nd0,d1,0.9\nd0,d2,0.6\nd3,d4,0.05\n');
   });
 
-  it('writes an RR estimate decided at the threshold from min_score up', () => {
+  it('writes an RR estimate decided at the threshold from min_score up', async () => {
     const est = list([
       [0, 1, 0.9],
       [3, 4, 0.05],
     ]);
-    const e = evaluateVariant({ pairs: est, output: output({}), counters: {}, documents: 5, evaluate, truth });
+    const e = await evaluateVariant({ pairs: est, output: output({}), counters: {}, documents: 5, evaluate, truth });
     expect(e.pairsFileFloor).toBe(0.1);
     expect(e.measures.pairs).toBe(1);
   });

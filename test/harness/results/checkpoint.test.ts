@@ -103,10 +103,15 @@ describe('Checkpoint in bounded pieces', () => {
     const { checkpoint: c } = Checkpoint.open(dir, 'd', false, { chunkBytes: 7 });
     const truth = { a: Uint32Array.from([0, 0, 3]), b: Uint32Array.from([1, 2, 9]), score: Float64Array.from([0.5, 1, 1 / 3]) };
     const bytes = Buffer.from('a file of more than seven bytes');
-    c.save('t', ID, { record: record('t', 1), files: [{ file: 'pairs/t.csv.gz', bytes }], truth });
+    // A file made in pieces (a pairs file) is saved as its pieces in order.
+    const made = [bytes.subarray(0, 3), bytes.subarray(3)];
+    c.save('t', ID, { record: record('t', 1), files: [{ file: 'pairs/t.csv.gz', bytes: made }], truth });
     const back = Checkpoint.open(dir, 'd', true, { chunkBytes: 7 }).checkpoint.restore('t', ID);
     expect(back?.truth).toEqual(truth);
-    expect(back?.files[0]?.bytes).toEqual(bytes);
+    // Read back in pieces of at most 7 bytes, never joined.
+    const pieces = back?.files[0]?.bytes as Buffer[];
+    expect(pieces.map((p) => p.length)).toEqual([7, 7, 7, 7, 3]);
+    expect(Buffer.concat(pieces)).toEqual(bytes);
   });
 });
 

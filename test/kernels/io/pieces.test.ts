@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forEachPiece, readFileInPieces, readInto, writeFileInPieces } from '../../../kernels/io/pieces.ts';
+import { byteLengthOf, forEachPiece, piecesOf, readFileInPieces, readFilePieces, readInto, writeFileInPieces } from '../../../kernels/io/pieces.ts';
 
 const dirs: string[] = [];
 function temp(name: string): string {
@@ -37,6 +37,26 @@ describe('files in pieces', () => {
     } finally {
       closeSync(fd);
     }
+  });
+
+  it('reads a file back as pieces of at most the bound, in order, the last one shorter', () => {
+    const f = temp('p.bin');
+    const bytes = Buffer.from(Array.from({ length: 23 }, (_, i) => (i * 37) & 0xff));
+    writeFileInPieces(f, [bytes]);
+    const pieces = readFilePieces(f, { chunkBytes: 5 });
+    expect(pieces.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
+    expect(Buffer.concat(pieces)).toEqual(bytes);
+    const empty = temp('empty.bin');
+    writeFileInPieces(empty, []);
+    expect(readFilePieces(empty)).toEqual([]);
+  });
+
+  it('takes a file’s bytes whole or as pieces alike', () => {
+    const whole = Buffer.from('abcdef');
+    const pieces = [whole.subarray(0, 2), whole.subarray(2)];
+    expect(piecesOf(whole)).toEqual([whole]);
+    expect(piecesOf(pieces)).toBe(pieces);
+    expect([byteLengthOf(whole), byteLengthOf(pieces), byteLengthOf([])]).toEqual([6, 6, 0]);
   });
 
   it('refuses a bound that is not a positive integer', () => {
