@@ -4,25 +4,32 @@
  */
 import type { DocumentSet, ExplainContext } from '../../contract/index.ts';
 import { featuresCodec } from './corpus-features.ts';
-import type { DocumentFeatures } from './features.ts';
+import { fingerprintSlice, mergeSlices, type DocumentFeatures } from './features.ts';
 import { fingerprintHex, shingleFingerprints } from './fingerprint.ts';
 import { normalize } from './normalize.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 /**
  * How many documents of the collection hold each of `keys` (distinct fingerprints): their
- * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts),
- * else one pass that fingerprints every document.
+ * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts).
+ * Without them: for the explanations of a run (a shared cache), the features computed once, in
+ * one pass over the collection, for every pair of the run (a pass for each pair would fingerprint
+ * the collection hundreds of times); for one pair, one pass that counts only `keys`.
  */
 export function documentCounts(ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached'>, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Map<string, number> {
   const codec = featuresCodec(shingle, kind);
-  const kept = ctx.storedIfAny?.(codec);
+  const kept = ctx.storedIfAny?.(codec) ?? (ctx.cached ? ctx.cached(`features-by-pass:${codec.key}`, () => featuresByPass(ctx.docs, shingle, kind)) : undefined);
   if (!kept) return countsByPass(ctx.docs, shingle, kind, keys);
   // Counts already looked up for an earlier pair of the same run are reused.
   const known = ctx.cached ? ctx.cached(`document-counts:${codec.key}`, () => new Map<string, number>()) : new Map<string, number>();
   const missing = keys.filter((k) => !known.has(k));
   for (const [k, n] of countsFromFeatures(kept, missing)) known.set(k, n);
   return new Map(keys.map((k) => [k, known.get(k) as number]));
+}
+
+/** The collection's fingerprint features, computed here, on this thread (corpus-features.ts computes them on the kernel's). */
+export function featuresByPass(docs: DocumentSet, shingle: ShingleSpec, kind: FingerprintKind): DocumentFeatures {
+  return mergeSlices([fingerprintSlice({ texts: docs.texts, firstDoc: 0, shingle, kind })]);
 }
 
 /** The length of each key's posting list, found by binary search over the ids' words (ascending fingerprint order). */
