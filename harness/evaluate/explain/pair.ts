@@ -60,6 +60,8 @@ export interface ExplainedChain {
   readonly path: readonly string[];
   /** the links, the weakest first; `step`: the link's place along the path, 1-based */
   readonly links: readonly { readonly from: string; readonly to: string; readonly resemblance: number; readonly step: number }[];
+  /** present when the search stopped at its bound (chain.ts): the chain shown is the one of fewest links */
+  readonly bounded?: string;
 }
 
 export type Verdict = 'true positive' | 'false positive' | 'false negative' | 'true negative';
@@ -178,6 +180,7 @@ function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, re
     bottleneck: found.bottleneck,
     path: found.path.map(id),
     links: found.links.map((l) => ({ from: id(l.from), to: id(l.to), resemblance: l.resemblance, step: l.step })),
+    ...(found.bounded ? { bounded: found.bounded } : {}),
   };
 }
 
