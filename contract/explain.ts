@@ -52,6 +52,8 @@ export interface ExplainContext {
    * value depends on besides the documents. Absent: compute it each time.
    */
   cached?<T>(key: string, compute: () => T): T;
+  /** A file the variant's run kept (KernelResult.kept), by name; undefined when it kept none of that name. */
+  kept?(name: string): Uint8Array | undefined;
 }
 
 /** What a detector saw of a pair. */

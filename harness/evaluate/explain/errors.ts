@@ -213,6 +213,8 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** the files the variant's run kept (contract/explain.ts) */
+  kept?(name: string): Uint8Array | undefined;
   /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
   readonly clusters?: VariantClusters;
   /** what the sample's errors are errors against (absent: the ground truth) */
@@ -283,6 +285,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       width: o.width,
       ...(o.cached ? { cached: o.cached } : {}),
       ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+      ...(o.kept ? { kept: o.kept } : {}),
       ...(o.clusters ? { clusters: o.clusters } : {}),
     });
     const head: Omit<ErrorLine, 'texts' | 'judgment'> = {

@@ -36,6 +36,8 @@ export interface PairQuestion {
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /** collection statistics shared by the explanations of one run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
+  /** the files the variant's run kept (contract/explain.ts) */
+  kept?(name: string): Uint8Array | undefined;
   /** a clustered variant's clusters and the links they were closed from: the explanation gives the chain that joined the pair */
   readonly clusters?: VariantClusters;
 }
@@ -145,7 +147,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}) }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
