@@ -54,6 +54,8 @@ export interface ExplainContext {
   cached?<T>(key: string, compute: () => T): T;
   /** the run's interrupt: a pass over the collection stops at it (absent: none) */
   readonly signal?: AbortSignal;
+  /** A file the variant's run kept (KernelResult.kept), by name; undefined when it kept none of that name. */
+  kept?(name: string): Uint8Array | undefined;
 }
 
 /** What a detector saw of a pair. */

@@ -160,6 +160,17 @@ export interface KernelResult {
   readonly processTree?: ProcessTreeUsage;
   /** One-line warnings for run.json (skipped lines of a command's output, with file and line). */
   readonly warnings?: readonly string[];
+  /** Files kept in the results folder as they are (`kept/<variant>/<name>`), for the detector's explanations (ExplainContext.kept): a command's own output. */
+  readonly kept?: readonly KeptFile[];
+}
+
+/** A file a kernel keeps with its run's results (KernelResult.kept). */
+export interface KeptFile {
+  /** a file name, no folder */
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  /** what it is, for run.json */
+  readonly description: string;
 }
 
 /** A value as `KernelContext.stored` keeps it: a little JSON and arrays of 32-bit words. */

@@ -38,25 +38,23 @@ function features(params: BroderParams, text: string): FeatureOccurrences {
 
 const TWO_POW_32 = 2 ** 32;
 
-/** The fingerprint (hex, 32-bit words most significant first) modulo m, exactly for m <= 2^21 (Horner's rule below 2^53). */
-export function hexMod(key: string, m: number): number {
-  let acc = 0;
-  for (let k = 0; k < key.length; k += 8) acc = (acc * TWO_POW_32 + parseInt(key.slice(k, k + 8), 16)) % m;
-  return acc;
-}
-
-/** A document's distinct fingerprints: where each first lies, and each as numbers (32-bit words, most significant first) for `fp mod m`. */
+/**
+ * A document's distinct fingerprints: where each first lies and its place among them, and each
+ * as numbers (32-bit words, most significant first, at `place · width`) for `fp mod m`.
+ */
 interface Distinct {
-  readonly first: Map<string, { start: number; end: number }>;
+  readonly first: Map<string, { readonly start: number; readonly end: number; readonly place: number }>;
   readonly words: Float64Array;
   readonly width: number;
 }
 
 function distinct(occ: FeatureOccurrences): Distinct {
-  const first = new Map<string, { start: number; end: number }>();
-  occ.keys.forEach((k, i) => {
-    if (!first.has(k)) first.set(k, { start: occ.starts[i] as number, end: occ.ends[i] as number });
-  });
+  const first = new Map<string, { start: number; end: number; place: number }>();
+  const { keys, starts, ends } = occ;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (!first.has(k)) first.set(k, { start: starts[i] as number, end: ends[i] as number, place: first.size });
+  }
   const width = first.size === 0 ? 0 : (first.keys().next().value as string).length / 8;
   const words = new Float64Array(first.size * width);
   let at = 0;
@@ -64,16 +62,44 @@ function distinct(occ: FeatureOccurrences): Distinct {
   return { first, words, width };
 }
 
-/** How many of a document's distinct fingerprints are `residue` mod m: hexMod's Horner's rule over the words kept. */
+/** The fingerprint at `place` of `d` modulo m, exactly for m <= 2^21: Horner's rule over its words, below 2^53. */
+function wordsMod(d: Distinct, place: number, m: number): number {
+  let acc = 0;
+  const at = place * d.width;
+  for (let k = 0; k < d.width; k++) acc = (acc * TWO_POW_32 + (d.words[at + k] as number)) % m;
+  return acc;
+}
+
+/** How many of a document's distinct fingerprints are `residue` mod m. */
 function keptByMod(d: Distinct, m: number, residue: number): number {
   let kept = 0;
-  const { words, width } = d;
-  for (let at = 0; at < words.length; at += width) {
-    let acc = 0;
-    for (let k = 0; k < width; k++) acc = (acc * TWO_POW_32 + (words[at + k] as number)) % m;
-    if (acc === residue) kept++;
-  }
+  const n = d.width === 0 ? 0 : d.words.length / d.width;
+  for (let place = 0; place < n; place++) if (wordsMod(d, place, m) === residue) kept++;
   return kept;
+}
+
+/** The fingerprints both documents hold, in A's order: the same for every variant of a shingling, so computed once a pair. */
+interface SharedOf {
+  readonly keys: readonly string[];
+  /** where each first lies in A, and its place among A's distinct fingerprints */
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+  readonly places: readonly number[];
+}
+
+function sharedOf(A: Distinct, B: Distinct): SharedOf {
+  const keys: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const places: number[] = [];
+  for (const [key, at] of A.first) {
+    if (!B.first.has(key)) continue;
+    keys.push(key);
+    starts.push(at.start);
+    ends.push(at.end);
+    places.push(at.place);
+  }
+  return { keys, starts, ends, places };
 }
 
 interface Rule {
@@ -124,8 +150,8 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const A = dA.first;
   const B = dB.first;
   const r = rule(params, ctx, { a: A.size, b: B.size });
-  const shared: SharedFingerprint[] = [];
-  for (const [key, at] of A) if (B.has(key)) shared.push({ key, ...at, kept: true, value: 0 });
+  const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
+  const shared: SharedFingerprint[] = both.keys.map((k, i) => ({ key: k, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
   let sizeA = A.size;
   let sizeB = B.size;
   if (r.m !== undefined) {
@@ -135,14 +161,15 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     const keptIn = (i: number, d: Distinct): number => once(ctx, `${key}:mod ${m} = ${residue}:${i}`, () => keptByMod(d, m, residue));
     sizeA = keptIn(ctx.a, dA);
     sizeB = keptIn(ctx.b, dB);
-    for (const f of shared) {
-      f.value = hexMod(f.key, m);
+    shared.forEach((f, i) => {
+      f.value = wordsMod(dA, both.places[i] as number, m);
       f.kept = f.value === r.residue;
-    }
+    });
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
-    const counts = await documentCounts(ctx, params.shingle, params.fingerprint, shared.map((f) => f.key));
+    // The same pair is an error of many SCT thresholds: its counts are looked up once.
+    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCounts(ctx, params.shingle, params.fingerprint, both.keys));
     for (const f of shared) {
       f.value = counts.get(f.key) as number;
       f.kept = f.value <= limit;

@@ -1,16 +1,18 @@
 /**
  * The external detector's evidence about a pair (issue 26): the lines its output holds for the
  * two documents, each with its file and line number: the pair's line (`doc_a,doc_b[,score]`) or
- * each document's cluster line (`doc,cluster`). Read again from the `file` a run read; a
- * command's output is not kept after its run, so for a command the evidence says so, and the
- * run's score (from its pairs file) is what the command wrote.
+ * each document's cluster line (`doc,cluster`). Read again from the `file` a run read; for a
+ * command, from its output as the run kept it (`kept/<variant>/output.<format>.csv.gz`, kernel.ts).
+ * A run written before outputs were kept has none: the evidence says so, and the run's score
+ * (from its pairs file) is what the command wrote.
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import type { AdapterExplain, Evidence, ExplainContext } from '../../contract/index.ts';
 import { csvFields } from './csv-line.ts';
+import { keptOutputName } from './kernel.ts';
 import type { ExternalParams } from './params.ts';
 
 export interface OutputLine {
@@ -23,6 +25,16 @@ export type OutputLines = ReadonlyMap<string, readonly OutputLine[]>;
 
 const pairKey = (x: string, y: string): string => (x < y ? `${x}\0${y}` : `${y}\0${x}`);
 
+/** Adds line `n` of an output to the lines by what they name. */
+function addLine(by: Map<string, OutputLine[]>, format: ExternalParams['output'], text: string, n: number): void {
+  const f = csvFields(text);
+  if (!f || f.length < 2) return;
+  const key = format === 'clusters' ? (f[0] as string) : pairKey(f[0] as string, f[1] as string);
+  const l = by.get(key);
+  if (l) l.push({ line: n, text });
+  else by.set(key, [{ line: n, text }]);
+}
+
 /** Reads a pairs or clusters output (gzip when it ends in .gz) into its lines by what they name. */
 export async function outputLines(path: string, format: ExternalParams['output']): Promise<OutputLines> {
   const by = new Map<string, OutputLine[]>();
@@ -31,15 +43,17 @@ export async function outputLines(path: string, format: ExternalParams['output']
   input.setEncoding('utf8');
   raw.on('error', (e) => input.destroy(e));
   let n = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    n++;
-    const f = csvFields(text);
-    if (!f || f.length < 2) continue;
-    const key = format === 'clusters' ? (f[0] as string) : pairKey(f[0] as string, f[1] as string);
-    const l = by.get(key);
-    if (l) l.push({ line: n, text });
-    else by.set(key, [{ line: n, text }]);
-  }
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) addLine(by, format, text, ++n);
+  return by;
+}
+
+/** The lines of an output held as text, split as readline splits a file (\n, \r\n, \r). */
+export function outputLinesOf(text: string, format: ExternalParams['output']): OutputLines {
+  const by = new Map<string, OutputLine[]>();
+  const lines = text.split(/\r\n|\n|\r/);
+  // A final line break ends the last line: no empty line after it.
+  if (lines[lines.length - 1] === '') lines.pop();
+  lines.forEach((l, i) => addLine(by, format, l, i + 1));
   return by;
 }
 
@@ -73,14 +87,25 @@ export function evidenceFromLines(o: { readonly file: string; readonly format: E
   return { summary: fit(summary), data: { file: o.file, format: o.format, lines: l.map((x) => ({ ...x })) }, lines: l.map(at).map(fit) };
 }
 
+const keptLines = new WeakMap<Uint8Array, OutputLines>();
+
 export const explain: AdapterExplain<ExternalParams> = {
   async evidence(params: ExternalParams, ctx: ExplainContext): Promise<Evidence> {
     const idA = ctx.docs.ids[ctx.a] as string;
     const idB = ctx.docs.ids[ctx.b] as string;
     const file = params.file;
     if (file === undefined) {
-      const line = 'the command’s output is not kept after its run: the run’s score of the pair is what it wrote';
-      return { summary: line.length <= ctx.width ? line : `${line.slice(0, ctx.width - 1)}…`, data: { file: null, format: params.output }, lines: [] };
+      // A command: its output as the run kept it (kernel.ts).
+      const name = keptOutputName(params);
+      const bytes = ctx.kept?.(name);
+      if (bytes === undefined) {
+        const line = 'the command’s output was not kept with this run: the run’s score of the pair is what it wrote';
+        return { summary: line.length <= ctx.width ? line : `${line.slice(0, ctx.width - 1)}…`, data: { file: null, format: params.output }, lines: [] };
+      }
+      // Each error of the variant asks: its lines are read once, for as long as the run holds the bytes.
+      let lines = keptLines.get(bytes);
+      if (!lines) keptLines.set(bytes, (lines = outputLinesOf(gunzipSync(bytes).toString('utf8'), params.output)));
+      return evidenceFromLines({ file: name.slice(0, -'.gz'.length), format: params.output, lines, idA, idB, width: ctx.width });
     }
     if (!existsSync(file)) {
       return { summary: `${basename(file)}: no longer there to read`.slice(0, ctx.width), data: { file, format: params.output }, lines: [] };

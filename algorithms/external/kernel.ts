@@ -3,7 +3,8 @@
  * variants of a sweep), the command run as a process tree in a folder of its own, its output
  * read back as pairs or clusters.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { basename, join } from 'node:path';
 import type { KernelContext, KernelResult, LocalKernel } from '../../contract/index.ts';
 import { commandLine } from './argv.ts';
@@ -56,9 +57,17 @@ export function externalKernel(s: KernelSettings): LocalKernel {
       const usage = await runCommand(cmd, { cwd: dir, timeoutS: params.timeout_s, signal: ctx.signal, label: program });
       ctx.progress(`reading its ${params.output}`);
       const read = await readOutput(output, outputOptions(`${program}'s ${params.output}`));
-      return { ...counted(ctx, read), processTree: usage, warnings: read.warnings };
+      // The work folder goes with the run: the output is kept with the results, compressed, so
+      // that an explanation can show the command's own line for a pair (explain.ts).
+      const kept = { name: keptOutputName(params), bytes: gzipSync(readFileSync(output)), description: `what ${program} wrote (${params.output}), as it wrote it, compressed: the lines its explanations show` };
+      return { ...counted(ctx, read), processTree: usage, warnings: read.warnings, kept: [kept] };
     },
   };
+}
+
+/** The name a command's output is kept under (KernelResult.kept). */
+export function keptOutputName(params: Pick<ExternalParams, 'output'>): string {
+  return `output.${params.output}.csv.gz`;
 }
 
 /** The pairs and clusters read, with their counters counted. */

@@ -6,6 +6,7 @@
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintHex, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import { normalize } from './normalize.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -61,7 +62,6 @@ function isWordUnit(c: number): boolean {
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   const lower = text.toLowerCase();
   const origin = loweredOrigins(text, lower);
-  const out = new Uint16Array(lower.length);
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
   let o = 0;
@@ -78,23 +78,23 @@ export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
       continue;
     }
     if (pendingSpace >= 0 && o > 0) {
-      out[o] = 0x20;
       from[o] = origin.from[pendingSpace] as number;
       to[o++] = origin.to[pendingSpace] as number;
     }
     pendingSpace = -1;
     for (let k = 0; k < units; k++) {
-      out[o] = lower.charCodeAt(i + k);
       from[o] = origin.from[i + k] as number;
       to[o++] = origin.to[i + k] as number;
     }
     i += units;
   }
-  return { normalized: utf16.decode(out.subarray(0, o)), from: from.slice(0, o), to: to.slice(0, o) };
+  // The walk above keeps the code units `normalize` keeps, a space for each run of separators
+  // between words: its text is `normalize`'s (the tests hold the two equal), made there faster
+  // than by decoding the units kept here.
+  const normalized = normalize(text);
+  if (normalized.length !== o) throw new Error(`offsets: ${o} code units kept, normalize kept ${normalized.length}`);
+  return { normalized, from: from.slice(0, o), to: to.slice(0, o) };
 }
-
-// Lone surrogates never reach the output (they are separators), so decoding changes nothing.
-const utf16 = new TextDecoder('utf-16le');
 
 /** The original text's range of the normalized range [start, end). */
 export function originalRange(n: NormalizedWithOffsets, start: number, end: number): [number, number] {
@@ -140,7 +140,11 @@ function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind): Fe
   const ends = new Uint32Array(fps.count);
   for (let k = 0; k < fps.count; k++) {
     keys[k] = fingerprintHex(fps.data, k, fps.width);
-    [starts[k], ends[k]] = originalRange(n, ranges.starts[k] as number, ranges.ends[k] as number);
+    // originalRange, without an array a shingle
+    const start = ranges.starts[k] as number;
+    const end = ranges.ends[k] as number;
+    starts[k] = n.from[start] ?? 0;
+    ends[k] = end <= start ? (n.from[start] ?? 0) : (n.to[end - 1] as number);
   }
   return { keys, starts, ends };
 }

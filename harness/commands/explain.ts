@@ -5,6 +5,7 @@
  * them (through the corpus cache when it holds them), and everything else is computed again
  * from the two texts (harness/evaluate/explain/pair.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { AlgorithmAdapter, StoreCodec } from '../../contract/index.ts';
@@ -19,6 +20,7 @@ import { readExperimentCorpus } from '../experiment/corpus.ts';
 import type { CorpusConfig } from '../experiment/types.ts';
 import { readRunRecord } from '../report/read-run.ts';
 import { storeBesideCorpusCache, ValueStore } from '../runtime/stored-values.ts';
+import { keptFilePath } from '../results/output-files.ts';
 import { pairScore } from '../results/pair-lookup.ts';
 import type { RunRecord, VariantRecord } from '../results/types.ts';
 
@@ -91,6 +93,12 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
   const pairsFile = variant.files.find((f) => f.file.startsWith('pairs/'))?.file ?? `pairs/${variant.name}.csv.gz`;
   const score = await pairScore(join(args.run, pairsFile), docs.ids[a] as string, docs.ids[b] as string);
   const clusters = await clustersOf(args.run, variant, index, docs.ids.length, run.evaluate.threshold);
+  // The files the variant's run kept (a command's output), read when its evidence asks.
+  const kept = (name: string): Uint8Array | undefined => {
+    const file = keptFilePath(variant.name, name);
+    // Listed but gone (removed by hand): the evidence says the output was not kept.
+    return variant.files.some((f) => f.file === file) && existsSync(join(args.run, file)) ? readFileSync(join(args.run, file)) : undefined;
+  };
   // What earlier runs kept for these documents (fingerprint features): read, never written.
   const store = cache ? new ValueStore(storeBesideCorpusCache(cache)) : undefined;
   const explanation = await explainPair({
@@ -104,6 +112,7 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
     seed: config.seed ?? 1,
     width: (args.width ?? 100) - 2,
     ...(clusters ? { clusters } : {}),
+    kept,
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>) => store.peek(docs, codec)?.value } : {}),
   });
   return { explanation, texts: { a: docs.texts[a] as string, b: docs.texts[b] as string } };

@@ -82,7 +82,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
 /** Saves a run's result before its evaluation, when it is pairs only (a ground truth's). */
 function keepResult(sink: RunFolderSink, name: string, identity: string, result: BackendRunResult): void {
   const { outputs, ...facts } = result;
-  if (outputs.spans !== undefined || outputs.tables !== undefined) return;
+  if (outputs.spans !== undefined || outputs.tables !== undefined || outputs.kept !== undefined) return;
   sink.checkpoint.saveResult(name, identity, { pairs: outputs.pairs, facts });
 }
 

@@ -21,7 +21,7 @@ import type { Backend, BackendRunResult } from '../mapreduce/backend.ts';
 import type { TaskRunner } from '../runtime/tasks.ts';
 import type { PlanOutputs } from '../mapreduce/outputs.ts';
 import { peakRssMb, resetPeakRss } from '../results/memory.ts';
-import { spansCsvGz, tableCsvGz } from '../results/output-files.ts';
+import { keptFilePath, spansCsvGz, tableCsvGz } from '../results/output-files.ts';
 import { spanExamples } from '../results/span-examples.ts';
 import { pairsCsvGz } from '../results/pairs-file.ts';
 import type { OutputFileRecord, VariantRecord } from '../results/types.ts';
@@ -232,7 +232,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth, tables: result.outputs.tables }, ctx, ctx.errors));
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
   if (judged?.curve) {
     files.push({
       record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
@@ -270,7 +270,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
 
 /** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
 async function errorFile(
-  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables'] },
+  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables']; readonly kept: PlanOutputs['kept'] },
   ctx: VariantContext,
   e: ErrorSampling,
 ): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
@@ -292,6 +292,7 @@ async function errorFile(
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
     signal: ctx.signal,
+    ...(r.kept ? { kept: keptByName(r.kept) } : {}),
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
     ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
   };
@@ -319,6 +320,11 @@ function decidedLinks(p: PairList, rule: Plan['output']['decisions'], threshold:
   const keep: number[] = [];
   for (let i = 0; i < p.a.length; i++) if ((p.score[i] as number) >= threshold) keep.push(i);
   return { a: Uint32Array.from(keep, (i) => p.a[i] as number), b: Uint32Array.from(keep, (i) => p.b[i] as number) };
+}
+
+/** A run's kept files by name (ExplainContext.kept). */
+function keptByName(kept: NonNullable<PlanOutputs['kept']>): (name: string) => Uint8Array | undefined {
+  return (name) => kept.find((f) => f.name === name)?.bytes;
 }
 
 /** The judges' label of a pair (Judgments.judged is keyed a · n + b, a < b). */
@@ -366,5 +372,6 @@ async function outputFiles(
     const records = outputs.tables?.[t.dataset] ?? [];
     files.push({ record: { file: `${t.folder}/${variant}.csv.gz`, rows: records.length, description: t.description }, bytes: tableCsvGz(t, records, ids) });
   }
+  for (const k of outputs.kept ?? []) files.push({ record: { file: keptFilePath(variant, k.name), rows: 0, description: k.description }, bytes: Buffer.from(k.bytes.buffer, k.bytes.byteOffset, k.bytes.byteLength) });
   return files;
 }

@@ -4,12 +4,14 @@
  * `outputDatasets(plan)`, feeds every record of those datasets to `add` (in part-file order),
  * and returns `result()`.
  */
-import { PairCollector, SpanCollector, type PairList, type PlanOutput, type SideRecord, type Span } from '../../contract/index.ts';
+import { PairCollector, SpanCollector, type KeptFile, type PairList, type PlanOutput, type SideRecord, type Span } from '../../contract/index.ts';
 
 export interface PlanOutputs {
   readonly pairs: PairList;
   readonly spans?: readonly Span[];
   readonly tables?: Readonly<Record<string, readonly SideRecord[]>>;
+  /** files the kernel kept as they are (KernelResult.kept), written to kept/<variant>/ */
+  readonly kept?: readonly KeptFile[];
 }
 
 /** The datasets a backend must bring back for `output`, pairs first. */

@@ -129,9 +129,10 @@ export function errorBrowserScript(): string {
     var why = el('div', 'err-evidence');
     if (x.chain) {
       var c = x.chain;
-      why.appendChild(el('div', 'side-head', 'one cluster of ' + c.cluster_size + ' documents: the strongest chain of ' +
+      why.appendChild(el('div', 'side-head', 'one cluster of ' + c.cluster_size + ' documents: ' + (c.bounded ? 'the chain of fewest links' : 'the strongest chain') + ' of ' +
         (c.made_of === 'decided pairs' ? 'the pairs it decided before closure' : 'the pairs inside the cluster (the links before closure are not known)') +
         ', ' + plural(c.links.length, 'link') + ', weakest first'));
+      if (c.bounded) why.appendChild(el('p', 'err-summary', c.bounded));
       why.appendChild(el('pre', 'err-chain', c.links.map(function (l) { return num(l.resemblance) + '  ' + l.from + ' – ' + l.to + '  (link ' + l.step + ' from A)'; }).join('\\n')));
     }
     if (x.evidence) {

@@ -53,6 +53,7 @@ function lineProblem(x: unknown): string | undefined {
   if (c !== undefined && !(isObject(c) && typeof c['cluster_size'] === 'number' && Array.isArray(c['links']) && c['links'].every((l) => isObject(l) && typeof l['from'] === 'string' && typeof l['to'] === 'string' && typeof l['resemblance'] === 'number' && typeof l['step'] === 'number'))) {
     return 'explanation.chain: expected a cluster size and links (from, to, resemblance, step)';
   }
+  if (c !== undefined && c['bounded'] !== undefined && typeof c['bounded'] !== 'string') return 'explanation.chain.bounded: expected a string';
   if (x['against'] !== undefined && x['against'] !== 'judgments') return `against: expected "judgments" or nothing, got ${JSON.stringify(x['against'])}`;
   const j = x['judgment'];
   if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;

@@ -93,3 +93,8 @@ export function tableCsvGz(table: TableOutput, records: readonly SideRecord[], i
   rows.sort(byText);
   return gzipSync(Buffer.from(toCsv(table.columns, rows), 'utf8'), { level: 6 });
 }
+
+/** Where a file a kernel kept (KernelResult.kept) lies in the results folder. */
+export function keptFilePath(variant: string, name: string): string {
+  return `kept/${variant}/${name}`;
+}

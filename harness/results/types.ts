@@ -14,6 +14,7 @@
  *                            variant names contain `/`, which makes folders
  *   spans/<variant>.csv.gz   the spans of a detector that locates shared text (results/spans-file.ts)
  *   <table>/<variant>.csv.gz per-document tables a plan writes (simhash signatures, LSH clusters)
+ *   kept/<variant>/<name>    files a detector's kernel kept as they are, for its explanations (a command's own output)
  *   errors/<variant>.jsonl   a seeded sample of the variant's false positives and negatives against the ground
  *                            truth, the most wrong first, each explained (evaluate/explain/errors.ts)
  *   report.html              the self-contained report of the run

@@ -38,6 +38,8 @@ export interface PairQuestion {
   cached?<T>(key: string, compute: () => T): T;
   /** the run's interrupt, for evidence that passes over the collection (contract/explain.ts) */
   readonly signal?: AbortSignal;
+  /** the files the variant's run kept (contract/explain.ts) */
+  kept?(name: string): Uint8Array | undefined;
   /** a clustered variant's clusters and the links they were closed from: the explanation gives the chain that joined the pair */
   readonly clusters?: VariantClusters;
 }
@@ -62,6 +64,8 @@ export interface ExplainedChain {
   readonly path: readonly string[];
   /** the links, the weakest first; `step`: the link's place along the path, 1-based */
   readonly links: readonly { readonly from: string; readonly to: string; readonly resemblance: number; readonly step: number }[];
+  /** present when the search stopped at its bound (chain.ts): the chain shown is the one of fewest links */
+  readonly bounded?: string;
 }
 
 export type Verdict = 'true positive' | 'false positive' | 'false negative' | 'true negative';
@@ -145,7 +149,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}) }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
@@ -180,6 +184,7 @@ function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, re
     bottleneck: found.bottleneck,
     path: found.path.map(id),
     links: found.links.map((l) => ({ from: id(l.from), to: id(l.to), resemblance: l.resemblance, step: l.step })),
+    ...(found.bounded ? { bounded: found.bounded } : {}),
   };
 }
 

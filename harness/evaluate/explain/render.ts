@@ -42,10 +42,13 @@ const LINKS_SHOWN = 8;
 
 function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
   const of = c.made_of === 'decided pairs' ? 'its decided pairs' : 'the pairs inside it';
-  const lines = [`one cluster of ${grouped(c.cluster_size)} documents; the strongest chain of ${of}, weakest link first:`];
+  const which = c.bounded ? 'the chain of fewest links' : 'the strongest chain';
+  const lines = [`one cluster of ${grouped(c.cluster_size)} documents; ${which} of ${of}, weakest link first:`];
   for (const l of c.links.slice(0, LINKS_SHOWN)) lines.push(`  ${ratio(l.resemblance)}  ${l.from} – ${l.to}  (link ${l.step} from A)`);
   if (c.links.length > LINKS_SHOWN) lines.push(`  … and ${c.links.length - LINKS_SHOWN} more links (--json lists them all)`);
   if (c.made_of === 'induced pairs') lines.push('  (its links before closure are not known: every pair inside the cluster is one)');
+  // The note is "why: what it means"; one line each.
+  if (c.bounded) lines.push(...c.bounded.split(/(?<=:) /).map((part) => `  ${part}`));
   return lines;
 }
 

@@ -108,7 +108,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       for (const [g, names] of Object.entries(kernel.counters)) counters[g] = { ...names };
       const { replayed, computed } = kernel;
       reused = kernel.shared.reused();
-      outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}) };
+      outputs = { pairs: r.pairs, ...(r.spans ? { spans: r.spans } : {}), ...(r.tables ? { tables: r.tables } : {}), ...(r.kept ? { kept: r.kept } : {}) };
       spillBytes = r.spillBytes ?? 0;
       processTree = r.processTree;
       warnings = r.warnings ?? [];

@@ -60,5 +60,24 @@ describe('Broder evidence, worked by hand', () => {
       }
     }
   });
-});
 
+  it("gives the same evidence through a run's shared cache, across variants and pairs, as computed alone", async () => {
+    const texts = ['the cat sat on the mat today', 'the cat sat on a mat today', 'a cat sat on the mat', 'the dog sat on the mat today', 'the cat sat'];
+    const shared = new Map<string, unknown>();
+    const cached = <T>(key: string, compute: () => T): T => {
+      if (!shared.has(key)) shared.set(key, compute());
+      return shared.get(key) as T;
+    };
+    // Variants of one shingling in turn, as a run's error files ask: each pair once a variant.
+    for (const sampling of [{ method: 'mod', m: 2 }, { method: 'mod', m: 4 }, { method: 'mod', m: 3, residue: 1 }, { method: 'sct', threshold: 2 }, { method: 'sct', threshold: 3 }, { method: 'none' }]) {
+      for (let a = 0; a < texts.length; a++) {
+        for (let b = a + 1; b < texts.length; b++) {
+          const alone = await explain.evidence(params(sampling), ctxOf(texts, a, b));
+          const through = await explain.evidence(params(sampling), { ...ctxOf(texts, a, b), cached });
+          expect(through, `${JSON.stringify(sampling)} ${a}:${b}`).toEqual(alone);
+        }
+      }
+    }
+    expect(shared.size).toBeGreaterThan(0);
+  });
+});

@@ -42,9 +42,9 @@ describe('the external detector’s evidence', () => {
     expect([lone.summary, lone.lines]).toEqual(['clusters.csv puts only A in a cluster', ['A clusters.csv line 4: d1,x', 'B: no line of clusters.csv names it']]);
   });
 
-  it('says a command’s output is not kept after its run', async () => {
+  it('says when a command’s output was not kept with its run (a run written before outputs were kept)', async () => {
     const e = await evidence({ program: join(dir, 'pairs.csv'), command: ['sh', '{program}'] }, 0, 1);
-    expect(e.summary).toBe('the command’s output is not kept after its run: the run’s score of the pair is what it wrote');
+    expect(e.summary).toBe('the command’s output was not kept with this run: the run’s score of the pair is what it wrote');
     expect(e.data).toEqual({ file: null, format: 'pairs' });
   });
 });

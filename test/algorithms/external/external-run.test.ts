@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { explainFromRun } from '../../../harness/commands/explain.ts';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
 import { InterruptedError, isUserError } from '../../../harness/errors.ts';
 import type { RunRecord } from '../../../harness/results/types.ts';
@@ -98,6 +100,25 @@ describe('external variants on the leaderboard', () => {
       ['two/k=1', 'two'],
       ['two/k=2', 'two'],
     ]);
+  });
+});
+
+describe('an external command’s own output', () => {
+  it('is kept with the run, and its errors and bench explain show the command’s own line for a pair', async () => {
+    // b0 and b3 are unrelated: a false positive; b0 and b0-edit a true positive
+    const pair = script('own.sh', 'printf "b3,b0, 1\\nb0,b0-edit,1\\n" > "$1"\n');
+    const rec = await run(config(shRun(pair, ', score: other, decisions: every-reported-pair')));
+    const dir = join(root, 'results', rec.experiment, rec.run_id);
+    const v = rec.variants[1];
+    expect(v?.files.map((f) => f.file)).toContain('kept/ext/output.pairs.csv.gz');
+    expect(gunzipSync(readFileSync(join(dir, 'kept/ext/output.pairs.csv.gz'))).toString('utf8')).toBe('b3,b0, 1\nb0,b0-edit,1\n');
+    const errors = readFileSync(join(dir, 'errors/ext.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; explanation: { a: { id: string }; b: { id: string }; evidence: { summary: string; lines: string[] } } });
+    const fp = errors.find((e) => e.kind === 'false positive');
+    expect([fp?.explanation.a.id, fp?.explanation.b.id]).toEqual(['b0', 'b3']);
+    expect(fp?.explanation.evidence.summary).toBe('output.pairs.csv line 1 names the pair');
+    expect(fp?.explanation.evidence.lines).toEqual(['output.pairs.csv line 1: b3,b0, 1']);
+    const shown = await explainFromRun({ run: dir, variant: 'ext', docA: 'b0', docB: 'b0-edit', noCache: true });
+    expect(shown.explanation.evidence?.lines).toEqual(['output.pairs.csv line 2: b0,b0-edit,1']);
   });
 });
 

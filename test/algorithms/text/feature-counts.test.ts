@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adapter } from '../../../algorithms/broder/index.ts';
-import { countsByPass, countsFromFeatures, PassCounts } from '../../../algorithms/text/feature-counts.ts';
+import { countsByPass, countsFromFeatures, documentCounts, PassCounts } from '../../../algorithms/text/feature-counts.ts';
 import { fingerprintSlice, mergeSlices } from '../../../algorithms/text/features.ts';
 import { docSet } from '../../support/corpus.ts';
 
@@ -19,6 +19,26 @@ describe('documentCounts', () => {
       // "sat on" is in the first four documents
       expect(fromFeatures.get(explain.features!(p, 'sat on').keys[0] as string)).toBe(4);
     }
+  });
+
+  it('without stored features, counts for all the pairs of a run through one counter (a shared cache), as a pass does', async () => {
+    const texts = ['the cat sat on the mat today', 'the cat sat on a mat today', 'a cat sat on the mat', 'the dog sat on the mat today', 'the cat sat', 'zzz'];
+    const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint: 'rabin64' });
+    const docs = docSet(texts);
+    const computed: string[] = [];
+    const shared = new Map<string, unknown>();
+    const cached = <T>(key: string, compute: () => T): T => {
+      if (!shared.has(key)) {
+        computed.push(key);
+        shared.set(key, compute());
+      }
+      return shared.get(key) as T;
+    };
+    for (const [a, b] of [[0, 1], [2, 3], [0, 4]] as const) {
+      const keys = [...new Set([...explain.features!(p, texts[a] as string).keys, ...explain.features!(p, texts[b] as string).keys])];
+      expect(await documentCounts({ docs, cached }, p.shingle, p.fingerprint, keys)).toEqual(countsByPass(docs, p.shingle, p.fingerprint, keys));
+    }
+    expect(computed.filter((k) => k.startsWith('document-counts-pass:'))).toHaveLength(1);
   });
 });
 

@@ -25,12 +25,22 @@ describe('normalizeWithOffsets', () => {
     expect([...n.from]).toEqual([0, 1, 1, 2]);
   });
 
-  it('gives exactly the text normalize gives, for any text', () => {
+  it("maps each character of normalize's text, in order, to an original character it stands for, for any text", () => {
     const chars = fc.constantFrom('a', 'B', ' ', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\ud800', '\udc00', '7', '\u0301', '\n', 'ß');
     fc.assert(
       fc.property(fc.array(chars, { maxLength: 40 }), (parts) => {
         const text = parts.join('');
-        expect(normalizeWithOffsets(text).normalized).toBe(normalize(text));
+        const n = normalizeWithOffsets(text);
+        expect(n.normalized).toBe(normalize(text));
+        expect(n.from.length).toBe(n.normalized.length);
+        for (let k = 0; k < n.normalized.length; k++) {
+          const original = text.slice(n.from[k], n.to[k]);
+          // a space stands for a separator; any other unit is one of those its original lowers to
+          if (n.normalized[k] === ' ') expect(normalize(original)).toBe('');
+          // (Σ lowers to ς at the end of a word: lowering looks at the whole text)
+          else expect(original.toLowerCase() + (original === 'Σ' ? 'ς' : '')).toContain(n.normalized[k]);
+          if (k > 0) expect(n.from[k]).toBeGreaterThanOrEqual(n.from[k - 1] as number);
+        }
       }),
       { numRuns: 500 },
     );

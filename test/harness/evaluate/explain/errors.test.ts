@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../../contract/index.ts';
-import { CARRIED_TEXT, carriedText, pairHash, sampleErrors, sampleJudgedErrors } from '../../../../harness/evaluate/explain/errors.ts';
+import { adapter as broder } from '../../../../algorithms/broder/index.ts';
+import type { AlgorithmAdapter } from '../../../../contract/index.ts';
+import { CARRIED_TEXT, carriedText, errorsJsonl, pairHash, sampleErrors, sampleJudgedErrors, type ErrorSample } from '../../../../harness/evaluate/explain/errors.ts';
+import type { ExplainedVariant } from '../../../../harness/evaluate/explain/pair.ts';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL, smallCorpus } from '../../../support/corpus.ts';
 import { runOptions } from '../../../support/run-options.ts';
@@ -205,5 +208,52 @@ describe('sampleJudgedErrors', () => {
     const got = (kind: string): string[] => s.sample.filter((e) => e.kind === kind).map((e) => `${e.a},${e.b}`).sort();
     expect(got('false positive')).toEqual(smallest(true));
     expect(got('false negative')).toEqual(smallest(false));
+  });
+});
+
+describe('errorsJsonl', () => {
+  const truth: ExplainedVariant = { name: 'ground-truth', adapter: broder as unknown as AlgorithmAdapter, params: broder.params.parse({ shingle: { unit: 'char', size: 8 } }), decisions: { kind: 'score-at-threshold' } };
+  const variant = (m: number): ExplainedVariant => ({ ...truth, name: `mod=${m}`, params: broder.params.parse({ shingle: { unit: 'char', size: 8 }, sampling: { method: 'mod', m } }) });
+  const shared = 'We meet on Monday at ten. Bring the </script> notes &lt;b&gt;\u2028 and "quotes" \\ back\n';
+  const docs = {
+    ids: ['a', 'b', 'c', 'long'],
+    texts: [`Hello ${shared} bye`, `${shared}-- Ann \ud800 alone`, 'unrelated text of its own here', `${'x'.repeat(CARRIED_TEXT)} ${shared}`],
+  };
+  const sample: ErrorSample = {
+    falsePositives: 4,
+    falseNegatives: 2,
+    sample: [
+      { a: 0, b: 2, score: 0.7, truth: 0.1, kind: 'false positive', wrongness: 0.4 },
+      { a: 0, b: 1, score: null, truth: 0.6, kind: 'false negative', wrongness: 0.1 },
+      { a: 1, b: 3, score: 0.2, truth: 0.55, kind: 'false negative', wrongness: 0.05 },
+    ],
+  };
+  const args = { docs, truth, threshold: 0.5, seed: 1, width: 98 };
+
+  it('writes each line as JSON.stringify writes the whole line, its keys in order, with the texts carried', async () => {
+    for (const extra of [{}, { against: 'judgments' as const, judgedOf: (a: number) => (a === 0 ? true : undefined) }]) {
+      const lines = (await errorsJsonl(sample, { ...args, variant: variant(2), ...extra })).toString('utf8').trimEnd().split('\n');
+      expect(lines).toHaveLength(3);
+      lines.forEach((line, i) => {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        // the writer of record: the line object, stringified whole
+        expect(JSON.stringify(parsed)).toBe(line);
+        expect(Object.keys(parsed)).toEqual(['kind', ...('against' in extra ? ['against'] : []), 'rank', 'of', 'explanation', 'texts', ...('judgedOf' in extra ? ['judgment'] : [])]);
+        const e = sample.sample[i]!;
+        expect(parsed['texts']).toEqual({ a: carriedText(docs.texts[e.a]!), b: carriedText(docs.texts[e.b]!) });
+      });
+    }
+  });
+
+  it("gives the same bytes through a run's shared cache, variant after variant, as each alone", async () => {
+    const store = new Map<string, unknown>();
+    const cached = <T>(key: string, compute: () => T): T => {
+      if (!store.has(key)) store.set(key, compute());
+      return store.get(key) as T;
+    };
+    for (const m of [2, 4, 2]) {
+      const alone = await errorsJsonl(sample, { ...args, variant: variant(m) });
+      expect((await errorsJsonl(sample, { ...args, variant: variant(m), cached })).equals(alone), `mod=${m}`).toBe(true);
+    }
   });
 });
