@@ -10,11 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import { outOfCoreLists, runExternal, type ExternalStats, type ExternalTuning } from '../../../algorithms/broder/external.ts';
 import { exactResemblance } from '../../../algorithms/broder/prefix-join.ts';
-import type { Counters, DocumentSet, KernelContext, PairList, WorkerTask } from '../../../contract/index.ts';
-import { makeKernelContext } from '../../../harness/runtime/kernel-context.ts';
+import type { Counters, DocumentSet, KernelContext, PairList } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
-import { runHere } from '../../../harness/runtime/tasks.ts';
 import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
+import { kernelOnThreads } from '../../support/kernel-on-threads.ts';
 
 const pool = new WorkerPool(2);
 afterAll(() => pool.close());
@@ -22,19 +21,7 @@ afterAll(() => pool.close());
 const params = broder.params.parse({ shingle: SHINGLE });
 
 function context(docs: DocumentSet, o: { workDir: string; threads: 1 | 2; budget: number; counters: Counters; cache?: Map<string, unknown> }): KernelContext {
-  return makeKernelContext({
-    docs,
-    tasks:
-      o.threads === 2
-        ? { parallelism: 2, run: (task, payload) => pool.run(task, payload), worthThreads: () => true }
-        : { parallelism: 1, run: <P, R>(task: WorkerTask<P, R>, payload: P) => runHere(task, payload), worthThreads: () => false },
-    memoryBudgetBytes: o.budget,
-    workDir: o.workDir,
-    signal: new AbortController().signal,
-    cache: o.cache ?? new Map(),
-    counters: o.counters,
-    progress: () => undefined,
-  }).ctx;
+  return kernelOnThreads({ docs, pool, ...o });
 }
 
 /** The pairs as rows in the order given: the kernel's pairs come sorted by (a, b), as brute force lists them. */

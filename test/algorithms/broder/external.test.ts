@@ -10,12 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import { runExternal, type ExternalStats } from '../../../algorithms/broder/external.ts';
 import type { BroderParams } from '../../../algorithms/broder/params.ts';
-import type { Counters, DocumentSet, KernelContext, PairList, WorkerTask } from '../../../contract/index.ts';
+import type { Counters, DocumentSet, KernelContext, PairList } from '../../../contract/index.ts';
 import { createLocalBackend } from '../../../harness/mapreduce/local/backend.ts';
-import { makeKernelContext } from '../../../harness/runtime/kernel-context.ts';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
-import { runHere } from '../../../harness/runtime/tasks.ts';
 import { smallCorpus } from '../../support/corpus.ts';
+import { kernelOnThreads } from '../../support/kernel-on-threads.ts';
 import { rowsOf } from '../../support/run-plan.ts';
 import { generator as random } from '../../../harness/synth/random.ts';
 
@@ -43,19 +42,7 @@ const pool = new WorkerPool(2);
 afterAll(() => pool.close());
 
 function context(opts: { workDir: string; threads: 1 | 2; budget: number; signal?: AbortSignal; counters: Counters; progress?: (phase: string, done?: number) => void }): KernelContext {
-  return makeKernelContext({
-    docs,
-    tasks:
-      opts.threads === 2
-        ? { parallelism: 2, run: (task, payload) => pool.run(task, payload), worthThreads: () => true }
-        : { parallelism: 1, run: <P, R>(task: WorkerTask<P, R>, payload: P) => runHere(task, payload), worthThreads: () => false },
-    memoryBudgetBytes: opts.budget,
-    workDir: opts.workDir,
-    signal: opts.signal ?? new AbortController().signal,
-    cache: new Map(),
-    counters: opts.counters,
-    progress: (phase, done) => opts.progress?.(phase, done),
-  }).ctx;
+  return kernelOnThreads({ docs, pool, ...opts });
 }
 
 function filesUnder(dir: string): string[] {

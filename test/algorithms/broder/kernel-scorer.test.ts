@@ -12,11 +12,10 @@ import { outOfCoreLists } from '../../../algorithms/broder/external.ts';
 import { broderKernel, broderKernelBytes } from '../../../algorithms/broder/kernel.ts';
 import { exactResemblance } from '../../../algorithms/broder/prefix-join.ts';
 import { corpusFeatures } from '../../../algorithms/text/corpus-features.ts';
-import type { DocumentSet, KernelContext, WorkerTask } from '../../../contract/index.ts';
-import { makeKernelContext } from '../../../harness/runtime/kernel-context.ts';
+import type { DocumentSet, KernelContext } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
-import { runHere } from '../../../harness/runtime/tasks.ts';
 import { bruteForce, corpus, SHINGLE } from '../../support/heavy-text.ts';
+import { kernelOnThreads } from '../../support/kernel-on-threads.ts';
 
 const pool = new WorkerPool(2);
 afterAll(() => pool.close());
@@ -25,19 +24,7 @@ const params = broder.params.parse({ shingle: SHINGLE });
 const documents = (texts: string[]): DocumentSet => ({ ids: texts.map((_, i) => `d${i}`), texts });
 
 function context(docs: DocumentSet, o: { workDir: string; threads: 1 | 2; budget: number }): KernelContext {
-  return makeKernelContext({
-    docs,
-    tasks:
-      o.threads === 2
-        ? { parallelism: 2, run: (task, payload) => pool.run(task, payload), worthThreads: () => true }
-        : { parallelism: 1, run: <P, R>(task: WorkerTask<P, R>, payload: P) => runHere(task, payload), worthThreads: () => false },
-    memoryBudgetBytes: o.budget,
-    workDir: o.workDir,
-    signal: new AbortController().signal,
-    cache: new Map(),
-    counters: {},
-    progress: () => undefined,
-  }).ctx;
+  return kernelOnThreads({ docs, pool, ...o });
 }
 
 /** A seeded shuffle, so that the pairs asked for come in no particular order. */
