@@ -8,9 +8,10 @@
  * spill, sort, merge and shuffle by partition), outputs read back with `hadoop fs -get`, the HDFS
  * folder removed. Pairs, spans, metrics and counters must be the local backend's, byte for byte.
  *
- * Kept to the ground truth, one mod and one SCT Broder variant, simhash and MinHash-LSH (a YARN
- * job costs ~10 s here, its ApplicationMaster's JVM start; every detector would be ~36 jobs);
- * the every-detector test runs the rest on Hadoop's local mode.
+ * Kept to the ground truth, one mod and one SCT Broder variant, simhash and document-level
+ * SpotSigs, 13 jobs: a YARN job costs 10-16 s here however small (the client's JVM, the
+ * container's localization and JVM, the ApplicationMaster's start; docs/backends.md), and every
+ * detector would be 47. The every-detector test runs them all on Hadoop's local mode.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,8 @@ const client = ensureHadoopJars(log);
 const mini = client.found ? ensureMiniClusterJars(log) : client;
 const WHAT = "the hadoop backend on Hadoop's mini cluster (HDFS and YARN)";
 const WHY = !client.found ? client.reason : !mini.found ? mini.reason : '';
-const VARIANTS = ['ground-truth', 'mod', 'sct', 'simhash', 'minhash'];
+// 13 YARN jobs: the ground truth's, mod's and SCT's two each, simhash's four, SpotSigs' three
+const VARIANTS = ['ground-truth', 'mod', 'sct', 'simhash', 'spotsigs'];
 
 let root: string;
 let cluster: MiniCluster | undefined;
@@ -52,9 +54,18 @@ beforeAll(async () => {
   const t0 = Date.now();
   const r = await runExperiment(runOptions(config, join(root, 'results'), { only: VARIANTS, backendKind: 'hadoop' }));
   console.log(`mini cluster: the run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (r.kind === 'completed') console.log(`mini cluster: ${jobTimes(r.dir)}`);
   if (r.kind !== 'completed') throw new Error('hadoop: the run did not complete');
   dirs.hadoop = r.dir;
 }, 900_000);
+/** The run's YARN jobs and their time (as the client saw each job run, from submission to its end). */
+function jobTimes(dir: string): string {
+  const record = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecord;
+  const times = record.variants.flatMap((v) => (v.backend_extra as { jobs: { runtime_s: number }[] }).jobs.map((j) => j.runtime_s));
+  const sum = times.reduce((a, b) => a + b, 0);
+  return `${times.length} jobs, ${sum.toFixed(1)} s in all (${Math.min(...times).toFixed(1)}-${Math.max(...times).toFixed(1)} s each)`;
+}
+
 afterAll(async () => {
   if (previousHome === undefined) delete process.env['HADOOP_HOME'];
   else process.env['HADOOP_HOME'] = previousHome;
