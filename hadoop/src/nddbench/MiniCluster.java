@@ -45,6 +45,9 @@ import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 public final class MiniCluster {
   private MiniCluster() {}
 
+  /** How long stopping the cluster may take before the JVM ends anyway. */
+  private static final long STOP_WAIT_MS = 30_000;
+
   static final String JAVA_OPTS = String.join(" ",
       "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
       "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
@@ -120,6 +123,17 @@ public final class MiniCluster {
     while (in.readLine() != null) {
       // nothing to do: the cluster runs until stdin ends
     }
+    // A parent that died cannot kill a stop that hangs: the JVM ends itself after a while.
+    Thread halt = new Thread(() -> {
+      try {
+        Thread.sleep(STOP_WAIT_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      Runtime.getRuntime().halt(1);
+    });
+    halt.setDaemon(true);
+    halt.start();
     try {
       yarn.stop();
       dfs.shutdown();
