@@ -1,7 +1,8 @@
 /**
- * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins, copied from Maven Central by
- * Maven into the user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or
- * NDD_BENCH_HADOOP_DIR), never into git.
+ * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins (and, for the test on YARN, the
+ * mini cluster's of `hadoop/minicluster/pom.xml`), copied from Maven Central by Maven into the
+ * user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or NDD_BENCH_HADOOP_DIR), never
+ * into git.
  * Idempotent and offline once cached: a folder is used only when its `manifest.json` (written
  * last, with every jar's SHA-256) is there and every jar it lists still has its size; a changed
  * pom gets a folder of its own. A copy that fails leaves nothing behind (it is made in a
@@ -162,6 +163,7 @@ export function ensureMiniClusterJars(log: (line: string) => void = () => {}, en
   const client = pinnedVersion(readFileSync(HADOOP_POM, 'utf8'));
   const mini = pinnedVersion(readFileSync(MINI_CLUSTER_POM, 'utf8'));
   if (client !== mini) return { found: false, reason: `${MINI_CLUSTER_POM} pins Hadoop ${mini}, ${HADOOP_POM} ${client}: they must be the same` };
+  // (its `streamingJar` is the marker, hadoop-minicluster's jar: the client's streaming jar is used)
   const jars = ensureJars(MINI_CLUSTER, log, env);
   if (!jars.found) return jars;
   const launcher = compileAgainst(MINI_CLUSTER_SOURCE, 'mini-cluster', jars, log);
