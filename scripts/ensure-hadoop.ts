@@ -6,17 +6,26 @@
  * is needed.
  *
  *   node --import tsx scripts/ensure-hadoop.ts     → prints the lib folder and the job server's, or exits 1 saying why not
+ *   node --import tsx scripts/ensure-hadoop.ts --mini-cluster
+ *                                                 → also the mini cluster's jars and launcher (hadoop/minicluster/pom.xml,
+ *                                                   for test/harness/mapreduce/hadoop/mini-cluster.test.ts), and prints their folders
  */
 import { pathToFileURL } from 'node:url';
-import { ensureHadoopJars } from '../harness/mapreduce/hadoop/install.ts';
+import { ensureHadoopJars, ensureMiniClusterJars } from '../harness/mapreduce/hadoop/install.ts';
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = ensureHadoopJars((line) => console.error(line));
-  if (r.found) {
+  const log = (line: string) => console.error(line);
+  const r = ensureHadoopJars(log);
+  const mini = r.found && process.argv.includes('--mini-cluster') ? ensureMiniClusterJars(log) : undefined;
+  if (!r.found || (mini && !mini.found)) {
+    console.error(`ensure-hadoop: ${!r.found ? r.reason : mini && !mini.found ? mini.reason : ''}`);
+    process.exitCode = 1;
+  } else {
     console.log(r.lib);
     console.log(r.jobServer);
-  } else {
-    console.error(`ensure-hadoop: ${r.reason}`);
-    process.exitCode = 1;
+    if (mini?.found) {
+      console.log(mini.lib);
+      console.log(mini.launcher);
+    }
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins, copied from Maven Central by
- * Maven into the user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or
- * NDD_BENCH_HADOOP_DIR), never into git.
+ * Apache Hadoop's own jars at the version `hadoop/pom.xml` pins (and, for the test on YARN, the
+ * mini cluster's of `hadoop/minicluster/pom.xml`), copied from Maven Central by Maven into the
+ * user's cache (`<cache>/hadoop/<version>-<pom digest>/lib`, or NDD_BENCH_HADOOP_DIR), never
+ * into git.
  * Idempotent and offline once cached: a folder is used only when its `manifest.json` (written
  * last, with every jar's SHA-256) is there and every jar it lists still has its size; a changed
  * pom gets a folder of its own. A copy that fails leaves nothing behind (it is made in a
@@ -19,6 +20,13 @@ export const HADOOP_POM = fileURLToPath(new URL('../../../hadoop/pom.xml', impor
 /** The local mode's job server (job-server.ts), compiled here against the pinned jars. */
 export const JOB_SERVER_SOURCE = fileURLToPath(new URL('../../../hadoop/src/nddbench/JobServer.java', import.meta.url));
 export const JOB_SERVER_CLASS = 'nddbench.JobServer';
+/**
+ * Hadoop's mini cluster (HDFS and YARN in one JVM) for the real-Hadoop test on YARN: its own pom
+ * (`hadoop-minicluster` and JUnit, at the same Hadoop version) and its launcher, compiled here.
+ */
+export const MINI_CLUSTER_POM = fileURLToPath(new URL('../../../hadoop/minicluster/pom.xml', import.meta.url));
+export const MINI_CLUSTER_SOURCE = fileURLToPath(new URL('../../../hadoop/src/nddbench/MiniCluster.java', import.meta.url));
+export const MINI_CLUSTER_CLASS = 'nddbench.MiniCluster';
 
 export interface HadoopJars {
   readonly version: string;
@@ -29,6 +37,25 @@ export interface HadoopJars {
 }
 
 export type HadoopLookup = ({ readonly found: true; readonly jobServer: string } & HadoopJars) | { readonly found: false; readonly reason: string };
+
+export interface MiniClusterJars {
+  readonly version: string;
+  /** the folder of every jar of the mini cluster (its class path and its containers' is `<lib>/*`) */
+  readonly lib: string;
+  /** the launcher's compiled classes */
+  readonly launcher: string;
+}
+
+export type MiniClusterLookup = ({ readonly found: true } & MiniClusterJars) | { readonly found: false; readonly reason: string };
+
+/** One pom's jars: the pom, and the jar (a file name pattern) without which a copy is not whole. */
+interface JarSet {
+  readonly pom: string;
+  readonly marker: RegExp;
+}
+
+const CLIENT: JarSet = { pom: HADOOP_POM, marker: /^hadoop-streaming-.*\.jar$/ };
+const MINI_CLUSTER: JarSet = { pom: MINI_CLUSTER_POM, marker: /^hadoop-minicluster-.*\.jar$/ };
 
 interface Manifest {
   readonly version: string;
@@ -59,7 +86,7 @@ export function hadoopFolder(env: NodeJS.ProcessEnv = process.env, pomFile: stri
   return join(root, `${pinnedVersion(pom)}-${sha256(pom).slice(0, 12)}`);
 }
 
-function fromManifest(dir: string): HadoopJars | undefined {
+function fromManifest(dir: string, marker: RegExp = CLIENT.marker): HadoopJars | undefined {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -74,7 +101,7 @@ function fromManifest(dir: string): HadoopJars | undefined {
       return undefined;
     }
   }
-  const streaming = manifest.jars.find((j) => /^hadoop-streaming-.*\.jar$/.test(j.name));
+  const streaming = manifest.jars.find((j) => marker.test(j.name));
   if (!streaming) return undefined;
   return { version: manifest.version, lib, streamingJar: join(lib, streaming.name) };
 }
@@ -122,24 +149,39 @@ function ensureMaven(log: (line: string) => void): string | undefined {
  * ~10–60 s the first time, the compilation a few seconds).
  */
 export function ensureHadoopJars(log: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): HadoopLookup {
-  const jars = ensureJars(log, env);
+  const jars = ensureJars(CLIENT, log, env);
   if (!jars.found) return jars;
   const server = ensureJobServer(jars, log);
   return server.found ? { ...jars, jobServer: server.classes } : { found: false, reason: server.reason };
 }
 
+/**
+ * The mini cluster's jars and its compiled launcher, fetched and compiled as ensureHadoopJars
+ * does (104 MB of jars; ~10–30 s the first time). The pom must pin the client's Hadoop version.
+ */
+export function ensureMiniClusterJars(log: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): MiniClusterLookup {
+  const client = pinnedVersion(readFileSync(HADOOP_POM, 'utf8'));
+  const mini = pinnedVersion(readFileSync(MINI_CLUSTER_POM, 'utf8'));
+  if (client !== mini) return { found: false, reason: `${MINI_CLUSTER_POM} pins Hadoop ${mini}, ${HADOOP_POM} ${client}: they must be the same` };
+  // (its `streamingJar` is the marker, hadoop-minicluster's jar: the client's streaming jar is used)
+  const jars = ensureJars(MINI_CLUSTER, log, env);
+  if (!jars.found) return jars;
+  const launcher = compileAgainst(MINI_CLUSTER_SOURCE, 'mini-cluster', jars, log);
+  return launcher.found ? { found: true, version: jars.version, lib: jars.lib, launcher: launcher.classes } : { found: false, reason: launcher.reason };
+}
+
 type JarsLookup = ({ readonly found: true } & HadoopJars) | { readonly found: false; readonly reason: string };
 
-function ensureJars(log: (line: string) => void, env: NodeJS.ProcessEnv): JarsLookup {
-  const dir = hadoopFolder(env);
-  const cached = fromManifest(dir);
+function ensureJars(set: JarSet, log: (line: string) => void, env: NodeJS.ProcessEnv): JarsLookup {
+  const dir = hadoopFolder(env, set.pom);
+  const cached = fromManifest(dir, set.marker);
   if (cached) return { found: true, ...cached };
   // One copy at a time (two test files may ask at once): the others wait for it and use it.
   const lock = takeLock(`${dir}.lock`, log);
   try {
-    const done = fromManifest(dir);
+    const done = fromManifest(dir, set.marker);
     if (done) return { found: true, ...done };
-    return copyJars(dir, log);
+    return copyJars(set, dir, log);
   } finally {
     rmSync(lock, { force: true });
   }
@@ -170,17 +212,17 @@ function takeLock(lock: string, log: (line: string) => void): string {
   }
 }
 
-function copyJars(dir: string, log: (line: string) => void): JarsLookup {
+function copyJars(set: JarSet, dir: string, log: (line: string) => void): JarsLookup {
   const noMaven = ensureMaven(log);
   if (noMaven) return { found: false, reason: noMaven };
-  const pom = readFileSync(HADOOP_POM, 'utf8');
+  const pom = readFileSync(set.pom, 'utf8');
   const version = pinnedVersion(pom);
   const tmp = `${dir}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(join(tmp, 'lib'), { recursive: true });
   try {
-    log(`fetching Apache Hadoop ${version}'s jars from Maven Central into ${dir}`);
-    const r = run('mvn', ['-B', '-q', '-C', '-f', HADOOP_POM, 'dependency:copy-dependencies', `-DoutputDirectory=${join(tmp, 'lib')}`, '-DincludeScope=runtime']);
+    log(`fetching Apache Hadoop ${version}'s jars (${set.pom}) from Maven Central into ${dir}`);
+    const r = run('mvn', ['-B', '-q', '-C', '-f', set.pom, 'dependency:copy-dependencies', `-DoutputDirectory=${join(tmp, 'lib')}`, '-DincludeScope=runtime']);
     if (!r.ok) return { found: false, reason: `mvn dependency:copy-dependencies failed: ${lastLines(r.output)}` };
     const jars = readdirSync(join(tmp, 'lib'))
       .filter((n) => n.endsWith('.jar'))
@@ -192,15 +234,15 @@ function copyJars(dir: string, log: (line: string) => void): JarsLookup {
     const manifest: Manifest = { version, pomSha256: sha256(pom), jars };
     writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
     // Another process may have finished the same copy meanwhile: theirs is as good as ours.
-    if (!fromManifest(dir)) {
+    if (!fromManifest(dir, set.marker)) {
       if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const installed = fromManifest(dir);
-  return installed ? { found: true, ...installed } : { found: false, reason: `the copy into ${dir} has no hadoop-streaming jar` };
+  const installed = fromManifest(dir, set.marker);
+  return installed ? { found: true, ...installed } : { found: false, reason: `the copy into ${dir} has no jar named like ${set.marker.source}` };
 }
 
 /**
@@ -208,9 +250,16 @@ function copyJars(dir: string, log: (line: string) => void): JarsLookup {
  * `<jars' folder>/job-server-<source digest>/` (a changed source gets a folder of its own), made
  * in a temporary folder and renamed into place whole; `<folder>/done` is written last.
  */
-export function ensureJobServer(jars: HadoopJars, log: (line: string) => void): { readonly found: true; readonly classes: string } | { readonly found: false; readonly reason: string } {
-  const source = readFileSync(JOB_SERVER_SOURCE);
-  const dir = join(dirname(jars.lib), `job-server-${sha256(source).slice(0, 12)}`);
+export function ensureJobServer(jars: HadoopJars, log: (line: string) => void): Compiled {
+  return compileAgainst(JOB_SERVER_SOURCE, 'job-server', jars, log);
+}
+
+type Compiled = { readonly found: true; readonly classes: string } | { readonly found: false; readonly reason: string };
+
+/** `file` compiled with javac against `jars` into `<jars' folder>/<name>-<source digest>/`, once. */
+function compileAgainst(file: string, name: string, jars: { readonly lib: string }, log: (line: string) => void): Compiled {
+  const source = readFileSync(file);
+  const dir = join(dirname(jars.lib), `${name}-${sha256(source).slice(0, 12)}`);
   const done = () => existsSync(join(dir, 'done'));
   if (done()) return { found: true, classes: dir };
   const lock = takeLock(`${dir}.lock`, log);
@@ -220,12 +269,12 @@ export function ensureJobServer(jars: HadoopJars, log: (line: string) => void): 
       const noJdk = ensureMaven(log);
       if (noJdk) return { found: false, reason: noJdk };
     }
-    log(`compiling the Hadoop job server (${JOB_SERVER_SOURCE}) into ${dir}`);
+    log(`compiling ${file} into ${dir}`);
     const tmp = `${dir}.${process.pid}.tmp`;
     rmSync(tmp, { recursive: true, force: true });
     try {
-      const r = run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', tmp, '-cp', join(jars.lib, '*'), JOB_SERVER_SOURCE]);
-      if (!r.ok) return { found: false, reason: `javac ${JOB_SERVER_SOURCE} failed: ${lastLines(r.output)}` };
+      const r = run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', tmp, '-cp', join(jars.lib, '*'), file]);
+      if (!r.ok) return { found: false, reason: `javac ${file} failed: ${lastLines(r.output)}` };
       writeFileSync(join(tmp, 'done'), `${sha256(source)}\n`);
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);

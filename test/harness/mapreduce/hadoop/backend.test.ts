@@ -5,13 +5,14 @@
  * `reporter:counter:`, compared with the same computation done by brute force; a failing task,
  * a bad input file and an abort end as on every backend, leaving no process or folder behind.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError, InterruptedError } from '../../../../harness/errors.ts';
 import { createHadoopBackend } from '../../../../harness/mapreduce/hadoop/backend.ts';
 import { hadoopBackendSchema } from '../../../../harness/mapreduce/hadoop/config.ts';
 import { ensureHadoopJars } from '../../../../harness/mapreduce/hadoop/install.ts';
+import { writeHadoopHome } from '../../../support/hadoop-home.ts';
 import { requireTool, skipsWithout } from '../../../support/required-tool.ts';
 import { expectedToy, makeContext, pairsOf, processesMentioning, removeTempDirs, tempDir, TOY_DOCS, toyJobScript, toyVariant } from '../streaming/toy/fixture.ts';
 
@@ -110,33 +111,8 @@ describe.skipIf(skipsWithout(jars.found, WHAT, jars.found ? '' : jars.reason))('
 
   it("runs on an installation's bin/hadoop: staged with hadoop fs, read back, the staging folder removed", async () => {
     if (!jars.found) return;
-    // An unconfigured installation as Apache's tarball lays it out (local mode, file system
-    // file:///), its bin/hadoop reduced to the two commands the backend uses.
-    const home = tempDir('hadoop-home-');
-    mkdirSync(join(home, 'bin'));
-    mkdirSync(join(home, 'etc', 'hadoop'), { recursive: true });
-    mkdirSync(join(home, 'share', 'hadoop', 'tools', 'lib'), { recursive: true });
-    symlinkSync(jars.streamingJar, join(home, 'share', 'hadoop', 'tools', 'lib', `hadoop-streaming-${jars.version}.jar`));
-    // the tarball's site files are empty configurations (Configuration refuses a missing one)
-    for (const site of ['core', 'hdfs', 'mapred', 'yarn']) writeFileSync(join(home, 'etc', 'hadoop', `${site}-site.xml`), '<configuration/>\n');
-    writeFileSync(
-      join(home, 'etc', 'hadoop', 'log4j.properties'),
-      'hadoop.root.logger=INFO,console\nlog4j.rootLogger=${hadoop.root.logger}\nlog4j.appender.console=org.apache.log4j.ConsoleAppender\nlog4j.appender.console.target=System.err\nlog4j.appender.console.layout=org.apache.log4j.PatternLayout\nlog4j.appender.console.layout.ConversionPattern=%p %c{2}: %m%n\n',
-    );
-    writeFileSync(
-      join(home, 'bin', 'hadoop'),
-      `#!/bin/sh
-# bin/hadoop's two commands the backend uses, on the pinned jars
-cp="${join(home, 'etc', 'hadoop')}:${join(jars.lib, '*')}"
-cmd="$1"; shift
-case "$cmd" in
-  jar) exec java -XX:TieredStopAtLevel=1 -Dhadoop.root.logger="$HADOOP_ROOT_LOGGER" -cp "$cp" org.apache.hadoop.util.RunJar "$@" ;;
-  fs) exec java -XX:TieredStopAtLevel=1 -cp "$cp" org.apache.hadoop.fs.FsShell "$@" ;;
-  *) echo "hadoop: unknown command $cmd" >&2; exit 1 ;;
-esac
-`,
-    );
-    chmodSync(join(home, 'bin', 'hadoop'), 0o755);
+    // An unconfigured installation as Apache's tarball lays it out (local mode, file system file:///).
+    const home = writeHadoopHome({ home: tempDir('hadoop-home-'), streamingJar: jars.streamingJar, version: jars.version, lib: jars.lib });
     const staging = join(tempDir('hadoop-staging-'), 'ndd');
     const backend = createHadoopBackend(config({ installation: 'auto', staging_dir: staging }), {
       jobScript: script,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findHadoopJars, HADOOP_POM, hadoopFolder, pinnedVersion } from '../../../../harness/mapreduce/hadoop/install.ts';
+import { findHadoopJars, HADOOP_POM, hadoopFolder, MINI_CLUSTER_POM, pinnedVersion } from '../../../../harness/mapreduce/hadoop/install.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'hadoop-install-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -16,6 +16,14 @@ const env = { NDD_BENCH_HADOOP_DIR: root };
 describe('the pinned Hadoop jars', () => {
   it('pins a 3.4 release in hadoop/pom.xml', () => {
     expect(pinnedVersion(readFileSync(HADOOP_POM, 'utf8'))).toMatch(/^3\.4\.\d+$/);
+  });
+
+  it("pins the mini cluster's jars at the client's version, in a folder of their own", () => {
+    const client = readFileSync(HADOOP_POM, 'utf8');
+    const mini = readFileSync(MINI_CLUSTER_POM, 'utf8');
+    expect(pinnedVersion(mini)).toBe(pinnedVersion(client));
+    expect(mini).toMatch(/<artifactId>hadoop-minicluster<\/artifactId>/);
+    expect(hadoopFolder(env, MINI_CLUSTER_POM)).not.toBe(hadoopFolder(env, HADOOP_POM));
   });
 
   it('keeps a folder per version and pom content under NDD_BENCH_HADOOP_DIR', () => {
