@@ -8,7 +8,8 @@ import { shingleFingerprints } from '../text/fingerprint.ts';
 import { normalize } from '../text/normalize.ts';
 import type { FingerprintKind, ShingleSpec } from '../text/params.ts';
 import { HashKernel } from './hash-kernel.ts';
-import { signatures, residuesOf, type SketchSpec } from './sketch.ts';
+import { reduceWords } from './mersenne.ts';
+import { signatures, type SketchSpec } from './sketch.ts';
 
 export interface SignatureSlicePayload {
   /** the texts of documents firstDoc, firstDoc + 1, … */
@@ -35,21 +36,37 @@ let kernel: HashKernel | undefined;
 /**
  * The signatures of a slice of the corpus, one document at a time as the signatures job's
  * mapper computes them: normalize, fingerprint the shingles, keep the distinct fingerprints,
- * reduce them mod p, and hash the whole slice in one WebAssembly call.
+ * reduce them mod p, and hash the whole slice in one WebAssembly call. Each document's residues
+ * go straight into one buffer for the slice and its sets are dropped (unless kept for exact
+ * verification): holding every document's set until the slice was done kept them past the
+ * young generation, and the garbage collector's work grew with the slice.
  */
 export function signatureSlice(p: SignatureSlicePayload): SignatureSlice {
-  const sets = p.texts.map((t) => distinctFingerprints(shingleFingerprints(normalize(t), p.shingle, p.fingerprint)));
-  const sizes = Uint32Array.from(sets, (f) => f.count);
-  const starts = new Uint32Array(sets.length + 1);
-  sets.forEach((f, i) => (starts[i + 1] = (starts[i] as number) + f.count));
-  const total = starts[sets.length] as number;
-  const residues = new Uint32Array(2 * total);
-  sets.forEach((f, i) => residues.set(residuesOf(f.data, f.count, f.width), 2 * (starts[i] as number)));
-  const sig = signatures({ residues, starts }, p.sketch, (kernel ??= new HashKernel()));
+  const n = p.texts.length;
+  const sizes = new Uint32Array(n);
+  const starts = new Uint32Array(n + 1);
+  let residues = new Uint32Array(1 << 16);
+  let total = 0;
+  let width: 2 | 4 = 2;
+  const kept: Uint32Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const f = distinctFingerprints(shingleFingerprints(normalize(p.texts[i] as string), p.shingle, p.fingerprint));
+    width = f.width;
+    if (2 * (total + f.count) > residues.length) {
+      const grown = new Uint32Array(Math.max(2 * residues.length, 2 * (total + f.count)));
+      grown.set(residues.subarray(0, 2 * total));
+      residues = grown;
+    }
+    for (let j = 0; j < f.count; j++) reduceWords(f.data, j * f.width, f.width, residues, 2 * (total + j));
+    total += f.count;
+    sizes[i] = f.count;
+    starts[i + 1] = total;
+    if (p.keepSets) kept.push(f.data);
+  }
+  const sig = signatures({ residues: residues.subarray(0, 2 * total), starts }, p.sketch, (kernel ??= new HashKernel()));
   if (!p.keepSets) return { values: sig.values, sizes, densified: sig.densified };
-  const width = sets[0]?.width ?? 2;
   const setWords = new Uint32Array(total * width);
-  sets.forEach((f, i) => setWords.set(f.data, (starts[i] as number) * width));
+  kept.forEach((data, i) => setWords.set(data, (starts[i] as number) * width));
   return { values: sig.values, sizes, densified: sig.densified, setWords };
 }
 
