@@ -17,7 +17,7 @@ import { intersectionSize } from '../text/distinct.ts';
 import { fingerprintWidth } from '../text/fingerprint.ts';
 import { estimateResemblance, matchingSlots } from './estimate.ts';
 import { BANDS_JOB, CANDIDATES_JOB, CLUSTERS, CLUSTERS_JOB, SIGNATURES_JOB, VERIFY_JOB } from './jobs.ts';
-import type { BandSlice, SignatureSlice } from './kernel-worker.ts';
+import type { BandSlice } from './kernel-worker.ts';
 import { signatureKey, type MinhashSettings } from './settings.ts';
 import { clustersOf } from './union-find.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -26,19 +26,73 @@ import type * as Worker from './kernel-worker.ts';
 const worker = workerModule<typeof Worker>(new URL('./kernel-worker.ts', import.meta.url).href);
 
 /**
- * The kernel's cost model: the signatures (8 bytes a slot, twice while the slices are gathered,
- * and the candidates, generously 16 bytes more a slot), and per character of text the distinct
- * fingerprints a slice holds while it is hashed (about one per 7 characters, 8 bytes each, twice
- * with their residues, and once more as the sets of exact verification).
+ * Characters of text the worker threads hash at once, in all: the signatures are computed in
+ * slices of about this divided by the threads, so what a slice holds while it is hashed (its
+ * texts, fingerprints, residues and the hash kernel's memory) is bounded whatever the corpus'
+ * size. A slice for each thread's share of the whole corpus made the kernel's peak grow with
+ * the corpus, so that at a million documents its cost model sent the plan to its text jobs,
+ * several times slower.
  */
-export function minhashKernelBytes(shape: CorpusShape, k: number): number {
-  return 4 * shape.chars + 32 * k * shape.documents;
+export const IN_FLIGHT_CHARS = 2 ** 27;
+
+/**
+ * Bytes a character of a slice in flight holds, generously: the texts copied to the thread
+ * (two bytes a character at most) and their normalized form, and the slice's distinct
+ * fingerprints (about one per 6 characters, 8 bytes each: 1.4 bytes a character) three times
+ * over, as sets, as residues and in the hash kernel's memory.
+ */
+const SLICE_BYTES_PER_CHAR = 10;
+
+/**
+ * The kernel's cost model: the signatures (8 bytes a slot, once: each slice's are copied in as
+ * it arrives), as much again for the LSH buckets' pairs and the candidates, 16 bytes a
+ * document for the sizes and the buckets' order, the slices in flight, and for exact
+ * verification every document's distinct fingerprints (8 bytes each, under 2 bytes a character).
+ */
+export function minhashKernelBytes(shape: CorpusShape, k: number, o: { readonly exact: boolean; readonly inFlightChars?: number }): number {
+  const inFlight = Math.min(shape.chars, o.inFlightChars ?? IN_FLIGHT_CHARS);
+  return 16 * k * shape.documents + 16 * shape.documents + SLICE_BYTES_PER_CHAR * inFlight + (o.exact ? 2 * shape.chars : 0);
 }
 
-export function minhashKernel(s: MinhashSettings): LocalKernel {
+/**
+ * The slices of the signatures: at most `inFlightChars / threads` characters each (a longer
+ * document alone), and at least two a thread so that the last ones even out.
+ */
+export function signatureRanges(lengths: (d: number) => number, n: number, o: { readonly threads: number; readonly inFlightChars: number }): [number, number][] {
+  const threads = Math.max(1, o.threads);
+  const sliceChars = Math.max(1, Math.floor(o.inFlightChars / threads));
+  const ranges: [number, number][] = [];
+  let chars = 0;
+  for (let d = 0; d < n; d++) chars += lengths(d);
+  const slices = Math.max(threads * 2, Math.ceil(chars / sliceChars));
+  // Work per document grows with its length: balanced by it, then split where a slice is still too long.
+  for (const [from, to] of balancedRanges(n, lengths, slices)) {
+    let start = from;
+    let acc = 0;
+    for (let d = from; d < to; d++) {
+      const len = lengths(d);
+      if (d > start && acc + len > sliceChars) {
+        ranges.push([start, d]);
+        start = d;
+        acc = 0;
+      }
+      acc += len;
+    }
+    ranges.push([start, to]);
+  }
+  return ranges;
+}
+
+export interface MinhashKernelOptions {
+  /** IN_FLIGHT_CHARS, smaller in tests */
+  readonly inFlightChars?: number;
+}
+
+export function minhashKernel(s: MinhashSettings, o: MinhashKernelOptions = {}): LocalKernel {
+  const inFlightChars = o.inFlightChars ?? IN_FLIGHT_CHARS;
   return {
-    run: (k) => runKernel(k, s),
-    memoryBytes: (shape) => minhashKernelBytes(shape, s.sketch.k),
+    run: (k) => runKernel(k, s, inFlightChars),
+    memoryBytes: (shape) => minhashKernelBytes(shape, s.sketch.k, { exact: s.verify === 'exact', inFlightChars }),
     workerModules: [worker],
   };
 }
@@ -55,13 +109,13 @@ interface KernelSignatures {
   readonly sets?: { readonly words: Uint32Array; readonly setStart: Float64Array; readonly width: 2 | 4 };
 }
 
-async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelResult> {
+async function runKernel(k: KernelContext, s: MinhashSettings, inFlightChars: number): Promise<KernelResult> {
   // The jobs count only amounts above zero (jobs.ts `add`, and counts that cannot be zero): so here.
   const count = (group: string, name: string, amount: number): void => {
     if (amount !== 0) k.count(group, name, amount);
   };
   const exact = s.verify === 'exact';
-  const sig = await k.cached(`minhash-signatures:${signatureKey(s)}${exact ? ':sets' : ''}`, () => computeSignatures(k, s, exact));
+  const sig = await k.cached(`minhash-signatures:${signatureKey(s)}${exact ? ':sets' : ''}`, () => computeSignatures(k, s, { keepSets: exact, inFlightChars }));
   const docs = k.docs.texts.length;
   count(SIGNATURES_JOB, 'documents', docs);
   count(SIGNATURES_JOB, 'fingerprints', sig.sizes.reduce((t, x) => t + x, 0));
@@ -106,48 +160,47 @@ async function runKernel(k: KernelContext, s: MinhashSettings): Promise<KernelRe
   return { pairs, tables: { [CLUSTERS]: records } };
 }
 
-async function computeSignatures(k: KernelContext, s: MinhashSettings, keepSets: boolean): Promise<KernelSignatures> {
+async function computeSignatures(k: KernelContext, s: MinhashSettings, o: { readonly keepSets: boolean; readonly inFlightChars: number }): Promise<KernelSignatures> {
   const kk = s.sketch.k;
   const texts = k.docs.texts;
   const n = texts.length;
-  // Work per document grows with its length; a few slices a thread even out the last ones.
-  const ranges = balancedRanges(n, (d) => (texts[d] as string).length, Math.max(1, k.parallelism * 2));
+  const ranges = signatureRanges((d) => (texts[d] as string).length, n, { threads: k.parallelism, inFlightChars: o.inFlightChars });
+  const values = sharedU32(2 * kk * n);
+  const sizes = new Uint32Array(n);
+  let densified = 0;
+  // Only exact verification keeps the slices' sets until all sizes are known.
+  const setWords: Uint32Array[] = [];
   let done = 0;
   k.progress('signatures', 0, n);
-  const parts = await Promise.all(
-    ranges.map(async ([from, to]) => {
-      const r = await k.runInWorker(worker.task('signatureSlice'), {
+  await Promise.all(
+    ranges.map(async ([from, to], i) => {
+      const p = await k.runInWorker(worker.task('signatureSlice'), {
         texts: texts.slice(from, to),
         shingle: s.shingle,
         fingerprint: s.fingerprint,
         sketch: s.sketch,
-        keepSets,
+        keepSets: o.keepSets,
       });
+      // copied in as each slice arrives, so that no more than the slices in flight are held twice
+      values.set(p.values, 2 * kk * from);
+      sizes.set(p.sizes, from);
+      densified += p.densified;
+      if (p.setWords) setWords[i] = p.setWords;
       done += to - from;
       k.progress('signatures', done, n);
-      return r;
     }),
   );
-  const values = sharedU32(2 * kk * n);
-  const sizes = new Uint32Array(n);
-  let densified = 0;
-  ranges.forEach(([from], i) => {
-    const p = parts[i] as SignatureSlice;
-    values.set(p.values, 2 * kk * from);
-    sizes.set(p.sizes, from);
-    densified += p.densified;
-  });
   const signed: number[] = [];
   for (let d = 0; d < n; d++) if (sizes[d] !== 0) signed.push(d);
   const signedArr = sharedU32(signed.length);
   signedArr.set(signed);
   const result = { values, sizes, signed: signedArr.subarray(0, signed.length), densified };
-  if (!keepSets) return result;
+  if (!o.keepSets) return result;
   const width = fingerprintWidth(s.fingerprint);
   // Float64: the offsets times the width index words, past 2^32 in a large corpus.
   const setStart = listOffsets(sizes, { into: new Float64Array(n + 1) });
   const words = new Uint32Array((setStart[n] as number) * width);
-  ranges.forEach(([from], i) => words.set((parts[i] as SignatureSlice).setWords as Uint32Array, (setStart[from] as number) * width));
+  ranges.forEach(([from], i) => words.set(setWords[i] as Uint32Array, (setStart[from] as number) * width));
   return { ...result, sets: { words, setStart, width } };
 }
 

@@ -111,6 +111,39 @@ describe('LSH buckets against brute force', () => {
   });
 });
 
+describe('LSH buckets whose slots share a hash', () => {
+  /** The kernel's hash of a one-row band (FNV-1a over its two words). */
+  const bandHash = (hi: number, lo: number): number => Math.imul(Math.imul(0x811c9dc5 ^ hi, 0x01000193) ^ lo, 0x01000193) >>> 0;
+
+  /** Two different slots with the same hash, found by drawing slots until two collide (the birthday bound: about 2^16 draws). */
+  function collidingSlots(): [[number, number], [number, number]] {
+    const random = mulberry32(11);
+    const seen = new Map<number, [number, number]>();
+    for (;;) {
+      const slot: [number, number] = [Math.floor(random() * 2 ** 29), Math.floor(random() * 2 ** 32)];
+      const h = bandHash(...slot);
+      const other = seen.get(h);
+      if (other && (other[0] !== slot[0] || other[1] !== slot[1])) return [other, slot];
+      seen.set(h, slot);
+    }
+  }
+
+  it('keeps them in separate buckets, interleaved as they are', () => {
+    const [x, y] = collidingSlots();
+    expect(bandHash(...x)).toBe(bandHash(...y));
+    // documents 0, 2, 4 and 6 hold x, 1, 3 and 5 hold y; 7 holds another slot
+    const slots = [x, y, x, y, x, y, x, [5, 5]];
+    const values = Uint32Array.from(slots.flat());
+    const sizes = slots.map(() => 1);
+    const signed = Uint32Array.from(slots.keys());
+    const r = bandSlice({ values, signed, k: 1, rows: 1, fromBand: 0, toBand: 1 });
+    const pairs = Array.from(r.a, (a, i) => `${a}:${r.b[i]}`);
+    expect(tally(pairs)).toEqual(bruteForce(values, sizes, 1, 1, 1));
+    expect(r.buckets).toBe(bruteBuckets(values, sizes, 1, 1, 1));
+    expect(r.buckets).toBe(2);
+  });
+});
+
 /**
  * The acceptance interval of a Binomial(T, P) count at a false alarm rate of 10^−4 a side,
  * computed exactly from its probability mass function.
