@@ -11,10 +11,10 @@
  *
  * Computed again from the texts; the SCT counts scan the collection once.
  */
-import type { AdapterExplain, Evidence, ExplainContext, FeatureOccurrences, JsonValue } from '../../contract/index.ts';
+import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
 import { documentCounts } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
-import { shingleOccurrences } from '../text/offsets.ts';
+import { shingleOccurrences, type ShingleOccurrences } from '../text/offsets.ts';
 import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
 import type { BroderParams } from './params.ts';
 import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './sampling.ts';
@@ -32,74 +32,86 @@ interface SharedFingerprint {
   value: number;
 }
 
-function features(params: BroderParams, text: string): FeatureOccurrences {
+function features(params: BroderParams, text: string): ShingleOccurrences {
   return shingleOccurrences(text, params.shingle, params.fingerprint);
 }
 
 const TWO_POW_32 = 2 ** 32;
 
 /**
- * A document's distinct fingerprints: where each first lies and its place among them, and each
- * as numbers (32-bit words, most significant first, at `place · width`) for `fp mod m`.
+ * A document's distinct fingerprints by their numbers (offsets.ts), in order of first
+ * occurrence: where each first lies and its place among them. The numbering holds each
+ * fingerprint's 32-bit words, most significant first, for `fp mod m`.
  */
 interface Distinct {
-  readonly first: Map<string, { readonly start: number; readonly end: number; readonly place: number }>;
-  readonly words: Float64Array;
-  readonly width: number;
+  readonly occ: ShingleOccurrences;
+  /** id → place among the distinct fingerprints */
+  readonly place: Map<number, number>;
+  readonly ids: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
 }
 
-function distinct(occ: FeatureOccurrences): Distinct {
-  const first = new Map<string, { start: number; end: number; place: number }>();
-  const { keys, starts, ends } = occ;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i] as string;
-    if (!first.has(k)) first.set(k, { start: starts[i] as number, end: ends[i] as number, place: first.size });
+function distinct(occ: ShingleOccurrences): Distinct {
+  const place = new Map<number, number>();
+  const { ids: all, starts: s, ends: e } = occ;
+  const ids = new Uint32Array(all.length);
+  const starts = new Uint32Array(all.length);
+  const ends = new Uint32Array(all.length);
+  for (let i = 0; i < all.length; i++) {
+    const id = all[i] as number;
+    if (place.has(id)) continue;
+    const at = place.size;
+    place.set(id, at);
+    ids[at] = id;
+    starts[at] = s[i] as number;
+    ends[at] = e[i] as number;
   }
-  const width = first.size === 0 ? 0 : (first.keys().next().value as string).length / 8;
-  const words = new Float64Array(first.size * width);
-  let at = 0;
-  for (const key of first.keys()) for (let k = 0; k < key.length; k += 8) words[at++] = parseInt(key.slice(k, k + 8), 16);
-  return { first, words, width };
+  const n = place.size;
+  return { occ, place, ids: ids.slice(0, n), starts: starts.slice(0, n), ends: ends.slice(0, n) };
 }
 
-/** The fingerprint at `place` of `d` modulo m, exactly for m <= 2^21: Horner's rule over its words, below 2^53. */
-function wordsMod(d: Distinct, place: number, m: number): number {
+/** The fingerprint numbered `id` modulo m, exactly for m <= 2^21: Horner's rule over its words, below 2^53. */
+function idMod(words: Uint32Array, width: number, id: number, m: number): number {
   let acc = 0;
-  const at = place * d.width;
-  for (let k = 0; k < d.width; k++) acc = (acc * TWO_POW_32 + (d.words[at + k] as number)) % m;
+  const at = id * width;
+  for (let k = 0; k < width; k++) acc = (acc * TWO_POW_32 + (words[at + k] as number)) % m;
   return acc;
 }
 
 /** How many of a document's distinct fingerprints are `residue` mod m. */
 function keptByMod(d: Distinct, m: number, residue: number): number {
+  const words = d.occ.numbering.keys();
+  const width = d.occ.numbering.width;
   let kept = 0;
-  const n = d.width === 0 ? 0 : d.words.length / d.width;
-  for (let place = 0; place < n; place++) if (wordsMod(d, place, m) === residue) kept++;
+  for (let p = 0; p < d.ids.length; p++) if (idMod(words, width, d.ids[p] as number, m) === residue) kept++;
   return kept;
 }
 
 /** The fingerprints both documents hold, in A's order: the same for every variant of a shingling, so computed once a pair. */
 interface SharedOf {
+  /** their numbers, and hex (the evidence's and the document counts' keys) */
+  readonly ids: readonly number[];
   readonly keys: readonly string[];
-  /** where each first lies in A, and its place among A's distinct fingerprints */
+  /** where each first lies in A */
   readonly starts: readonly number[];
   readonly ends: readonly number[];
-  readonly places: readonly number[];
 }
 
 function sharedOf(A: Distinct, B: Distinct): SharedOf {
+  const ids: number[] = [];
   const keys: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  const places: number[] = [];
-  for (const [key, at] of A.first) {
-    if (!B.first.has(key)) continue;
-    keys.push(key);
-    starts.push(at.start);
-    ends.push(at.end);
-    places.push(at.place);
+  for (let p = 0; p < A.ids.length; p++) {
+    const id = A.ids[p] as number;
+    if (!B.place.has(id)) continue;
+    ids.push(id);
+    keys.push(A.occ.hexOf(id));
+    starts.push(A.starts[p] as number);
+    ends.push(A.ends[p] as number);
   }
-  return { keys, starts, ends, places };
+  return { ids, keys, starts, ends };
 }
 
 interface Rule {
@@ -147,13 +159,11 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts[i] as string)));
   const dA = of(ctx.a);
   const dB = of(ctx.b);
-  const A = dA.first;
-  const B = dB.first;
-  const r = rule(params, ctx, { a: A.size, b: B.size });
+  const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
   const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
   const shared: SharedFingerprint[] = both.keys.map((k, i) => ({ key: k, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
-  let sizeA = A.size;
-  let sizeB = B.size;
+  let sizeA = dA.ids.length;
+  let sizeB = dB.ids.length;
   if (r.m !== undefined) {
     const m = r.m;
     const residue = r.residue ?? 0;
@@ -161,8 +171,10 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     const keptIn = (i: number, d: Distinct): number => once(ctx, `${key}:mod ${m} = ${residue}:${i}`, () => keptByMod(d, m, residue));
     sizeA = keptIn(ctx.a, dA);
     sizeB = keptIn(ctx.b, dB);
+    const words = dA.occ.numbering.keys();
+    const width = dA.occ.numbering.width;
     shared.forEach((f, i) => {
-      f.value = wordsMod(dA, both.places[i] as number, m);
+      f.value = idMod(words, width, both.ids[i] as number, m);
       f.kept = f.value === r.residue;
     });
   }
@@ -191,7 +203,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const lines = [
     r.text,
     `shared fingerprints ${shared.length}: ${kept} kept, ${shared.length - kept} dropped`,
-    `${sizeNote}: A ${sizeA} of ${A.size}, B ${sizeB} of ${B.size}` + (r.sampled ? '' : ' distinct fingerprints'),
+    `${sizeNote}: A ${sizeA} of ${dA.ids.length}, B ${sizeB} of ${dB.ids.length}` + (r.sampled ? '' : ' distinct fingerprints'),
     `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
   ];
   const listed = (title: string, fs: readonly SharedFingerprint[]): void => {
@@ -213,8 +225,8 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
       dropped: shared.length - kept,
       size_a: sizeA,
       size_b: sizeB,
-      distinct_a: A.size,
-      distinct_b: B.size,
+      distinct_a: dA.ids.length,
+      distinct_b: dB.ids.length,
       score,
       kept_examples: keptShown.map(fpJson),
       dropped_examples: droppedShown.map(fpJson),

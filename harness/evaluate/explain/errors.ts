@@ -111,15 +111,25 @@ function indexOf(p: PairList, a: number, b: number): number {
 
 /** The pairs of `p` scoring at least `threshold`, in the same order. */
 export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
-  const keep: number[] = [];
-  for (let i = 0; i < p.a.length; i++) if ((p.score[i] as number) >= threshold) keep.push(i);
-  return { a: Uint32Array.from(keep, (i) => p.a[i] as number), b: Uint32Array.from(keep, (i) => p.b[i] as number), score: Float64Array.from(keep, (i) => p.score[i] as number) };
+  const { a, b, score } = p;
+  let n = 0;
+  for (let i = 0; i < score.length; i++) if ((score[i] as number) >= threshold) n++;
+  const out = { a: new Uint32Array(n), b: new Uint32Array(n), score: new Float64Array(n) };
+  for (let i = 0, o = 0; o < n; i++) {
+    const s = score[i] as number;
+    if (s < threshold) continue;
+    out.a[o] = a[i] as number;
+    out.b[o] = b[i] as number;
+    out.score[o++] = s;
+  }
+  return out;
 }
 
 /**
- * Two passes, each over what can be an error of its kind: the variant's decided pairs, looked
- * up in the truth, and the truth's near-duplicates, looked up in the variant (a variant may
- * report a hundred times more pairs than it decides).
+ * Two merge walks over sorted lists, each over what can be an error of its kind: the variant's
+ * decided pairs against the truth, and the truth's near-duplicates against the variant (a
+ * variant may report a hundred times more pairs than it decides, and the truth holds many more
+ * pairs below the threshold than above it: both walks skip those without looking them up).
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
   const v = sortPairs(s.pairs, s.documents, 'variant');
@@ -128,28 +138,30 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   const fn = new SmallestHashes(s.size);
   const everyReported = s.decisions.kind === 'every-reported-pair';
   const th = s.threshold;
-  // Only what it decided can be a false positive: a variant may report a hundred times more
-  // pairs than it decides, and this runs first in a run, before the JIT has optimized a loop over
-  // them (the first variants' loops took 70 to 210 ms where the later ones took 1.5 ms).
-  const decided = everyReported ? v : nearDuplicatesOf(v, th);
-  const { a: va, b: vb, score: vs } = decided;
-  for (let i = 0; i < va.length; i++) {
+  const { a: va, b: vb, score: vs } = v;
+  const { a: ta, b: tb, score: ts } = t;
+  // False positives: each decided pair of the variant, its truth found by advancing in t.
+  for (let i = 0, j = 0; i < va.length; i++) {
     const score = vs[i] as number;
+    if (!everyReported && score < th) continue;
     const a = va[i] as number;
     const b = vb[i] as number;
-    const at = indexOf(t, a, b);
-    const rr = at < 0 ? 0 : (t.score[at] as number);
+    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
+    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
     if (rr >= th) continue;
     const h = pairHash(s.seed, a, b);
     if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
   }
-  const near = s.truthNear ?? nearDuplicatesOf(t, th);
-  for (let j = 0; j < near.a.length; j++) {
-    const rr = near.score[j] as number;
-    const a = near.a[j] as number;
-    const b = near.b[j] as number;
-    const at = indexOf(v, a, b);
-    const score = at < 0 ? null : (v.score[at] as number);
+  // False negatives: each near-duplicate of the truth, the variant's score found by advancing in v.
+  const near = s.truthNear ?? t;
+  const { a: na, b: nb, score: ns } = near;
+  for (let j = 0, i = 0; j < na.length; j++) {
+    const rr = ns[j] as number;
+    if (rr < th) continue;
+    const a = na[j] as number;
+    const b = nb[j] as number;
+    while (i < va.length && ((va[i] as number) < a || ((va[i] as number) === a && (vb[i] as number) < b))) i++;
+    const score = i < va.length && va[i] === a && vb[i] === b ? (vs[i] as number) : null;
     if (score !== null && (everyReported || score >= th)) continue;
     const h = pairHash(s.seed, a, b);
     if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });

@@ -7,7 +7,7 @@
  */
 import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
-import { sharedText, type SharedSpan } from './shared-text.ts';
+import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan } from './shared-text.ts';
 import { clusterChain, type ChainLinks } from './chain.ts';
 
 /** A variant of a run as an explanation needs it. */
@@ -120,12 +120,14 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   if (!(a < b)) throw new Error(`explainPair: document indexes must be a < b, got ${a}, ${b}`);
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
-  // A document's features are the same in every explanation of a run: computed once there.
-  const local = new Map<number, { occ: FeatureOccurrences; set: Set<string> }>();
+  // A document's features are the same in every explanation of a run: computed once there, by
+  // number (shared-text.ts), keys numbered alike for every document of the run.
+  const numbering = q.cached ? q.cached(`truth-numbering:${q.truth.name}`, () => new Map<string, number>()) : new Map<string, number>();
+  const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures }>();
   const of = (i: number) => {
     const compute = () => {
       const occ = features(q.truth.params as never, docs.texts[i] as string);
-      return { occ, set: new Set(occ.keys) };
+      return { occ, numbered: numberedFeatures(occ, numbering) };
     };
     if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
     // A chain asks for the documents of its links more than once.
@@ -138,11 +140,11 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const truthSide = () => {
     const fa = of(a);
     const fb = of(b);
-    const shared = sharedText(fa.occ, fb.occ, { a: fa.set, b: fb.set });
+    const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
     return { shared, a: side(docs, a, shared.featuresA, shared.spansA), b: side(docs, b, shared.featuresB, shared.spansB) };
   };
   const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
-  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => jaccard(of(x).set, of(y).set)) : undefined;
+  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
   const shared = pair.shared;
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
@@ -163,15 +165,6 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     evidence,
     ...(chain ? { chain } : {}),
   };
-}
-
-/** |A ∩ B| / |A ∪ B| of two feature sets (0 for two empty sets: no link). */
-function jaccard(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
-  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
-  let both = 0;
-  for (const k of small) if (large.has(k)) both++;
-  const union = x.size + y.size - both;
-  return union === 0 ? 0 : both / union;
 }
 
 function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, resemblance: (x: number, y: number) => number): ExplainedChain | undefined {
