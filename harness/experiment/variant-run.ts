@@ -4,7 +4,7 @@
  */
 import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
+import { errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -300,14 +300,26 @@ async function errorFile(
   const judged = ctx.judgments
     ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
     : undefined;
-  const bytes = Buffer.concat([await errorsJsonl(sample, explainArgs), ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : [])]);
-  const shown = sample.sample.length + (judged?.sample.length ?? 0);
+  // A clustered variant's errors as its clusters read them follow, marked (docs/design.md §8.8).
+  const ofClusters = clusterOf
+    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
+    : undefined;
+  const bytes = Buffer.concat([
+    await errorsJsonl(sample, explainArgs),
+    ...(ofClusters ? [await errorsJsonl(ofClusters, { ...explainArgs, from: 'clusters' })] : []),
+    ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : []),
+  ]);
+  const shown = sample.sample.length + (ofClusters?.sample.length ?? 0) + (judged?.sample.length ?? 0);
   return {
     record: {
       file: `errors/${r.variant.name}.jsonl`,
       rows: shown,
       description:
         `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained` +
+        (ofClusters
+          ? `; then, marked from: clusters, the errors of its clusters (every pair inside one decided): ${ofClusters.falsePositives} induced pairs below ${threshold} and ${ofClusters.falseNegatives} near-duplicates split, sampled alike` +
+            (ofClusters.lookedAt < ofClusters.induced ? ` (the false positives among ${ofClusters.lookedAt} seeded draws of its ${ofClusters.induced} induced pairs)` : '')
+          : '') +
         (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
     },
     bytes,

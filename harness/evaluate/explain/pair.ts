@@ -95,8 +95,22 @@ export interface PairExplanation {
   /** how wrong the decision is: how far the exact resemblance lies from the threshold on the wrong side; 0 for a right decision */
   readonly wrongness: number;
   readonly evidence: Evidence | null;
+  /** a clustered variant: the pair read as its clusters read it (every pair inside a cluster decided, docs/design.md §8.8) */
+  readonly clusters?: ClusterReading;
   /** a clustered variant, the pair in one of its clusters: the strongest chain of links that joined them */
   readonly chain?: ExplainedChain;
+}
+
+/** A pair read as a clustered variant's clusters read it. */
+export interface ClusterReading {
+  /** both documents lie in one cluster: a pipeline keeps one of them */
+  readonly together: boolean;
+  /** documents of the cluster of each (1: in none) */
+  readonly size_a: number;
+  readonly size_b: number;
+  /** the verdict and how wrong it is, with `together` as the decision */
+  readonly verdict: Verdict;
+  readonly wrongness: number;
 }
 
 function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[]): DocumentSide {
@@ -150,6 +164,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
+  const clusters = q.clusters ? clusterReading(q.clusters.clusterOf, a, b, nearDuplicate, rr ?? 0, q.threshold) : undefined;
   const explain = q.variant.adapter.explain;
   const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
   return {
@@ -163,8 +178,23 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     verdict,
     wrongness: wrongness(verdict, rr ?? 0, q.threshold),
     evidence,
+    ...(clusters ? { clusters } : {}),
     ...(chain ? { chain } : {}),
   };
+}
+
+function clusterReading(clusterOf: Int32Array, a: number, b: number, nearDuplicate: boolean, rr: number, threshold: number): ClusterReading {
+  const ca = clusterOf[a] as number;
+  const cb = clusterOf[b] as number;
+  let sizeA = 0;
+  let sizeB = 0;
+  for (const c of clusterOf) {
+    if (c === ca) sizeA++;
+    if (c === cb) sizeB++;
+  }
+  const together = ca >= 0 && ca === cb;
+  const verdict = verdictOf(together, nearDuplicate);
+  return { together, size_a: ca < 0 ? 1 : sizeA, size_b: cb < 0 ? 1 : sizeB, verdict, wrongness: wrongness(verdict, rr, threshold) };
 }
 
 function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, resemblance: (x: number, y: number) => number): ExplainedChain | undefined {
