@@ -53,9 +53,9 @@ function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
 }
 
 function clusterLine(c: NonNullable<PairExplanation['clusters']>): string {
-  const where = (n: number): string => (n > 1 ? `a cluster of ${grouped(n)}` : 'no cluster');
-  const how = c.together ? `both in one cluster of ${grouped(c.size_a)}` : `in ${where(c.size_a)} and ${where(c.size_b)}`;
-  return `as its clusters read it (every pair inside one decided): ${how}: ${c.verdict.toUpperCase()}`;
+  const where = (n: number): string => (n > 1 ? `in one of ${grouped(n)}` : 'in none');
+  const how = c.together ? `both in one of ${grouped(c.size_a)}` : `A ${where(c.size_a)}, B ${where(c.size_b)}`;
+  return `read as clusters (a pair inside one decided): ${how}: ${c.verdict.toUpperCase()}`;
 }
 
 export function renderExplanation(e: PairExplanation, texts: { readonly a: string; readonly b: string }, width: number): string {
