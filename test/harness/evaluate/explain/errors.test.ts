@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +117,28 @@ describe('errors/<variant>.jsonl in a run', () => {
       expect(l.texts).toEqual({ a: textOf.get(l.explanation.a.id), b: textOf.get(l.explanation.b.id) });
     }
     expect(r.record.variants.find((v) => v.name === 'sampled')?.files.map((f) => f.file)).toContain('errors/sampled.jsonl');
+  }, 60_000);
+
+  it('keeps evaluate.errors.sample errors of each kind, and writes no error file at 0', async () => {
+    const config = (sample: number) =>
+      `experiment: errors-sample-${sample}\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nground_truth: { algorithm: broder, params: { shingle: { unit: word, size: 3 } } }\n` +
+      `runs:\n  - algorithm: broder\n    name: sampled\n    params: { shingle: { unit: word, size: 3 }, sampling: { method: mod, m: 3 } }\nevaluate: { threshold: 0.5, min_score: 0.01, errors: { sample: ${sample} } }\nbackend: { kind: local, workers: 1 }\n`;
+    const run = async (sample: number) => {
+      const file = join(dir, `s${sample}.yaml`);
+      writeFileSync(file, config(sample));
+      const r = await runExperiment(runOptions(file, join(dir, 'results'), { env: { NDD_BENCH_CACHE_DIR: 'off' } }));
+      if (r.kind !== 'completed') throw new Error(r.kind);
+      return r;
+    };
+    const one = await run(1);
+    const lines = readFileSync(join(one.dir, 'errors', 'sampled.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; of: number });
+    const kinds = lines.map((l) => l.kind);
+    expect(kinds.filter((k) => k === 'false positive').length).toBe(Math.min(1, lines.find((l) => l.kind === 'false positive')?.of ?? 0));
+    expect(kinds.filter((k) => k === 'false negative').length).toBeLessThanOrEqual(1);
+    expect(lines.length).toBeGreaterThan(0);
+    const none = await run(0);
+    expect(existsSync(join(none.dir, 'errors'))).toBe(false);
+    expect(none.record.variants.flatMap((v) => v.files.map((f) => f.file)).filter((f) => f.startsWith('errors/'))).toEqual([]);
   }, 60_000);
 });
 
