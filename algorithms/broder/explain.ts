@@ -12,7 +12,7 @@
  * Computed again from the texts; the SCT counts scan the collection once.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
-import { documentCounts } from '../text/feature-counts.ts';
+import { documentCountsById } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
 import { shingleOccurrences, type ShingleOccurrences } from '../text/offsets.ts';
 import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
@@ -23,7 +23,8 @@ import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './
 const SHOWN = 5;
 
 interface SharedFingerprint {
-  readonly key: string;
+  /** its number (offsets.ts) */
+  readonly id: number;
   /** the first occurrence in document a: where its shingle lies */
   readonly start: number;
   readonly end: number;
@@ -90,9 +91,8 @@ function keptByMod(d: Distinct, m: number, residue: number): number {
 
 /** The fingerprints both documents hold, in A's order: the same for every variant of a shingling, so computed once a pair. */
 interface SharedOf {
-  /** their numbers, and hex (the evidence's and the document counts' keys) */
+  /** their numbers (hex only for those shown) */
   readonly ids: readonly number[];
-  readonly keys: readonly string[];
   /** where each first lies in A */
   readonly starts: readonly number[];
   readonly ends: readonly number[];
@@ -100,18 +100,16 @@ interface SharedOf {
 
 function sharedOf(A: Distinct, B: Distinct): SharedOf {
   const ids: number[] = [];
-  const keys: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
   for (let p = 0; p < A.ids.length; p++) {
     const id = A.ids[p] as number;
     if (!B.place.has(id)) continue;
     ids.push(id);
-    keys.push(A.occ.hexOf(id));
     starts.push(A.starts[p] as number);
     ends.push(A.ends[p] as number);
   }
-  return { ids, keys, starts, ends };
+  return { ids, starts, ends };
 }
 
 interface Rule {
@@ -161,7 +159,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const dB = of(ctx.b);
   const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
   const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
-  const shared: SharedFingerprint[] = both.keys.map((k, i) => ({ key: k, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
+  const shared: SharedFingerprint[] = both.ids.map((id, i) => ({ id, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
   let sizeA = dA.ids.length;
   let sizeB = dB.ids.length;
   if (r.m !== undefined) {
@@ -181,9 +179,9 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
     // The same pair is an error of many SCT thresholds: its counts are looked up once.
-    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCounts(ctx, params.shingle, params.fingerprint, both.keys));
+    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids));
     for (const f of shared) {
-      f.value = counts.get(f.key) as number;
+      f.value = counts.get(f.id) as number;
       f.kept = f.value <= limit;
     }
   }
@@ -198,7 +196,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const keptShown = show(shared.filter((f) => f.kept));
   const droppedShown = show(shared.filter((f) => !f.kept));
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
-  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.key, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: dA.occ.hexOf(f.id), start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
@@ -210,7 +208,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     if (fs.length === 0) return;
     lines.push(title);
     for (const f of fs) {
-      const head = `  ${f.key}${valueName ? ` ${valueName} ${f.value}` : ''} `;
+      const head = `  ${dA.occ.hexOf(f.id)}${valueName ? ` ${valueName} ${f.value}` : ''} `;
       lines.push(fit(head + quoted(text.slice(f.start, f.end), ctx.width - head.length), ctx.width));
     }
   };

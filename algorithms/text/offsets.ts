@@ -125,7 +125,7 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
   // hundred are kept.
   const key = `${JSON.stringify(spec)}:${kind}`;
   let kept = recent.get(key);
-  if (!kept) recent.set(key, (kept = { numbering: new KeyTable(fingerprintWidth(kind), 1 << 12), byText: new Map() }));
+  if (!kept) recent.set(key, (kept = { numbering: new KeyTable(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
   const { byText } = kept;
   const known = byText.get(text);
   if (known) {

@@ -126,10 +126,11 @@ export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
 }
 
 /**
- * Two merge walks over sorted lists, each over what can be an error of its kind: the variant's
- * decided pairs against the truth, and the truth's near-duplicates against the variant (a
+ * Two passes, each over what can be an error of its kind: the variant's decided pairs, each
+ * looked up in the truth, and the truth's near-duplicates, each looked up in the variant (a
  * variant may report a hundred times more pairs than it decides, and the truth holds many more
- * pairs below the threshold than above it: both walks skip those without looking them up).
+ * pairs below the threshold than above it: both passes skip those with one comparison, and
+ * look up only what they keep, by binary search).
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
   const v = sortPairs(s.pairs, s.documents, 'variant');
@@ -139,29 +140,26 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   const everyReported = s.decisions.kind === 'every-reported-pair';
   const th = s.threshold;
   const { a: va, b: vb, score: vs } = v;
-  const { a: ta, b: tb, score: ts } = t;
-  // False positives: each decided pair of the variant, its truth found by advancing in t.
-  for (let i = 0, j = 0; i < va.length; i++) {
+  for (let i = 0; i < vs.length; i++) {
     const score = vs[i] as number;
     if (!everyReported && score < th) continue;
     const a = va[i] as number;
     const b = vb[i] as number;
-    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
-    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
+    const at = indexOf(t, a, b);
+    const rr = at < 0 ? 0 : (t.score[at] as number);
     if (rr >= th) continue;
     const h = pairHash(s.seed, a, b);
     if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
   }
-  // False negatives: each near-duplicate of the truth, the variant's score found by advancing in v.
   const near = s.truthNear ?? t;
   const { a: na, b: nb, score: ns } = near;
-  for (let j = 0, i = 0; j < na.length; j++) {
+  for (let j = 0; j < ns.length; j++) {
     const rr = ns[j] as number;
     if (rr < th) continue;
     const a = na[j] as number;
     const b = nb[j] as number;
-    while (i < va.length && ((va[i] as number) < a || ((va[i] as number) === a && (vb[i] as number) < b))) i++;
-    const score = i < va.length && va[i] === a && vb[i] === b ? (vs[i] as number) : null;
+    const at = indexOf(v, a, b);
+    const score = at < 0 ? null : (vs[at] as number);
     if (score !== null && (everyReported || score >= th)) continue;
     const h = pairHash(s.seed, a, b);
     if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });

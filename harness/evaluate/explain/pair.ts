@@ -113,9 +113,9 @@ export interface ClusterReading {
   readonly wrongness: number;
 }
 
-function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[]): DocumentSide {
+function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[], words: number): DocumentSide {
   const text = docs.texts[i] as string;
-  return { id: docs.ids[i] as string, index: i, chars: text.length, words: normalizedWordCount(text), features, spans: spans.map((s) => [s.start, s.end, s.occurrences] as const) };
+  return { id: docs.ids[i] as string, index: i, chars: text.length, words, features, spans: spans.map((s) => [s.start, s.end, s.occurrences] as const) };
 }
 
 /** Whether the variant decided the pair is a near-duplicate, by its rule. */
@@ -137,11 +137,12 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   // A document's features are the same in every explanation of a run: computed once there, by
   // number (shared-text.ts), keys numbered alike for every document of the run.
   const numbering = q.cached ? q.cached(`truth-numbering:${q.truth.name}`, () => new Map<string, number>()) : new Map<string, number>();
-  const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures }>();
+  const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures; words: number }>();
   const of = (i: number) => {
     const compute = () => {
-      const occ = features(q.truth.params as never, docs.texts[i] as string);
-      return { occ, numbered: numberedFeatures(occ, numbering) };
+      const text = docs.texts[i] as string;
+      const occ = features(q.truth.params as never, text);
+      return { occ, numbered: numberedFeatures(occ, numbering), words: normalizedWordCount(text) };
     };
     if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
     // A chain asks for the documents of its links more than once.
@@ -155,7 +156,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     const fa = of(a);
     const fb = of(b);
     const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
-    return { shared, a: side(docs, a, shared.featuresA, shared.spansA), b: side(docs, b, shared.featuresB, shared.spansB) };
+    return { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
   };
   const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
   const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
