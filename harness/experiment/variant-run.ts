@@ -232,7 +232,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, compared: ev.compared, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
   if (judged?.curve) {
     files.push({
       record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
@@ -270,7 +270,17 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
 
 /** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
 async function errorFile(
-  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables']; readonly kept: PlanOutputs['kept'] },
+  r: {
+    readonly variant: Variant;
+    readonly adapter: AlgorithmAdapter;
+    readonly plan: Plan;
+    readonly pairs: PairList;
+    /** the pairs the evaluation compared (VariantEvaluation.compared): every pair that can be an error */
+    readonly compared: PairList;
+    readonly truth: Truth;
+    readonly tables: PlanOutputs['tables'];
+    readonly kept: PlanOutputs['kept'];
+  },
   ctx: VariantContext,
   e: ErrorSampling,
 ): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
@@ -281,7 +291,8 @@ async function errorFile(
   const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
   const clusters = r.plan.output.clusters;
   const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
-  const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  // Sought among the pairs the evaluation compared: a join reports ten times more, far below any threshold.
+  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
   const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
