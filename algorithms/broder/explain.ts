@@ -41,41 +41,59 @@ const TWO_POW_32 = 2 ** 32;
 
 /**
  * A document's distinct fingerprints by their numbers (offsets.ts), in order of first
- * occurrence: where each first lies and its place among them. The numbering holds each
- * fingerprint's 32-bit words, most significant first, for `fp mod m`.
+ * occurrence, with where each first lies. The numbering holds each fingerprint's 32-bit words,
+ * most significant first, for `fp mod m`.
  */
 interface Distinct {
   readonly occ: ShingleOccurrences;
-  /** id → place among the distinct fingerprints */
-  readonly place: Map<number, number>;
   readonly ids: Uint32Array;
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
 }
 
+/**
+ * Marks by fingerprint number, for sets of numbers without a Map: `mark[id] === stamp` while
+ * the set of that stamp is being built or asked. Numbers are dense (a KeyTable's), so the array
+ * is as long as the numbering, a few hundred thousand on the bundled mail.
+ */
+let mark = new Uint32Array(1 << 16);
+let stamp = 0;
+
+function freshStamp(ids: number): number {
+  if (ids > mark.length) mark = new Uint32Array(Math.max(ids, 2 * mark.length));
+  if (++stamp === 0xffffffff) {
+    mark.fill(0);
+    stamp = 1;
+  }
+  return stamp;
+}
+
 function distinct(occ: ShingleOccurrences): Distinct {
-  const place = new Map<number, number>();
   const { ids: all, starts: s, ends: e } = occ;
   const ids = new Uint32Array(all.length);
   const starts = new Uint32Array(all.length);
   const ends = new Uint32Array(all.length);
+  const st = freshStamp(occ.numbering.size);
+  let n = 0;
   for (let i = 0; i < all.length; i++) {
     const id = all[i] as number;
-    if (place.has(id)) continue;
-    const at = place.size;
-    place.set(id, at);
-    ids[at] = id;
-    starts[at] = s[i] as number;
-    ends[at] = e[i] as number;
+    if (mark[id] === st) continue;
+    mark[id] = st;
+    ids[n] = id;
+    starts[n] = s[i] as number;
+    ends[n++] = e[i] as number;
   }
-  const n = place.size;
-  return { occ, place, ids: ids.slice(0, n), starts: starts.slice(0, n), ends: ends.slice(0, n) };
+  return { occ, ids: ids.slice(0, n), starts: starts.slice(0, n), ends: ends.slice(0, n) };
 }
 
-/** The fingerprint numbered `id` modulo m, exactly for m <= 2^21: Horner's rule over its words, below 2^53. */
+/**
+ * The fingerprint numbered `id` modulo m, exactly for m <= 2^21: Horner's rule over its words,
+ * below 2^53; for a power of two (every modulus of the quickstart), the low bits of its last word.
+ */
 function idMod(words: Uint32Array, width: number, id: number, m: number): number {
-  let acc = 0;
   const at = id * width;
+  if ((m & (m - 1)) === 0) return ((words[at + width - 1] as number) & (m - 1)) >>> 0;
+  let acc = 0;
   for (let k = 0; k < width; k++) acc = (acc * TWO_POW_32 + (words[at + k] as number)) % m;
   return acc;
 }
@@ -102,9 +120,11 @@ function sharedOf(A: Distinct, B: Distinct): SharedOf {
   const ids: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
+  const st = freshStamp(A.occ.numbering.size);
+  for (let p = 0; p < B.ids.length; p++) mark[B.ids[p] as number] = st;
   for (let p = 0; p < A.ids.length; p++) {
     const id = A.ids[p] as number;
-    if (!B.place.has(id)) continue;
+    if (mark[id] !== st) continue;
     ids.push(id);
     starts.push(A.starts[p] as number);
     ends.push(A.ends[p] as number);

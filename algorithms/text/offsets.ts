@@ -62,7 +62,9 @@ function isWordUnit(c: number): boolean {
 
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   const lower = text.toLowerCase();
-  const origin = loweredOrigins(text, lower);
+  // An ASCII text (most mail) lowers unit for unit: code unit i of `lower` is [i, i + 1) of the text.
+  // eslint-disable-next-line no-control-regex
+  const origin = /[^\u0000-\u007f]/.test(text) ? loweredOrigins(text, lower) : undefined;
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
   let o = 0;
@@ -79,13 +81,13 @@ export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
       continue;
     }
     if (pendingSpace >= 0 && o > 0) {
-      from[o] = origin.from[pendingSpace] as number;
-      to[o++] = origin.to[pendingSpace] as number;
+      from[o] = origin ? (origin.from[pendingSpace] as number) : pendingSpace;
+      to[o++] = origin ? (origin.to[pendingSpace] as number) : pendingSpace + 1;
     }
     pendingSpace = -1;
     for (let k = 0; k < units; k++) {
-      from[o] = origin.from[i + k] as number;
-      to[o++] = origin.to[i + k] as number;
+      from[o] = origin ? (origin.from[i + k] as number) : i + k;
+      to[o++] = origin ? (origin.to[i + k] as number) : i + k + 1;
     }
     i += units;
   }
