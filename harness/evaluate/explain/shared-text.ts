@@ -52,7 +52,15 @@ export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string,
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i] as number;
   const distinct = sorted.slice(0, n);
   const rank = new Uint32Array(ids.length);
-  for (let k = 0; k < ids.length; k++) rank[k] = lowerBound(distinct, ids[k] as number);
+  const top = n === 0 ? 0 : (distinct[n - 1] as number) + 1;
+  if (top <= POSITIONS_CAP) {
+    // Ids are small numbers (a KeyTable's, or numbered here): each one's rank by its place in a scratch array.
+    if (top > positions.length) positions = new Uint32Array(Math.max(top, 2 * positions.length));
+    for (let r = 0; r < n; r++) positions[distinct[r] as number] = r;
+    for (let k = 0; k < ids.length; k++) rank[k] = positions[ids[k] as number] as number;
+  } else {
+    for (let k = 0; k < ids.length; k++) rank[k] = lowerBound(distinct, ids[k] as number);
+  }
   let inOrder = true;
   for (let k = 1; k < ids.length && inOrder; k++) {
     const d = (occ.starts[k] as number) - (occ.starts[k - 1] as number);
@@ -60,6 +68,10 @@ export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string,
   }
   return { starts: occ.starts, ends: occ.ends, distinct, rank, inOrder };
 }
+
+/** Ids below this find their rank in `positions` (64 MiB at most); larger ones by binary search. */
+const POSITIONS_CAP = 1 << 24;
+let positions = new Uint32Array(1 << 16);
 
 function lowerBound(xs: Uint32Array, x: number): number {
   let lo = 0;
