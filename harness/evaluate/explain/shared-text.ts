@@ -33,7 +33,7 @@ export interface SharedText {
 export interface NumberedFeatures {
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
-  /** the distinct feature ids, ascending */
+  /** the distinct feature ids, in order of first occurrence */
   readonly distinct: Uint32Array;
   /** occurrence k is the feature `distinct[rank[k]]` */
   readonly rank: Uint32Array;
@@ -42,66 +42,106 @@ export interface NumberedFeatures {
 }
 
 /**
+ * Marks by id, for sets of ids without a Map: `stamps[id] === stamp` while the set of that stamp
+ * is built or asked, `places[id]` its place there. Ids are small numbers (a KeyTable's, or
+ * numbered here); one at or above MARKS_CAP (64 MiB of marks) goes through a Map instead.
+ */
+const MARKS_CAP = 1 << 23;
+let stamps = new Uint32Array(1 << 16);
+let places = new Uint32Array(1 << 16);
+let stamp = 0;
+
+/** A stamp of its own for ids below `top`, or undefined when they do not fit the marks. */
+function freshStamp(top: number): number | undefined {
+  if (top > MARKS_CAP) return undefined;
+  if (top > stamps.length) {
+    const size = Math.max(top, 2 * stamps.length);
+    stamps = new Uint32Array(size);
+    places = new Uint32Array(size);
+    stamp = 0;
+  }
+  if (++stamp === 0xffffffff) {
+    stamps.fill(0);
+    stamp = 1;
+  }
+  return stamp;
+}
+
+function maxOf(xs: Uint32Array): number {
+  let m = -1;
+  for (let i = 0; i < xs.length; i++) if ((xs[i] as number) > m) m = xs[i] as number;
+  return m;
+}
+
+/**
  * `occ` by number: its `ids`, else its keys numbered by `numbering` (shared by the documents
  * compared, so that equal keys get equal numbers; absent: a numbering of this document alone).
  */
 export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string, number> = new Map(), o: { readonly byKeys?: boolean } = {}): NumberedFeatures {
   const ids = (o.byKeys ? undefined : occ.ids) ?? Uint32Array.from(occ.keys, (k) => numbering.get(k) ?? (numbering.set(k, numbering.size), numbering.size - 1));
-  const sorted = ids.slice().sort();
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i] as number;
-  const distinct = sorted.slice(0, n);
+  const distinct = new Uint32Array(ids.length);
   const rank = new Uint32Array(ids.length);
-  const top = n === 0 ? 0 : (distinct[n - 1] as number) + 1;
-  if (top <= POSITIONS_CAP) {
-    // Ids are small numbers (a KeyTable's, or numbered here): each one's rank by its place in a scratch array.
-    if (top > positions.length) positions = new Uint32Array(Math.max(top, 2 * positions.length));
-    for (let r = 0; r < n; r++) positions[distinct[r] as number] = r;
-    for (let k = 0; k < ids.length; k++) rank[k] = positions[ids[k] as number] as number;
+  let n = 0;
+  const st = freshStamp(maxOf(ids) + 1);
+  if (st !== undefined) {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      if (stamps[id] !== st) {
+        stamps[id] = st;
+        places[id] = n;
+        distinct[n++] = id;
+      }
+      rank[k] = places[id] as number;
+    }
   } else {
-    for (let k = 0; k < ids.length; k++) rank[k] = lowerBound(distinct, ids[k] as number);
+    const place = new Map<number, number>();
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      let r = place.get(id);
+      if (r === undefined) {
+        place.set(id, (r = n));
+        distinct[n++] = id;
+      }
+      rank[k] = r;
+    }
   }
   let inOrder = true;
   for (let k = 1; k < ids.length && inOrder; k++) {
     const d = (occ.starts[k] as number) - (occ.starts[k - 1] as number);
     inOrder = d > 0 || (d === 0 && (occ.ends[k] as number) >= (occ.ends[k - 1] as number));
   }
-  return { starts: occ.starts, ends: occ.ends, distinct, rank, inOrder };
+  return { starts: occ.starts, ends: occ.ends, distinct: distinct.slice(0, n), rank, inOrder };
 }
 
-/** Ids below this find their rank in `positions` (64 MiB at most); larger ones by binary search. */
-const POSITIONS_CAP = 1 << 24;
-let positions = new Uint32Array(1 << 16);
-
-function lowerBound(xs: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** |A ∩ B| of two ascending id lists, and which of each are shared (when asked). */
+/** |A ∩ B| of two lists of distinct ids, and which of each are shared (when asked). */
 function intersect(x: Uint32Array, y: Uint32Array, marks?: { readonly x: Uint8Array; readonly y: Uint8Array }): number {
-  let i = 0;
-  let j = 0;
   let both = 0;
-  while (i < x.length && j < y.length) {
-    const p = x[i] as number;
-    const q = y[j] as number;
-    if (p < q) i++;
-    else if (p > q) j++;
-    else {
+  const st = freshStamp(Math.max(maxOf(x), maxOf(y)) + 1);
+  if (st === undefined) {
+    const place = new Map<number, number>();
+    x.forEach((id, i) => place.set(id, i));
+    y.forEach((id, j) => {
+      const i = place.get(id);
+      if (i === undefined) return;
+      both++;
       if (marks) {
         marks.x[i] = 1;
         marks.y[j] = 1;
       }
-      both++;
-      i++;
-      j++;
+    });
+    return both;
+  }
+  for (let i = 0; i < x.length; i++) {
+    stamps[x[i] as number] = st;
+    places[x[i] as number] = i;
+  }
+  for (let j = 0; j < y.length; j++) {
+    const id = y[j] as number;
+    if (stamps[id] !== st) continue;
+    both++;
+    if (marks) {
+      marks.x[places[id] as number] = 1;
+      marks.y[j] = 1;
     }
   }
   return both;
