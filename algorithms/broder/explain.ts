@@ -28,9 +28,9 @@ interface SharedFingerprint {
   /** the first occurrence in document a: where its shingle lies */
   readonly start: number;
   readonly end: number;
-  kept: boolean;
+  readonly kept: boolean;
   /** fp mod m (mod and adaptive), or the documents that hold it (sct) */
-  value: number;
+  readonly value: number;
 }
 
 function features(params: BroderParams, text: string): ShingleOccurrences {
@@ -179,7 +179,11 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const dB = of(ctx.b);
   const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
   const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
-  const shared: SharedFingerprint[] = both.ids.map((id, i) => ({ id, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
+  // One value and flag a shared fingerprint, in typed arrays: a near-duplicate pair shares
+  // thousands, and only the few shown become objects.
+  const n = both.ids.length;
+  const value = new Float64Array(n);
+  const keptFlag = new Uint8Array(n).fill(1);
   let sizeA = dA.ids.length;
   let sizeB = dB.ids.length;
   if (r.m !== undefined) {
@@ -191,36 +195,51 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     sizeB = keptIn(ctx.b, dB);
     const words = dA.occ.numbering.keys();
     const width = dA.occ.numbering.width;
-    shared.forEach((f, i) => {
-      f.value = idMod(words, width, both.ids[i] as number, m);
-      f.kept = f.value === r.residue;
-    });
+    for (let i = 0; i < n; i++) {
+      value[i] = idMod(words, width, both.ids[i] as number, m);
+      keptFlag[i] = value[i] === residue ? 1 : 0;
+    }
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
     // The same pair is an error of many SCT thresholds: its counts are looked up once.
     const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids));
-    for (const f of shared) {
-      f.value = counts.get(f.id) as number;
-      f.kept = f.value <= limit;
+    for (let i = 0; i < n; i++) {
+      value[i] = counts.get(both.ids[i] as number) as number;
+      keptFlag[i] = (value[i] as number) <= limit ? 1 : 0;
     }
   }
-  const kept = shared.filter((f) => f.kept).length;
+  let kept = 0;
+  for (let i = 0; i < n; i++) kept += keptFlag[i] as number;
   const denominator = sizeA + sizeB - kept;
   const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
   const text = ctx.docs.texts[ctx.a] as string;
   const sct = Number.isFinite(limit);
-  const show = (fs: readonly SharedFingerprint[]): SharedFingerprint[] =>
-    // SCT: the most common first (why they were dropped); otherwise in text order
-    [...fs].sort((x, y) => (sct ? y.value - x.value : 0) || x.start - y.start).slice(0, SHOWN);
-  const keptShown = show(shared.filter((f) => f.kept));
-  const droppedShown = show(shared.filter((f) => !f.kept));
+  // SCT: the most common first (why they were dropped); otherwise in text order; ties in A's order.
+  const before = (i: number, j: number): boolean => {
+    const d = (sct ? (value[j] as number) - (value[i] as number) : 0) || (both.starts[i] as number) - (both.starts[j] as number);
+    return d < 0 || (d === 0 && i < j);
+  };
+  const show = (flag: number): SharedFingerprint[] => {
+    const top: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (keptFlag[i] !== flag) continue;
+      if (top.length === SHOWN && !before(i, top[SHOWN - 1] as number)) continue;
+      let at = top.length;
+      while (at > 0 && before(i, top[at - 1] as number)) at--;
+      top.splice(at, 0, i);
+      if (top.length > SHOWN) top.pop();
+    }
+    return top.map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
+  };
+  const keptShown = show(1);
+  const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
   const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: dA.occ.hexOf(f.id), start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
-    `shared fingerprints ${shared.length}: ${kept} kept, ${shared.length - kept} dropped`,
+    `shared fingerprints ${n}: ${kept} kept, ${n - kept} dropped`,
     `${sizeNote}: A ${sizeA} of ${dA.ids.length}, B ${sizeB} of ${dB.ids.length}` + (r.sampled ? '' : ' distinct fingerprints'),
     `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
   ];
@@ -233,14 +252,14 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     }
   };
   listed(`kept (${kept}), the first ${keptShown.length}${sct ? ' by documents' : ''}:`, keptShown);
-  listed(`dropped (${shared.length - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
+  listed(`dropped (${n - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
   return {
-    summary: `${kept} of ${shared.length} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
+    summary: `${kept} of ${n} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
     data: {
       sampling: r.data,
-      shared: shared.length,
+      shared: n,
       kept,
-      dropped: shared.length - kept,
+      dropped: n - kept,
       size_a: sizeA,
       size_b: sizeB,
       distinct_a: dA.ids.length,
