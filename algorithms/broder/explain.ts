@@ -203,9 +203,12 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
     // The same pair is an error of many SCT thresholds: its counts are looked up once.
-    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids));
+    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, async () => {
+      const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids);
+      return Float64Array.from(both.ids, (id) => byId.get(id) as number);
+    });
     for (let i = 0; i < n; i++) {
-      value[i] = counts.get(both.ids[i] as number) as number;
+      value[i] = counts[i] as number;
       keptFlag[i] = (value[i] as number) <= limit ? 1 : 0;
     }
   }

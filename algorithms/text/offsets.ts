@@ -126,7 +126,8 @@ function asciiWithOffsets(lower: string): NormalizedWithOffsets {
       to[o++] = i + 1;
     } else if (pendingSpace < 0) pendingSpace = i;
   }
-  return { normalized: out.toString('latin1', 0, o), from: from.slice(0, o), to: to.slice(0, o) };
+  // views, not copies: a document's offsets live only while its shingles are cut
+  return { normalized: out.toString('latin1', 0, o), from: from.subarray(0, o), to: to.subarray(0, o) };
 }
 
 /** The original text's range of the normalized range [start, end). */
