@@ -12,6 +12,7 @@
  * Computed again from the texts; the SCT counts scan the collection once.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
+import { IdMarks } from '../../kernels/id-marks.ts';
 import { documentCountsById } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
 import { shingleOccurrences, type ShingleOccurrences } from '../text/offsets.ts';
@@ -51,34 +52,20 @@ interface Distinct {
   readonly ends: Uint32Array;
 }
 
-/**
- * Marks by fingerprint number, for sets of numbers without a Map: `mark[id] === stamp` while
- * the set of that stamp is being built or asked. Numbers are dense (a KeyTable's), so the array
- * is as long as the numbering, a few hundred thousand on the bundled mail.
- */
-let mark = new Uint32Array(1 << 16);
-let stamp = 0;
-
-function freshStamp(ids: number): number {
-  if (ids > mark.length) mark = new Uint32Array(Math.max(ids, 2 * mark.length));
-  if (++stamp === 0xffffffff) {
-    mark.fill(0);
-    stamp = 1;
-  }
-  return stamp;
-}
+/** Sets of fingerprint numbers as marks (kernels/id-marks.ts): numbers are dense, a KeyTable's. */
+const marks = new IdMarks(2 ** 32);
 
 function distinct(occ: ShingleOccurrences): Distinct {
   const { ids: all, starts: s, ends: e } = occ;
   const ids = new Uint32Array(all.length);
   const starts = new Uint32Array(all.length);
   const ends = new Uint32Array(all.length);
-  const st = freshStamp(occ.numbering.size);
+  marks.start(occ.numbering.size);
   let n = 0;
   for (let i = 0; i < all.length; i++) {
     const id = all[i] as number;
-    if (mark[id] === st) continue;
-    mark[id] = st;
+    if (marks.has(id)) continue;
+    marks.add(id);
     ids[n] = id;
     starts[n] = s[i] as number;
     ends[n++] = e[i] as number;
@@ -120,11 +107,11 @@ function sharedOf(A: Distinct, B: Distinct): SharedOf {
   const ids: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  const st = freshStamp(A.occ.numbering.size);
-  for (let p = 0; p < B.ids.length; p++) mark[B.ids[p] as number] = st;
+  marks.start(A.occ.numbering.size);
+  for (let p = 0; p < B.ids.length; p++) marks.add(B.ids[p] as number);
   for (let p = 0; p < A.ids.length; p++) {
     const id = A.ids[p] as number;
-    if (mark[id] !== st) continue;
+    if (!marks.has(id)) continue;
     ids.push(id);
     starts.push(A.starts[p] as number);
     ends.push(A.ends[p] as number);

@@ -178,22 +178,8 @@ export function countsFromFeatures(f: DocumentFeatures, keys: readonly string[])
   const counts = new Map<string, number>();
   const w = f.width;
   for (const key of keys) {
-    const words = Array.from({ length: w }, (_, k) => parseInt(key.slice(8 * k, 8 * k + 8), 16));
-    let lo = 0;
-    let hi = f.fingerprints;
-    let found = -1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      let c = 0;
-      for (let k = 0; k < w && c === 0; k++) c = (f.words[mid * w + k] as number) - (words[k] as number);
-      if (c === 0) {
-        found = mid;
-        break;
-      }
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    counts.set(key, found < 0 ? 0 : (f.postStart[found + 1] as number) - (f.postStart[found] as number));
+    const words = Uint32Array.from({ length: w }, (_, k) => parseInt(key.slice(8 * k, 8 * k + 8), 16));
+    counts.set(key, postingLength(f, words, 0));
   }
   return counts;
 }

@@ -184,18 +184,26 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   };
 }
 
+/** Each cluster's size by label, counted once a variant's clusters (its errors are explained together). */
+const clusterSizes = new WeakMap<Int32Array, Map<number, number>>();
+
+function sizesOf(clusterOf: Int32Array): Map<number, number> {
+  let sizes = clusterSizes.get(clusterOf);
+  if (!sizes) {
+    sizes = new Map();
+    for (const c of clusterOf) if (c >= 0) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+    clusterSizes.set(clusterOf, sizes);
+  }
+  return sizes;
+}
+
 function clusterReading(clusterOf: Int32Array, a: number, b: number, nearDuplicate: boolean, rr: number, threshold: number): ClusterReading {
   const ca = clusterOf[a] as number;
   const cb = clusterOf[b] as number;
-  let sizeA = 0;
-  let sizeB = 0;
-  for (const c of clusterOf) {
-    if (c === ca) sizeA++;
-    if (c === cb) sizeB++;
-  }
+  const sizes = sizesOf(clusterOf);
   const together = ca >= 0 && ca === cb;
   const verdict = verdictOf(together, nearDuplicate);
-  return { together, size_a: ca < 0 ? 1 : sizeA, size_b: cb < 0 ? 1 : sizeB, verdict, wrongness: wrongness(verdict, rr, threshold) };
+  return { together, size_a: ca < 0 ? 1 : (sizes.get(ca) as number), size_b: cb < 0 ? 1 : (sizes.get(cb) as number), verdict, wrongness: wrongness(verdict, rr, threshold) };
 }
 
 function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, resemblance: (x: number, y: number) => number): ExplainedChain | undefined {

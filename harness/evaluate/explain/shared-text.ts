@@ -10,6 +10,7 @@
  * thousands of pairs and chains, and strings were most of that cost.
  */
 import type { FeatureOccurrences } from '../../../contract/index.ts';
+import { IdMarks } from '../../../kernels/id-marks.ts';
 
 /** A span of one document: [start, end) of its original text and the shared occurrences in it. */
 export interface SharedSpan {
@@ -41,31 +42,8 @@ export interface NumberedFeatures {
   readonly inOrder: boolean;
 }
 
-/**
- * Marks by id, for sets of ids without a Map: `stamps[id] === stamp` while the set of that stamp
- * is built or asked, `places[id]` its place there. Ids are small numbers (a KeyTable's, or
- * numbered here); one at or above MARKS_CAP (64 MiB of marks) goes through a Map instead.
- */
-const MARKS_CAP = 1 << 23;
-let stamps = new Uint32Array(1 << 16);
-let places = new Uint32Array(1 << 16);
-let stamp = 0;
-
-/** A stamp of its own for ids below `top`, or undefined when they do not fit the marks. */
-function freshStamp(top: number): number | undefined {
-  if (top > MARKS_CAP) return undefined;
-  if (top > stamps.length) {
-    const size = Math.max(top, 2 * stamps.length);
-    stamps = new Uint32Array(size);
-    places = new Uint32Array(size);
-    stamp = 0;
-  }
-  if (++stamp === 0xffffffff) {
-    stamps.fill(0);
-    stamp = 1;
-  }
-  return stamp;
-}
+/** Sets of ids as marks (kernels/id-marks.ts); an id at or above its cap goes through a Map instead. */
+const marks = new IdMarks();
 
 function maxOf(xs: Uint32Array): number {
   let m = -1;
@@ -82,16 +60,14 @@ export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string,
   const distinct = new Uint32Array(ids.length);
   const rank = new Uint32Array(ids.length);
   let n = 0;
-  const st = freshStamp(maxOf(ids) + 1);
-  if (st !== undefined) {
+  if (marks.start(maxOf(ids) + 1)) {
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
-      if (stamps[id] !== st) {
-        stamps[id] = st;
-        places[id] = n;
+      if (!marks.has(id)) {
+        marks.add(id, n);
         distinct[n++] = id;
       }
-      rank[k] = places[id] as number;
+      rank[k] = marks.placeOf(id);
     }
   } else {
     const place = new Map<number, number>();
@@ -114,34 +90,30 @@ export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string,
 }
 
 /** |A ∩ B| of two lists of distinct ids, and which of each are shared (when asked). */
-function intersect(x: Uint32Array, y: Uint32Array, marks?: { readonly x: Uint8Array; readonly y: Uint8Array }): number {
+function intersect(x: Uint32Array, y: Uint32Array, shared?: { readonly x: Uint8Array; readonly y: Uint8Array }): number {
   let both = 0;
-  const st = freshStamp(Math.max(maxOf(x), maxOf(y)) + 1);
-  if (st === undefined) {
+  if (!marks.start(Math.max(maxOf(x), maxOf(y)) + 1)) {
     const place = new Map<number, number>();
     x.forEach((id, i) => place.set(id, i));
     y.forEach((id, j) => {
       const i = place.get(id);
       if (i === undefined) return;
       both++;
-      if (marks) {
-        marks.x[i] = 1;
-        marks.y[j] = 1;
+      if (shared) {
+        shared.x[i] = 1;
+        shared.y[j] = 1;
       }
     });
     return both;
   }
-  for (let i = 0; i < x.length; i++) {
-    stamps[x[i] as number] = st;
-    places[x[i] as number] = i;
-  }
+  for (let i = 0; i < x.length; i++) marks.add(x[i] as number, i);
   for (let j = 0; j < y.length; j++) {
     const id = y[j] as number;
-    if (stamps[id] !== st) continue;
+    if (!marks.has(id)) continue;
     both++;
-    if (marks) {
-      marks.x[places[id] as number] = 1;
-      marks.y[j] = 1;
+    if (shared) {
+      shared.x[marks.placeOf(id)] = 1;
+      shared.y[j] = 1;
     }
   }
   return both;
