@@ -27,6 +27,14 @@ export interface FeatureOccurrences {
   readonly keys: readonly string[];
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
+  /**
+   * The same keys as numbers, when the adapter numbers them: `ids[k]` for occurrence k, equal
+   * ids exactly when equal keys, one numbering for every document of these parameters within
+   * the process. The harness then compares documents by these and never reads `keys`, which
+   * the adapter may make only when first read: a hex string an occurrence and the hashing of
+   * strings were most of the cost of a run's error samples.
+   */
+  readonly ids?: Uint32Array;
 }
 
 /** The pair to explain, in the collection it was run over. */

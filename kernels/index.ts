@@ -1,7 +1,8 @@
 /**
  * The project's lowest layer: pure functions over typed arrays (stable sorts, postings, list
- * offsets) and the one atomic file write. It imports nothing else of the project.
+ * offsets, sets of small ids as marks) and the one atomic file write. It imports nothing else of the project.
  */
+export { IdMarks } from './id-marks.ts';
 export { countsToStarts, listOffsets, type ListOffsetsOptions } from './list-offsets.ts';
 export { invertLists, type InvertListsOptions, type Postings } from './postings.ts';
 export { compareKeys } from './sort/compare-keys.ts';

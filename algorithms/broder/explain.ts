@@ -11,10 +11,11 @@
  *
  * Computed again from the texts; the SCT counts scan the collection once.
  */
-import type { AdapterExplain, Evidence, ExplainContext, FeatureOccurrences, JsonValue } from '../../contract/index.ts';
-import { documentCounts } from '../text/feature-counts.ts';
+import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
+import { IdMarks } from '../../kernels/id-marks.ts';
+import { documentCountsById } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
-import { shingleOccurrences } from '../text/offsets.ts';
+import { shingleOccurrences, type ShingleOccurrences } from '../text/offsets.ts';
 import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
 import type { BroderParams } from './params.ts';
 import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './sampling.ts';
@@ -23,83 +24,99 @@ import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './
 const SHOWN = 5;
 
 interface SharedFingerprint {
-  readonly key: string;
+  /** its number (offsets.ts) */
+  readonly id: number;
   /** the first occurrence in document a: where its shingle lies */
   readonly start: number;
   readonly end: number;
-  kept: boolean;
+  readonly kept: boolean;
   /** fp mod m (mod and adaptive), or the documents that hold it (sct) */
-  value: number;
+  readonly value: number;
 }
 
-function features(params: BroderParams, text: string): FeatureOccurrences {
+function features(params: BroderParams, text: string): ShingleOccurrences {
   return shingleOccurrences(text, params.shingle, params.fingerprint);
 }
 
 const TWO_POW_32 = 2 ** 32;
 
 /**
- * A document's distinct fingerprints: where each first lies and its place among them, and each
- * as numbers (32-bit words, most significant first, at `place · width`) for `fp mod m`.
+ * A document's distinct fingerprints by their numbers (offsets.ts), in order of first
+ * occurrence, with where each first lies. The numbering holds each fingerprint's 32-bit words,
+ * most significant first, for `fp mod m`.
  */
 interface Distinct {
-  readonly first: Map<string, { readonly start: number; readonly end: number; readonly place: number }>;
-  readonly words: Float64Array;
-  readonly width: number;
+  readonly occ: ShingleOccurrences;
+  readonly ids: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
 }
 
-function distinct(occ: FeatureOccurrences): Distinct {
-  const first = new Map<string, { start: number; end: number; place: number }>();
-  const { keys, starts, ends } = occ;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i] as string;
-    if (!first.has(k)) first.set(k, { start: starts[i] as number, end: ends[i] as number, place: first.size });
+/** Sets of fingerprint numbers as marks (kernels/id-marks.ts): numbers are dense, a KeyTable's. */
+const marks = new IdMarks(2 ** 32);
+
+function distinct(occ: ShingleOccurrences): Distinct {
+  const { ids: all, starts: s, ends: e } = occ;
+  const ids = new Uint32Array(all.length);
+  const starts = new Uint32Array(all.length);
+  const ends = new Uint32Array(all.length);
+  marks.start(occ.numbering.size);
+  let n = 0;
+  for (let i = 0; i < all.length; i++) {
+    const id = all[i] as number;
+    if (marks.has(id)) continue;
+    marks.add(id);
+    ids[n] = id;
+    starts[n] = s[i] as number;
+    ends[n++] = e[i] as number;
   }
-  const width = first.size === 0 ? 0 : (first.keys().next().value as string).length / 8;
-  const words = new Float64Array(first.size * width);
-  let at = 0;
-  for (const key of first.keys()) for (let k = 0; k < key.length; k += 8) words[at++] = parseInt(key.slice(k, k + 8), 16);
-  return { first, words, width };
+  return { occ, ids: ids.slice(0, n), starts: starts.slice(0, n), ends: ends.slice(0, n) };
 }
 
-/** The fingerprint at `place` of `d` modulo m, exactly for m <= 2^21: Horner's rule over its words, below 2^53. */
-function wordsMod(d: Distinct, place: number, m: number): number {
+/**
+ * The fingerprint numbered `id` modulo m, exactly for m <= 2^21: Horner's rule over its words,
+ * below 2^53; for a power of two (every modulus of the quickstart), the low bits of its last word.
+ */
+function idMod(words: Uint32Array, width: number, id: number, m: number): number {
+  const at = id * width;
+  if ((m & (m - 1)) === 0) return ((words[at + width - 1] as number) & (m - 1)) >>> 0;
   let acc = 0;
-  const at = place * d.width;
-  for (let k = 0; k < d.width; k++) acc = (acc * TWO_POW_32 + (d.words[at + k] as number)) % m;
+  for (let k = 0; k < width; k++) acc = (acc * TWO_POW_32 + (words[at + k] as number)) % m;
   return acc;
 }
 
 /** How many of a document's distinct fingerprints are `residue` mod m. */
 function keptByMod(d: Distinct, m: number, residue: number): number {
+  const words = d.occ.numbering.keys();
+  const width = d.occ.numbering.width;
   let kept = 0;
-  const n = d.width === 0 ? 0 : d.words.length / d.width;
-  for (let place = 0; place < n; place++) if (wordsMod(d, place, m) === residue) kept++;
+  for (let p = 0; p < d.ids.length; p++) if (idMod(words, width, d.ids[p] as number, m) === residue) kept++;
   return kept;
 }
 
 /** The fingerprints both documents hold, in A's order: the same for every variant of a shingling, so computed once a pair. */
 interface SharedOf {
-  readonly keys: readonly string[];
-  /** where each first lies in A, and its place among A's distinct fingerprints */
+  /** their numbers (hex only for those shown) */
+  readonly ids: readonly number[];
+  /** where each first lies in A */
   readonly starts: readonly number[];
   readonly ends: readonly number[];
-  readonly places: readonly number[];
 }
 
 function sharedOf(A: Distinct, B: Distinct): SharedOf {
-  const keys: string[] = [];
+  const ids: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  const places: number[] = [];
-  for (const [key, at] of A.first) {
-    if (!B.first.has(key)) continue;
-    keys.push(key);
-    starts.push(at.start);
-    ends.push(at.end);
-    places.push(at.place);
+  marks.start(A.occ.numbering.size);
+  for (let p = 0; p < B.ids.length; p++) marks.add(B.ids[p] as number);
+  for (let p = 0; p < A.ids.length; p++) {
+    const id = A.ids[p] as number;
+    if (!marks.has(id)) continue;
+    ids.push(id);
+    starts.push(A.starts[p] as number);
+    ends.push(A.ends[p] as number);
   }
-  return { keys, starts, ends, places };
+  return { ids, starts, ends };
 }
 
 interface Rule {
@@ -147,13 +164,15 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts[i] as string)));
   const dA = of(ctx.a);
   const dB = of(ctx.b);
-  const A = dA.first;
-  const B = dB.first;
-  const r = rule(params, ctx, { a: A.size, b: B.size });
+  const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
   const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
-  const shared: SharedFingerprint[] = both.keys.map((k, i) => ({ key: k, start: both.starts[i] as number, end: both.ends[i] as number, kept: true, value: 0 }));
-  let sizeA = A.size;
-  let sizeB = B.size;
+  // One value and flag a shared fingerprint, in typed arrays: a near-duplicate pair shares
+  // thousands, and only the few shown become objects.
+  const n = both.ids.length;
+  const value = new Float64Array(n);
+  const keptFlag = new Uint8Array(n).fill(1);
+  let sizeA = dA.ids.length;
+  let sizeB = dB.ids.length;
   if (r.m !== undefined) {
     const m = r.m;
     const residue = r.residue ?? 0;
@@ -161,60 +180,80 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     const keptIn = (i: number, d: Distinct): number => once(ctx, `${key}:mod ${m} = ${residue}:${i}`, () => keptByMod(d, m, residue));
     sizeA = keptIn(ctx.a, dA);
     sizeB = keptIn(ctx.b, dB);
-    shared.forEach((f, i) => {
-      f.value = wordsMod(dA, both.places[i] as number, m);
-      f.kept = f.value === r.residue;
-    });
+    const words = dA.occ.numbering.keys();
+    const width = dA.occ.numbering.width;
+    for (let i = 0; i < n; i++) {
+      value[i] = idMod(words, width, both.ids[i] as number, m);
+      keptFlag[i] = value[i] === residue ? 1 : 0;
+    }
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
     // The same pair is an error of many SCT thresholds: its counts are looked up once.
-    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, () => documentCounts(ctx, params.shingle, params.fingerprint, both.keys));
-    for (const f of shared) {
-      f.value = counts.get(f.key) as number;
-      f.kept = f.value <= limit;
+    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, async () => {
+      const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids);
+      return Float64Array.from(both.ids, (id) => byId.get(id) as number);
+    });
+    for (let i = 0; i < n; i++) {
+      value[i] = counts[i] as number;
+      keptFlag[i] = (value[i] as number) <= limit ? 1 : 0;
     }
   }
-  const kept = shared.filter((f) => f.kept).length;
+  let kept = 0;
+  for (let i = 0; i < n; i++) kept += keptFlag[i] as number;
   const denominator = sizeA + sizeB - kept;
   const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
   const text = ctx.docs.texts[ctx.a] as string;
   const sct = Number.isFinite(limit);
-  const show = (fs: readonly SharedFingerprint[]): SharedFingerprint[] =>
-    // SCT: the most common first (why they were dropped); otherwise in text order
-    [...fs].sort((x, y) => (sct ? y.value - x.value : 0) || x.start - y.start).slice(0, SHOWN);
-  const keptShown = show(shared.filter((f) => f.kept));
-  const droppedShown = show(shared.filter((f) => !f.kept));
+  // SCT: the most common first (why they were dropped); otherwise in text order; ties in A's order.
+  const before = (i: number, j: number): boolean => {
+    const d = (sct ? (value[j] as number) - (value[i] as number) : 0) || (both.starts[i] as number) - (both.starts[j] as number);
+    return d < 0 || (d === 0 && i < j);
+  };
+  const show = (flag: number): SharedFingerprint[] => {
+    const top: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (keptFlag[i] !== flag) continue;
+      if (top.length === SHOWN && !before(i, top[SHOWN - 1] as number)) continue;
+      let at = top.length;
+      while (at > 0 && before(i, top[at - 1] as number)) at--;
+      top.splice(at, 0, i);
+      if (top.length > SHOWN) top.pop();
+    }
+    return top.map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
+  };
+  const keptShown = show(1);
+  const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
-  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.key, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: dA.occ.hexOf(f.id), start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
-    `shared fingerprints ${shared.length}: ${kept} kept, ${shared.length - kept} dropped`,
-    `${sizeNote}: A ${sizeA} of ${A.size}, B ${sizeB} of ${B.size}` + (r.sampled ? '' : ' distinct fingerprints'),
+    `shared fingerprints ${n}: ${kept} kept, ${n - kept} dropped`,
+    `${sizeNote}: A ${sizeA} of ${dA.ids.length}, B ${sizeB} of ${dB.ids.length}` + (r.sampled ? '' : ' distinct fingerprints'),
     `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
   ];
   const listed = (title: string, fs: readonly SharedFingerprint[]): void => {
     if (fs.length === 0) return;
     lines.push(title);
     for (const f of fs) {
-      const head = `  ${f.key}${valueName ? ` ${valueName} ${f.value}` : ''} `;
+      const head = `  ${dA.occ.hexOf(f.id)}${valueName ? ` ${valueName} ${f.value}` : ''} `;
       lines.push(fit(head + quoted(text.slice(f.start, f.end), ctx.width - head.length), ctx.width));
     }
   };
   listed(`kept (${kept}), the first ${keptShown.length}${sct ? ' by documents' : ''}:`, keptShown);
-  listed(`dropped (${shared.length - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
+  listed(`dropped (${n - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
   return {
-    summary: `${kept} of ${shared.length} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
+    summary: `${kept} of ${n} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
     data: {
       sampling: r.data,
-      shared: shared.length,
+      shared: n,
       kept,
-      dropped: shared.length - kept,
+      dropped: n - kept,
       size_a: sizeA,
       size_b: sizeB,
-      distinct_a: A.size,
-      distinct_b: B.size,
+      distinct_a: dA.ids.length,
+      distinct_b: dB.ids.length,
       score,
       kept_examples: keptShown.map(fpJson),
       dropped_examples: droppedShown.map(fpJson),

@@ -34,6 +34,54 @@ export async function documentCounts(
   return new Map(keys.map((k) => [k, known.get(k) as number]));
 }
 
+/** Fingerprints by number (offsets.ts ShingleOccurrences): their words, `width` a fingerprint by id, and each in hex. */
+export interface NumberedFingerprints {
+  readonly numbering: { readonly width: number; keys(): Uint32Array };
+  hexOf(id: number): string;
+}
+
+/**
+ * documentCounts for fingerprints given by number: from the stored fingerprint features by
+ * their words (no hex made or parsed), counts kept by id for the run through `ctx.cached`;
+ * without stored features, documentCounts' pass over their hex.
+ */
+export async function documentCountsById(
+  ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached' | 'signal'>,
+  shingle: ShingleSpec,
+  kind: FingerprintKind,
+  fps: NumberedFingerprints,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  const codec = featuresCodec(shingle, kind);
+  const kept = ctx.storedIfAny?.(codec);
+  if (!kept) {
+    const byKey = await documentCounts(ctx, shingle, kind, ids.map((id) => fps.hexOf(id)));
+    return new Map(ids.map((id) => [id, byKey.get(fps.hexOf(id)) as number]));
+  }
+  const known = ctx.cached ? ctx.cached(`document-counts-by-id:${codec.key}`, () => new Map<number, number>()) : new Map<number, number>();
+  const words = fps.numbering.keys();
+  const w = fps.numbering.width;
+  if (w !== kept.width) throw new Error(`feature counts: fingerprints of ${w} words, stored features of ${kept.width}`);
+  for (const id of ids) if (!known.has(id)) known.set(id, postingLength(kept, words, id * w));
+  return new Map(ids.map((id) => [id, known.get(id) as number]));
+}
+
+/** The length of the posting list of the fingerprint at `words[at ..]` in `f` (0: no document holds it), by binary search over the ids' words. */
+function postingLength(f: DocumentFeatures, words: Uint32Array, at: number): number {
+  const w = f.width;
+  let lo = 0;
+  let hi = f.fingerprints;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    let c = 0;
+    for (let k = 0; k < w && c === 0; k++) c = (f.words[mid * w + k] as number) - (words[at + k] as number);
+    if (c === 0) return (f.postStart[mid + 1] as number) - (f.postStart[mid] as number);
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
 /** Characters a pass fingerprints between two turns of the event loop (a few milliseconds). */
 const PIECE_CHARS = 1 << 20;
 
@@ -130,22 +178,8 @@ export function countsFromFeatures(f: DocumentFeatures, keys: readonly string[])
   const counts = new Map<string, number>();
   const w = f.width;
   for (const key of keys) {
-    const words = Array.from({ length: w }, (_, k) => parseInt(key.slice(8 * k, 8 * k + 8), 16));
-    let lo = 0;
-    let hi = f.fingerprints;
-    let found = -1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      let c = 0;
-      for (let k = 0; k < w && c === 0; k++) c = (f.words[mid * w + k] as number) - (words[k] as number);
-      if (c === 0) {
-        found = mid;
-        break;
-      }
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    counts.set(key, found < 0 ? 0 : (f.postStart[found + 1] as number) - (f.postStart[found] as number));
+    const words = Uint32Array.from({ length: w }, (_, k) => parseInt(key.slice(8 * k, 8 * k + 8), 16));
+    counts.set(key, postingLength(f, words, 0));
   }
   return counts;
 }

@@ -5,7 +5,8 @@
  * reference over one document, and the tests hold its text equal to `normalize`'s.
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
-import { fingerprintHex, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import { fingerprintHex, fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import { KeyTable } from './key-table.ts';
 import { normalize } from './normalize.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
@@ -61,6 +62,8 @@ function isWordUnit(c: number): boolean {
 
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   const lower = text.toLowerCase();
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\u0000-\u007f]/.test(text)) return asciiWithOffsets(lower);
   const origin = loweredOrigins(text, lower);
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
@@ -96,6 +99,37 @@ export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   return { normalized, from: from.slice(0, o), to: to.slice(0, o) };
 }
 
+/**
+ * normalizeWithOffsets of an ASCII text (most mail), given lowered: it lowers unit for unit, so
+ * code unit i is [i, i + 1) of the text, and its letters and digits are a–z and 0–9. The same
+ * walk, with no map of the lowering, and the normalized text made here (the tests hold it equal
+ * to `normalize`'s).
+ */
+function asciiWithOffsets(lower: string): NormalizedWithOffsets {
+  const n = lower.length;
+  const from = new Uint32Array(n);
+  const to = new Uint32Array(n);
+  const out = Buffer.allocUnsafe(n);
+  let o = 0;
+  let pendingSpace = -1;
+  for (let i = 0; i < n; i++) {
+    const c = lower.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      if (pendingSpace >= 0 && o > 0) {
+        out[o] = 0x20;
+        from[o] = pendingSpace;
+        to[o++] = pendingSpace + 1;
+      }
+      pendingSpace = -1;
+      out[o] = c;
+      from[o] = i;
+      to[o++] = i + 1;
+    } else if (pendingSpace < 0) pendingSpace = i;
+  }
+  // views, not copies: a document's offsets live only while its shingles are cut
+  return { normalized: out.toString('latin1', 0, o), from: from.subarray(0, o), to: to.subarray(0, o) };
+}
+
 /** The original text's range of the normalized range [start, end). */
 export function originalRange(n: NormalizedWithOffsets, start: number, end: number): [number, number] {
   if (end <= start) return [n.from[start] ?? 0, n.from[start] ?? 0];
@@ -104,47 +138,84 @@ export function originalRange(n: NormalizedWithOffsets, start: number, end: numb
 
 /**
  * A document's shingles as feature occurrences (contract/explain.ts): the fingerprint of each
- * shingle (hex) and where it lies in the original text, in text order, duplicates kept. The
+ * shingle and where it lies in the original text, in text order, duplicates kept. The
  * shingles and fingerprints are `shingleFingerprints`', the very ones the detectors join.
+ * Each fingerprint is numbered (`ids`) in a table of the shingling kept for the process
+ * (`numbering`), so every document of one shingling is numbered alike; the hex `keys` are made
+ * when first read.
  */
-export function shingleOccurrences(text: string, spec: ShingleSpec, kind: FingerprintKind): FeatureOccurrences {
+export interface ShingleOccurrences extends FeatureOccurrences {
+  readonly ids: Uint32Array;
+  /** the numbering: `numbering.keys()` holds the fingerprint of id i at words [i · width, (i + 1) · width) */
+  readonly numbering: KeyTable;
+  /** the fingerprint numbered `id`, in hex (fingerprintHex) */
+  hexOf(id: number): string;
+}
+
+export function shingleOccurrences(text: string, spec: ShingleSpec, kind: FingerprintKind): ShingleOccurrences {
   // An explanation asks for a document's shingles twice (the exact resemblance and the
   // detector's evidence), and a run's error samples ask again for each variant: the last few
   // hundred are kept.
   const key = `${JSON.stringify(spec)}:${kind}`;
-  let byText = recent.get(key);
-  if (!byText) recent.set(key, (byText = new Map()));
+  let kept = recent.get(key);
+  if (!kept) recent.set(key, (kept = { numbering: new KeyTable(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
+  const { byText } = kept;
   const known = byText.get(text);
   if (known) {
     byText.delete(text);
     byText.set(text, known);
     return known;
   }
-  const made = cutShingles(text, spec, kind);
+  const made = cutShingles(text, spec, kind, kept.numbering);
   byText.set(text, made);
   if (byText.size > RECENT) byText.delete(byText.keys().next().value as string);
   return made;
 }
 
-/** Documents whose shingles are kept per shingling, the least recently used going first. */
+/**
+ * Documents whose shingles are kept per shingling, the least recently used going first, and
+ * the shingling's numbering. The numbering keeps every fingerprint it was given for the life of
+ * the process (ids held elsewhere must keep their meaning): 12 bytes a fingerprint of the
+ * documents explained, a few megabytes for a run's error samples.
+ */
 const RECENT = 512;
-const recent = new Map<string, Map<string, FeatureOccurrences>>();
+const recent = new Map<string, { readonly numbering: KeyTable; readonly byText: Map<string, ShingleOccurrences> }>();
 
-function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind): FeatureOccurrences {
+/** Feature occurrences whose hex keys are made when first read (FeatureOccurrences.ids). */
+class NumberedOccurrences implements ShingleOccurrences {
+  private hex: string[] | undefined;
+
+  constructor(
+    readonly ids: Uint32Array,
+    readonly starts: Uint32Array,
+    readonly ends: Uint32Array,
+    readonly numbering: KeyTable,
+  ) {}
+
+  get keys(): readonly string[] {
+    return (this.hex ??= Array.from(this.ids, (id) => this.hexOf(id)));
+  }
+
+  hexOf(id: number): string {
+    return fingerprintHex(this.numbering.keys(), id, this.numbering.width as 2 | 4);
+  }
+}
+
+function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: KeyTable): ShingleOccurrences {
   const n = normalizeWithOffsets(text);
   const ranges = shingleRanges(n.normalized, spec);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   if (fps.count !== ranges.starts.length) throw new Error(`offsets: ${fps.count} fingerprints for ${ranges.starts.length} shingles`);
-  const keys = new Array<string>(fps.count);
+  const ids = new Uint32Array(fps.count);
   const starts = new Uint32Array(fps.count);
   const ends = new Uint32Array(fps.count);
   for (let k = 0; k < fps.count; k++) {
-    keys[k] = fingerprintHex(fps.data, k, fps.width);
+    ids[k] = numbering.id(fps.data, k * fps.width);
     // originalRange, without an array a shingle
     const start = ranges.starts[k] as number;
     const end = ranges.ends[k] as number;
     starts[k] = n.from[start] ?? 0;
     ends[k] = end <= start ? (n.from[start] ?? 0) : (n.to[end - 1] as number);
   }
-  return { keys, starts, ends };
+  return new NumberedOccurrences(ids, starts, ends, numbering);
 }

@@ -50,6 +50,12 @@ export interface VariantEvaluation {
   readonly pairsFileFloor: number;
   /** precision and recall per size group and threshold, when the documents' sizes were given */
   readonly slices?: VariantSlices;
+  /**
+   * The run's pairs the measures read (restrictToScores: those scoring at least the lowest
+   * measured score in the run or the truth, every one when every reported pair is a decision),
+   * sorted: every pair that can be an error, with its score, a tenth of what a join reports.
+   */
+  readonly compared: PairList;
 }
 
 /**
@@ -142,6 +148,7 @@ export async function evaluateVariant(args: {
     pairsCompared: cmp.pairsCompared,
     pairsFileFloor: floor,
     ...(slices ? { slices } : {}),
+    compared: run,
   };
 }
 

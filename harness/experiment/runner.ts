@@ -132,7 +132,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
-        errors: errorSampling(run, input.docs, open.runtime),
+        ...(errorSample(run) > 0 ? { errors: errorSampling(run, input.docs, open.runtime) } : {}),
         ...(input.judgments ? { judgments: input.judgments } : {}),
         localScorer: (plan) => localScorer(plan, { runtime: open.runtime, docs: input.docs, workDir: open.workDir, signal: opts.signal }),
       },
@@ -280,14 +280,18 @@ function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): E
   const store = runtime.store;
   return {
     truth: { name: gt.variant.name, adapter: gt.adapter, params: gt.variant.params, decisions: gt.plan.output.decisions },
-    size: ERROR_SAMPLE,
+    size: errorSample(run),
     cached,
     // Looked up once a value: a look-up hashes the documents' digest with the key and checks the entry.
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>): T | undefined => cached(`stored:${codec.key}`, () => store.peek(docs, codec)?.value) } : {}),
   };
 }
 
-/** Errors of each kind a variant's sample keeps. */
+/** Errors of each kind a variant's sample keeps (`evaluate.errors.sample`; 0: no error files). */
+function errorSample(run: PreparedRun): number {
+  return run.exp.evaluate.errors?.sample ?? ERROR_SAMPLE;
+}
+
 const ERROR_SAMPLE = 20;
 
 function noticeOf(opts: RunOptions): (line: string) => void {

@@ -158,6 +158,18 @@ export const evaluateSchema = z
       .strict()
       .optional()
       .describe('human judgments as a second ground truth: every variant (the ground truth too) gets precision, recall and F1 on the judged pairs, a ranking variant its precision-recall curve and the F1-maximizing threshold (judgments/<variant>.csv)'),
+    errors: z
+      .object({
+        sample: z
+          .number()
+          .int()
+          .min(0)
+          .default(20)
+          .describe('errors of each kind (false positives, false negatives; of the clusters and against the judges too) each variant\'s sample keeps; 0: no error files'),
+      })
+      .strict()
+      .optional()
+      .describe('errors/<variant>.jsonl: a seeded sample of each variant\'s errors, explained (docs/explanations.md); default 20 of each kind'),
     replies: z
       .object({
         repeated_documents: z

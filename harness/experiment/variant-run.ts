@@ -4,7 +4,7 @@
  */
 import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, nearDuplicatesOf, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
+import { errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -232,7 +232,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, compared: ev.compared, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
   if (judged?.curve) {
     files.push({
       record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
@@ -270,7 +270,17 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
 
 /** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
 async function errorFile(
-  r: { readonly variant: Variant; readonly adapter: AlgorithmAdapter; readonly plan: Plan; readonly pairs: PairList; readonly truth: Truth; readonly tables: PlanOutputs['tables']; readonly kept: PlanOutputs['kept'] },
+  r: {
+    readonly variant: Variant;
+    readonly adapter: AlgorithmAdapter;
+    readonly plan: Plan;
+    readonly pairs: PairList;
+    /** the pairs the evaluation compared (VariantEvaluation.compared): every pair that can be an error */
+    readonly compared: PairList;
+    readonly truth: Truth;
+    readonly tables: PlanOutputs['tables'];
+    readonly kept: PlanOutputs['kept'];
+  },
   ctx: VariantContext,
   e: ErrorSampling,
 ): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
@@ -281,7 +291,8 @@ async function errorFile(
   const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
   const clusters = r.plan.output.clusters;
   const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
-  const sample = sampleErrors({ pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  // Sought among the pairs the evaluation compared: a join reports ten times more, far below any threshold.
+  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
   const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
@@ -300,14 +311,26 @@ async function errorFile(
   const judged = ctx.judgments
     ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
     : undefined;
-  const bytes = Buffer.concat([await errorsJsonl(sample, explainArgs), ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : [])]);
-  const shown = sample.sample.length + (judged?.sample.length ?? 0);
+  // A clustered variant's errors as its clusters read them follow, marked (docs/design.md §8.8).
+  const ofClusters = clusterOf
+    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
+    : undefined;
+  const bytes = Buffer.concat([
+    await errorsJsonl(sample, explainArgs),
+    ...(ofClusters ? [await errorsJsonl(ofClusters, { ...explainArgs, from: 'clusters' })] : []),
+    ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : []),
+  ]);
+  const shown = sample.sample.length + (ofClusters?.sample.length ?? 0) + (judged?.sample.length ?? 0);
   return {
     record: {
       file: `errors/${r.variant.name}.jsonl`,
       rows: shown,
       description:
         `${sample.falsePositives} false positives and ${sample.falseNegatives} false negatives at ${threshold}; a seeded sample of at most ${e.size} of each, the most wrong first, each explained` +
+        (ofClusters
+          ? `; then, marked from: clusters, the errors of its clusters (every pair inside one decided): ${ofClusters.falsePositives} induced pairs below ${threshold} and ${ofClusters.falseNegatives} near-duplicates split, sampled alike` +
+            (ofClusters.lookedAt < ofClusters.induced ? ` (the false positives among ${ofClusters.lookedAt} seeded draws of its ${ofClusters.induced} induced pairs)` : '')
+          : '') +
         (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
     },
     bytes,

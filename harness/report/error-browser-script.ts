@@ -48,6 +48,7 @@ export function errorBrowserScript(): string {
     detail.hidden = true;
     detail.textContent = '';
     summary.textContent = v.name + ': ' + plural(v.falsePositives, 'false positive') + ' and ' + plural(v.falseNegatives, 'false negative') +
+      (v.clustered ? '; of its clusters, ' + plural(v.clustered.falsePositives, 'false positive') + ' and ' + plural(v.clustered.falseNegatives, 'false negative') : '') +
       (v.judged ? '; against the judges, ' + plural(v.judged.falsePositives, 'judged non-duplicate') + ' decided and ' + plural(v.judged.falseNegatives, 'judged duplicate') + ' missed' : '') +
       '; the sample holds ' + plural(v.errors.length, 'error') + (kind === '' ? '' : ', ' + shown.length + ' of them ' + kindSelect.options[kindSelect.selectedIndex].text) + '.';
     page();
@@ -67,7 +68,7 @@ export function errorBrowserScript(): string {
     var tr = el('tr');
     tr.tabIndex = 0;
     tr.setAttribute('data-i', String(i));
-    [e.kind, String(e.rank), e.x.a.id, e.x.b.id, num(e.x.exact.resemblance), e.x.run.score === null ? 'not reported' : num(e.x.run.score), num(e.x.wrongness)].forEach(function (t, c) {
+    [e.kind, String(e.rank), e.x.a.id, e.x.b.id, num(e.x.exact.resemblance), e.x.run.score === null ? 'not reported' : num(e.x.run.score), num(e.w)].forEach(function (t, c) {
       tr.appendChild(el('td', c === 2 || c === 3 ? 'id' : c >= 4 || c === 1 ? 'num' : '', t));
     });
     tr.cells[2].title = e.x.a.id;
@@ -116,12 +117,13 @@ export function errorBrowserScript(): string {
     var t = textsOf();
     Array.prototype.forEach.call(rows.rows, function (r) { r.setAttribute('aria-selected', String(Number(r.getAttribute('data-i')) === i)); });
     detail.textContent = '';
-    // An error against the judges says so; the verdict is the exact truth's.
+    // An error against the judges, or of the clusters, says so; the verdict is the exact truth's, of the pair.
     detail.appendChild(el('h3', '', x.variant + ' on ' + x.a.id + ' and ' + x.b.id + ': ' + (e.kind === x.verdict ? x.verdict : e.kind + ' (by the exact truth: ' + x.verdict + ')')));
     detail.appendChild(el('p', 'note', 'exact resemblance ' + num(x.exact.resemblance) + ' (' + x.exact.variant + ': ' + x.exact.shared + ' shared of ' +
       (x.a.features + x.b.features - x.exact.shared) + ' features); near-duplicates from ' + x.threshold + ': ' + (x.exact.near_duplicate ? 'yes' : 'no') + ' · ' +
       x.variant + ' (' + x.algorithm + '): ' + (x.run.score === null ? 'not reported' : 'score ' + num(x.run.score)) + ', decides ' + x.run.rule + ': ' +
       (x.run.decided ? 'a near-duplicate' : 'not a near-duplicate') +
+      (x.clusters ? ' · its clusters: ' + (x.clusters.together ? 'both in one cluster of ' + x.clusters.size_a : 'in ' + (x.clusters.size_a > 1 ? 'a cluster of ' + x.clusters.size_a : 'no cluster') + ' and ' + (x.clusters.size_b > 1 ? 'a cluster of ' + x.clusters.size_b : 'no cluster')) + ' (' + x.clusters.verdict + ')' : '') +
       (e.judgment === undefined ? '' : ' · the judges: ' + (e.judgment === null ? 'not judged' : e.judgment))));
     var grid = el('div', 'err-grid');
     grid.appendChild(sideBox('A', x.a, e.ta < 0 ? undefined : t[e.ta]));

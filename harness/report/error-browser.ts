@@ -21,6 +21,8 @@ export interface VariantErrors {
   readonly falseNegatives: number;
   /** with `evaluate.judgments`: how many errors of each kind it made against the judges (lines marked `against: judgments`) */
   readonly judged?: { readonly falsePositives: number; readonly falseNegatives: number };
+  /** a clustered variant: how many errors of each kind its clusters made (lines marked `from: clusters`) */
+  readonly clustered?: { readonly falsePositives: number; readonly falseNegatives: number };
   readonly lines: readonly ReadErrorLine[];
 }
 
@@ -55,6 +57,10 @@ function lineProblem(x: unknown): string | undefined {
   }
   if (c !== undefined && c['bounded'] !== undefined && typeof c['bounded'] !== 'string') return 'explanation.chain.bounded: expected a string';
   if (x['against'] !== undefined && x['against'] !== 'judgments') return `against: expected "judgments" or nothing, got ${JSON.stringify(x['against'])}`;
+  if (x['from'] !== undefined && x['from'] !== 'clusters') return `from: expected "clusters" or nothing, got ${JSON.stringify(x['from'])}`;
+  const r = e['clusters'];
+  if (r !== undefined && !(isObject(r) && typeof r['together'] === 'boolean' && typeof r['verdict'] === 'string' && typeof r['wrongness'] === 'number')) return 'explanation.clusters: expected together, verdict and wrongness';
+  if (x['from'] === 'clusters' && r === undefined) return 'from: clusters: expected explanation.clusters';
   const j = x['judgment'];
   if (j !== undefined && j !== null && j !== 'duplicate' && j !== 'not a duplicate') return `judgment: expected "duplicate", "not a duplicate" or null, got ${JSON.stringify(j)}`;
   return undefined;
@@ -68,7 +74,9 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
   const lines: ReadErrorLine[] = [];
   const of = { 'false positive': 0, 'false negative': 0 };
   const judged = { 'false positive': 0, 'false negative': 0 };
+  const clustered = { 'false positive': 0, 'false negative': 0 };
   let anyJudged = false;
+  let anyClustered = false;
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     let value: unknown;
@@ -83,6 +91,9 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
     if (line.against === 'judgments') {
       judged[line.kind] = line.of;
       anyJudged = true;
+    } else if (line.from === 'clusters') {
+      clustered[line.kind] = line.of;
+      anyClustered = true;
     } else of[line.kind] = line.of;
     lines.push(line);
   });
@@ -91,6 +102,7 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
     falsePositives: of['false positive'],
     falseNegatives: of['false negative'],
     ...(anyJudged ? { judged: { falsePositives: judged['false positive'], falseNegatives: judged['false negative'] } } : {}),
+    ...(anyClustered ? { clustered: { falsePositives: clustered['false positive'], falseNegatives: clustered['false negative'] } } : {}),
     lines,
   };
 }
@@ -104,11 +116,13 @@ interface PageError {
   readonly tb: number;
   /** the judges' label, when the run had judgments (null: not judged) */
   readonly judgment?: ErrorLine['judgment'];
+  /** how wrong the error is: of its clusters (from: clusters), else of the pair */
+  readonly w: number;
   readonly x: Omit<ErrorLine['explanation'], 'evidence'> & { readonly evidence: { readonly summary: string; readonly lines: readonly string[] } | null };
 }
 
 export interface ErrorBrowserData {
-  readonly variants: readonly { readonly name: string; readonly falsePositives: number; readonly falseNegatives: number; readonly judged?: VariantErrors['judged']; readonly errors: readonly PageError[] }[];
+  readonly variants: readonly { readonly name: string; readonly falsePositives: number; readonly falseNegatives: number; readonly judged?: VariantErrors['judged']; readonly clustered?: VariantErrors['clustered']; readonly errors: readonly PageError[] }[];
   /** each document's carried text once, however many errors name it */
   readonly texts: readonly string[];
 }
@@ -133,12 +147,14 @@ export function errorBrowserData(files: readonly VariantErrors[]): ErrorBrowserD
     falsePositives: f.falsePositives,
     falseNegatives: f.falseNegatives,
     ...(f.judged ? { judged: f.judged } : {}),
+    ...(f.clustered ? { clustered: f.clustered } : {}),
     errors: f.lines.map((l): PageError => {
       const { evidence, ...rest } = l.explanation;
       return {
-        // an error against the judges is a kind of its own in the list and its filter
-        kind: l.against === 'judgments' ? `${l.kind} against the judges` : l.kind,
+        // an error against the judges, or of the clusters, is a kind of its own in the list and its filter
+        kind: l.against === 'judgments' ? `${l.kind} against the judges` : l.from === 'clusters' ? `${l.kind} of its clusters` : l.kind,
         rank: l.rank,
+        w: l.from === 'clusters' ? (l.explanation.clusters?.wrongness ?? 0) : l.explanation.wrongness,
         ta: textOf(l.explanation.a.index, l.texts?.a),
         tb: textOf(l.explanation.b.index, l.texts?.b),
         ...(l.judgment !== undefined ? { judgment: l.judgment } : {}),
@@ -176,11 +192,16 @@ export function renderErrorBrowser(files: readonly VariantErrors[], threshold: n
 <p class="note">${escapeHtml(
     `Each variant's false positives (decided, exact resemblance below ${threshold}) and false negatives (not decided, at or above it) against the ground truth: ` +
       `a seeded sample of each kind, the most wrong first (${shown} errors in all, from errors/<variant>.jsonl). ` +
+      (files.some((f) => f.clustered)
+        ? 'A variant that writes clusters has the errors of its clusters too, read as a pipeline reads them (every pair inside a cluster decided): pairs put in one cluster below the threshold, near-duplicates split. '
+        : '') +
       (files.some((f) => f.judged) ? 'With judgments, a sample of its errors against the judges too: judged non-duplicates it decided, judged duplicates it missed. ' : '') +
       'Open one to see both texts side by side, the text they share highlighted, and what the detector saw of the pair.',
   )}</p>
 <div class="err-controls"><label for="err-variant">Variant</label><select id="err-variant">${options}</select>
 <label for="err-kind">Show</label><select id="err-kind"><option value="">both kinds</option><option value="false positive">false positives</option><option value="false negative">false negatives</option>${
+    files.some((f) => f.clustered) ? '<option value="false positive of its clusters">false positives of its clusters</option><option value="false negative of its clusters">false negatives of its clusters</option>' : ''
+  }${
     files.some((f) => f.judged) ? '<option value="false positive against the judges">judged non-duplicates it decided</option><option value="false negative against the judges">judged duplicates it missed</option>' : ''
   }</select></div>
 <p class="note" id="err-summary"></p>

@@ -111,15 +111,26 @@ function indexOf(p: PairList, a: number, b: number): number {
 
 /** The pairs of `p` scoring at least `threshold`, in the same order. */
 export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
-  const keep: number[] = [];
-  for (let i = 0; i < p.a.length; i++) if ((p.score[i] as number) >= threshold) keep.push(i);
-  return { a: Uint32Array.from(keep, (i) => p.a[i] as number), b: Uint32Array.from(keep, (i) => p.b[i] as number), score: Float64Array.from(keep, (i) => p.score[i] as number) };
+  const { a, b, score } = p;
+  let n = 0;
+  for (let i = 0; i < score.length; i++) if ((score[i] as number) >= threshold) n++;
+  const out = { a: new Uint32Array(n), b: new Uint32Array(n), score: new Float64Array(n) };
+  for (let i = 0, o = 0; o < n; i++) {
+    const s = score[i] as number;
+    if (s < threshold) continue;
+    out.a[o] = a[i] as number;
+    out.b[o] = b[i] as number;
+    out.score[o++] = s;
+  }
+  return out;
 }
 
 /**
- * Two passes, each over what can be an error of its kind: the variant's decided pairs, looked
- * up in the truth, and the truth's near-duplicates, looked up in the variant (a variant may
- * report a hundred times more pairs than it decides).
+ * Two passes, each over what can be an error of its kind: the variant's decided pairs, each
+ * looked up in the truth (a walk along it), and the truth's near-duplicates, each looked up in
+ * the variant (by binary search: the variant may report a hundred times more pairs than the
+ * truth has near-duplicates). Pass the pairs the evaluation compared (VariantEvaluation
+ * .compared), not all a join reports: a tenth as many, and every one that can be an error.
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
   const v = sortPairs(s.pairs, s.documents, 'variant');
@@ -128,33 +139,175 @@ export function sampleErrors(s: SampleArgs): ErrorSample {
   const fn = new SmallestHashes(s.size);
   const everyReported = s.decisions.kind === 'every-reported-pair';
   const th = s.threshold;
-  // Only what it decided can be a false positive: a variant may report a hundred times more
-  // pairs than it decides, and this runs first in a run, before the JIT has optimized a loop over
-  // them (the first variants' loops took 70 to 210 ms where the later ones took 1.5 ms).
-  const decided = everyReported ? v : nearDuplicatesOf(v, th);
-  const { a: va, b: vb, score: vs } = decided;
-  for (let i = 0; i < va.length; i++) {
+  const { a: va, b: vb, score: vs } = v;
+  const { a: ta, b: tb, score: ts } = t;
+  // The truth's pair at or after the last one looked up: a variant may decide more pairs than
+  // the truth holds (tens of thousands of false positives), and then a walk beats binary searches.
+  for (let i = 0, j = 0; i < vs.length; i++) {
     const score = vs[i] as number;
+    if (!everyReported && score < th) continue;
     const a = va[i] as number;
     const b = vb[i] as number;
-    const at = indexOf(t, a, b);
-    const rr = at < 0 ? 0 : (t.score[at] as number);
+    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
+    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
     if (rr >= th) continue;
     const h = pairHash(s.seed, a, b);
     if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
   }
-  const near = s.truthNear ?? nearDuplicatesOf(t, th);
-  for (let j = 0; j < near.a.length; j++) {
-    const rr = near.score[j] as number;
-    const a = near.a[j] as number;
-    const b = near.b[j] as number;
+  const near = s.truthNear ?? t;
+  const { a: na, b: nb, score: ns } = near;
+  for (let j = 0; j < ns.length; j++) {
+    const rr = ns[j] as number;
+    if (rr < th) continue;
+    const a = na[j] as number;
+    const b = nb[j] as number;
     const at = indexOf(v, a, b);
-    const score = at < 0 ? null : (v.score[at] as number);
+    const score = at < 0 ? null : (vs[at] as number);
     if (score !== null && (everyReported || score >= th)) continue;
     const h = pairHash(s.seed, a, b);
     if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });
   }
   return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
+}
+
+export interface ClusterSampleArgs {
+  /** each document's cluster label, −1: in none (clusters.ts clustersFromTable) */
+  readonly clusterOf: Int32Array;
+  /** the variant's pairs (any order), for the score of an error it reported */
+  readonly pairs: PairList;
+  /** the ground truth's pairs, sorted (sortPairs), and those at or above the threshold (nearDuplicatesOf) */
+  readonly truth: PairList;
+  readonly truthNear?: PairList;
+  readonly documents: number;
+  readonly threshold: number;
+  readonly seed: number;
+  readonly size: number;
+  /** induced pairs looked at, at most (CLUSTER_PAIRS_LOOKED_AT) */
+  readonly budget?: number;
+}
+
+/**
+ * Induced pairs a cluster sample looks at, at most: all of them when the clusters hold no more,
+ * else this many seeded draws. One look is two binary searches (under a microsecond on the
+ * bundled mail), and one cluster of n documents holds n(n − 1)/2.
+ */
+export const CLUSTER_PAIRS_LOOKED_AT = 200_000;
+
+export interface ClusterErrorSample extends ErrorSample {
+  /** induced pairs there are, and those the false positives were sought among (all, or that many drawn) */
+  readonly induced: number;
+  readonly lookedAt: number;
+}
+
+/** Document indexes by cluster, each ascending, the clusters in order of their smallest document; clusters of one left out. */
+function clusterMembers(clusterOf: Int32Array): number[][] {
+  const byLabel = new Map<number, number[]>();
+  for (let d = 0; d < clusterOf.length; d++) {
+    const c = clusterOf[d] as number;
+    if (c < 0) continue;
+    let m = byLabel.get(c);
+    if (!m) byLabel.set(c, (m = []));
+    m.push(d);
+  }
+  return [...byLabel.values()].filter((m) => m.length > 1);
+}
+
+/**
+ * The errors of a clustered variant read as its clusters (docs/design.md §8.8): a pipeline
+ * removes all but one document of each cluster, so every pair inside a cluster (an induced
+ * pair) counts as decided, reported or not. False positives: induced pairs below the threshold
+ * in the ground truth, which transitive closure adds (their count is the cluster measures'
+ * induced_pairs_below_threshold). False negatives: pairs at or above it whose documents lie in
+ * different clusters, or in none.
+ *
+ * Sampled as sampleErrors samples (the `size` of smallest pairHash, the most wrong first), the
+ * false positives among the induced pairs looked at: every one when there are at most `budget`,
+ * else `budget` draws of an induced pair, uniform and seeded (a cluster of thousands of documents
+ * holds millions of pairs; the draws never list them). Ordered by the truth's resemblance: 0 for
+ * a pair the ground truth did not report (below its floor); the error file orders them again by
+ * the exact resemblance the explanation computes.
+ */
+export function sampleClusterErrors(s: ClusterSampleArgs): ClusterErrorSample {
+  const v = sortPairs(s.pairs, s.documents, 'variant');
+  const t = s.truth;
+  const near = s.truthNear ?? nearDuplicatesOf(t, s.threshold);
+  const th = s.threshold;
+  const clusterOf = s.clusterOf;
+  const fp = new SmallestHashes(s.size);
+  const fn = new SmallestHashes(s.size);
+  const scoreOf = (a: number, b: number): number | null => {
+    const at = indexOf(v, a, b);
+    return at < 0 ? null : (v.score[at] as number);
+  };
+  // False negatives, and the near-duplicates inside a cluster (to count the false positives).
+  let nearInside = 0;
+  for (let j = 0; j < near.a.length; j++) {
+    const a = near.a[j] as number;
+    const b = near.b[j] as number;
+    const c = clusterOf[a] as number;
+    if (c >= 0 && c === clusterOf[b]) {
+      nearInside++;
+      continue;
+    }
+    const h = pairHash(s.seed, a, b);
+    const rr = near.score[j] as number;
+    if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score: scoreOf(a, b), truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });
+  }
+  const members = clusterMembers(clusterOf);
+  // pairs before each cluster's, in the order of `members`
+  const before = new Float64Array(members.length + 1);
+  members.forEach((m, i) => (before[i + 1] = (before[i] as number) + (m.length * (m.length - 1)) / 2));
+  const induced = before[members.length] as number;
+  const look = (a: number, b: number): void => {
+    if (indexOf(near, a, b) >= 0) return;
+    // not a near-duplicate: counted by fp.count below instead of here, since a draw may repeat
+    const h = pairHash(s.seed, a, b);
+    if (!fp.accepts(h, a, b) || fp.kept.some((k) => k.e.a === a && k.e.b === b)) return;
+    const at = indexOf(t, a, b);
+    const rr = at < 0 ? 0 : (t.score[at] as number);
+    fp.insert(h, { a, b, score: scoreOf(a, b), truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
+  };
+  const budget = s.budget ?? CLUSTER_PAIRS_LOOKED_AT;
+  let lookedAt: number;
+  if (induced <= budget) {
+    for (const m of members) for (let i = 0; i < m.length; i++) for (let k = i + 1; k < m.length; k++) look(m[i] as number, m[k] as number);
+    lookedAt = induced;
+  } else {
+    for (let draw = 0; draw < budget; draw++) {
+      const [a, b] = inducedPair(members, before, drawn(s.seed, draw, induced));
+      look(a, b);
+    }
+    lookedAt = budget;
+  }
+  return { falsePositives: induced - nearInside, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()], induced, lookedAt };
+}
+
+/** The draw-th seeded number in [0, range): 53 bits of two pairHashes, scaled (range ≤ 2^53). */
+function drawn(seed: number, draw: number, range: number): number {
+  const hi = pairHash(seed ^ 0x5bd1e995, draw, 0x2545f491) >>> 5; // 27 bits
+  const lo = pairHash(seed ^ 0x68e31da4, draw, 0x9e3779b9) >>> 6; // 26 bits
+  return Math.floor(((hi * 67108864 + lo) / 9007199254740992) * range);
+}
+
+/** The r-th induced pair: clusters in the order of `members`, each's pairs (i < k) row by row. */
+export function inducedPair(members: readonly (readonly number[])[], before: Float64Array, r: number): [number, number] {
+  let lo = 0;
+  let hi = members.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((before[mid] as number) <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  const m = members[lo] as readonly number[];
+  const n = m.length;
+  let q = r - (before[lo] as number);
+  // row i holds the n − 1 − i pairs (i, k > i): the row from the closed form, then corrected for rounding
+  let i = Math.floor((2 * n - 1 - Math.sqrt((2 * n - 1) ** 2 - 8 * q)) / 2);
+  const rowStart = (x: number): number => x * n - (x * (x + 1)) / 2;
+  while (i > 0 && rowStart(i) > q) i--;
+  while (i < n - 2 && rowStart(i + 1) <= q) i++;
+  q -= rowStart(i);
+  return [m[i] as number, m[i + 1 + q] as number];
 }
 
 export interface JudgedSampleArgs {
@@ -221,6 +374,8 @@ export interface ErrorFileArgs {
   readonly clusters?: VariantClusters;
   /** what the sample's errors are errors against (absent: the ground truth) */
   readonly against?: Against;
+  /** `clusters`: the errors of the variant's clusters (sampleClusterErrors), ordered by the exact resemblance their explanations compute */
+  readonly from?: 'clusters';
   /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
   judgedOf?(a: number, b: number): boolean | undefined;
 }
@@ -247,6 +402,8 @@ export interface ErrorLine {
   readonly kind: ErrorPair['kind'];
   /** `judgments`: an error against the judges (a judged duplicate it missed, a judged non-duplicate it decided); absent: against the ground truth */
   readonly against?: 'judgments';
+  /** `clusters`: an error of the variant's clusters (every pair inside a cluster decided, sampleClusterErrors); absent: of the pairs it reported */
+  readonly from?: 'clusters';
   /** 1-based, the most wrong first, within its kind */
   readonly rank: number;
   /** how many errors of this kind the variant made */
@@ -290,6 +447,14 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       }),
     ),
   );
+  // A cluster error the ground truth did not report (below its floor) was sampled with
+  // resemblance 0: its explanation computes the exact one, and the sample is ordered by it.
+  const order = sample.sample.map((_, i) => i);
+  if (o.from === 'clusters') {
+    const how = (i: number): number => (explanations[i] as PairExplanation).clusters?.wrongness ?? 0;
+    const kindOf = (i: number): number => ((sample.sample[i] as ErrorPair).kind === 'false positive' ? 0 : 1);
+    order.sort((i, j) => kindOf(i) - kindOf(j) || how(j) - how(i) || (sample.sample[i] as ErrorPair).a - (sample.sample[j] as ErrorPair).a || (sample.sample[i] as ErrorPair).b - (sample.sample[j] as ErrorPair).b);
+  }
   const rank = { 'false positive': 0, 'false negative': 0 };
   // A document's text is most of a line's bytes, and the same document is in the errors of many
   // variants of a run: its JSON is made once there.
@@ -297,10 +462,12 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     const make = () => JSON.stringify(carriedText(o.docs.texts[i] as string));
     return o.cached ? o.cached(`carried-text-json:${i}`, make) : make();
   };
-  const lines = sample.sample.map((e, i) => {
+  const lines = order.map((i) => {
+    const e = sample.sample[i] as ErrorPair;
     const head: Omit<ErrorLine, 'texts' | 'judgment'> = {
       kind: e.kind,
       ...(o.against === 'judgments' ? { against: 'judgments' as const } : {}),
+      ...(o.from === 'clusters' ? { from: 'clusters' as const } : {}),
       rank: ++rank[e.kind],
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
       explanation: explanations[i] as PairExplanation,

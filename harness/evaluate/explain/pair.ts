@@ -7,7 +7,7 @@
  */
 import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
-import { sharedText, type SharedSpan } from './shared-text.ts';
+import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan } from './shared-text.ts';
 import { clusterChain, type ChainLinks } from './chain.ts';
 
 /** A variant of a run as an explanation needs it. */
@@ -95,13 +95,27 @@ export interface PairExplanation {
   /** how wrong the decision is: how far the exact resemblance lies from the threshold on the wrong side; 0 for a right decision */
   readonly wrongness: number;
   readonly evidence: Evidence | null;
+  /** a clustered variant: the pair read as its clusters read it (every pair inside a cluster decided, docs/design.md §8.8) */
+  readonly clusters?: ClusterReading;
   /** a clustered variant, the pair in one of its clusters: the strongest chain of links that joined them */
   readonly chain?: ExplainedChain;
 }
 
-function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[]): DocumentSide {
+/** A pair read as a clustered variant's clusters read it. */
+export interface ClusterReading {
+  /** both documents lie in one cluster: a pipeline keeps one of them */
+  readonly together: boolean;
+  /** documents of the cluster of each (1: in none) */
+  readonly size_a: number;
+  readonly size_b: number;
+  /** the verdict and how wrong it is, with `together` as the decision */
+  readonly verdict: Verdict;
+  readonly wrongness: number;
+}
+
+function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[], words: number): DocumentSide {
   const text = docs.texts[i] as string;
-  return { id: docs.ids[i] as string, index: i, chars: text.length, words: normalizedWordCount(text), features, spans: spans.map((s) => [s.start, s.end, s.occurrences] as const) };
+  return { id: docs.ids[i] as string, index: i, chars: text.length, words, features, spans: spans.map((s) => [s.start, s.end, s.occurrences] as const) };
 }
 
 /** Whether the variant decided the pair is a near-duplicate, by its rule. */
@@ -120,12 +134,15 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   if (!(a < b)) throw new Error(`explainPair: document indexes must be a < b, got ${a}, ${b}`);
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
-  // A document's features are the same in every explanation of a run: computed once there.
-  const local = new Map<number, { occ: FeatureOccurrences; set: Set<string> }>();
+  // A document's features are the same in every explanation of a run: computed once there, by
+  // number (shared-text.ts), keys numbered alike for every document of the run.
+  const numbering = q.cached ? q.cached(`truth-numbering:${q.truth.name}`, () => new Map<string, number>()) : new Map<string, number>();
+  const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures; words: number }>();
   const of = (i: number) => {
     const compute = () => {
-      const occ = features(q.truth.params as never, docs.texts[i] as string);
-      return { occ, set: new Set(occ.keys) };
+      const text = docs.texts[i] as string;
+      const occ = features(q.truth.params as never, text);
+      return { occ, numbered: numberedFeatures(occ, numbering), words: normalizedWordCount(text) };
     };
     if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
     // A chain asks for the documents of its links more than once.
@@ -138,16 +155,17 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const truthSide = () => {
     const fa = of(a);
     const fb = of(b);
-    const shared = sharedText(fa.occ, fb.occ, { a: fa.set, b: fb.set });
-    return { shared, a: side(docs, a, shared.featuresA, shared.spansA), b: side(docs, b, shared.featuresB, shared.spansB) };
+    const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
+    return { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
   };
   const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
-  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => jaccard(of(x).set, of(y).set)) : undefined;
+  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
   const shared = pair.shared;
   const rr = shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
+  const clusters = q.clusters ? clusterReading(q.clusters.clusterOf, a, b, nearDuplicate, rr ?? 0, q.threshold) : undefined;
   const explain = q.variant.adapter.explain;
   const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
   return {
@@ -161,17 +179,31 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     verdict,
     wrongness: wrongness(verdict, rr ?? 0, q.threshold),
     evidence,
+    ...(clusters ? { clusters } : {}),
     ...(chain ? { chain } : {}),
   };
 }
 
-/** |A ∩ B| / |A ∪ B| of two feature sets (0 for two empty sets: no link). */
-function jaccard(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
-  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
-  let both = 0;
-  for (const k of small) if (large.has(k)) both++;
-  const union = x.size + y.size - both;
-  return union === 0 ? 0 : both / union;
+/** Each cluster's size by label, counted once a variant's clusters (its errors are explained together). */
+const clusterSizes = new WeakMap<Int32Array, Map<number, number>>();
+
+function sizesOf(clusterOf: Int32Array): Map<number, number> {
+  let sizes = clusterSizes.get(clusterOf);
+  if (!sizes) {
+    sizes = new Map();
+    for (const c of clusterOf) if (c >= 0) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+    clusterSizes.set(clusterOf, sizes);
+  }
+  return sizes;
+}
+
+function clusterReading(clusterOf: Int32Array, a: number, b: number, nearDuplicate: boolean, rr: number, threshold: number): ClusterReading {
+  const ca = clusterOf[a] as number;
+  const cb = clusterOf[b] as number;
+  const sizes = sizesOf(clusterOf);
+  const together = ca >= 0 && ca === cb;
+  const verdict = verdictOf(together, nearDuplicate);
+  return { together, size_a: ca < 0 ? 1 : (sizes.get(ca) as number), size_b: cb < 0 ? 1 : (sizes.get(cb) as number), verdict, wrongness: wrongness(verdict, rr, threshold) };
 }
 
 function chainOf(c: VariantClusters, docs: DocumentSet, a: number, b: number, resemblance: (x: number, y: number) => number): ExplainedChain | undefined {

@@ -52,6 +52,12 @@ function chainLines(c: NonNullable<PairExplanation['chain']>): string[] {
   return lines;
 }
 
+function clusterLine(c: NonNullable<PairExplanation['clusters']>): string {
+  const where = (n: number): string => (n > 1 ? `in one of ${grouped(n)}` : 'in none');
+  const how = c.together ? `both in one of ${grouped(c.size_a)}` : `A ${where(c.size_a)}, B ${where(c.size_b)}`;
+  return `read as clusters (a pair inside one decided): ${how}: ${c.verdict.toUpperCase()}`;
+}
+
 export function renderExplanation(e: PairExplanation, texts: { readonly a: string; readonly b: string }, width: number): string {
   const ex = e.exact;
   const decided = e.run.decided ? 'a near-duplicate' : 'not a near-duplicate';
@@ -61,6 +67,7 @@ export function renderExplanation(e: PairExplanation, texts: { readonly a: strin
     `exact resemblance ${ratio(ex.resemblance)} (${ex.variant}: ${grouped(ex.shared)} shared of ${grouped(e.a.features + e.b.features - ex.shared)} features); ` +
       `near-duplicates from ${e.threshold}: ${ex.near_duplicate ? 'yes' : 'no'}`,
     `${e.variant} (${e.algorithm}): ${score}; decides ${e.run.rule}: ${decided}`,
+    ...(e.clusters ? [clusterLine(e.clusters)] : []),
     '',
     ...sideLines('A', e.a, texts.a, width),
     ...sideLines('B', e.b, texts.b, width),

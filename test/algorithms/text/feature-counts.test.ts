@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adapter } from '../../../algorithms/broder/index.ts';
-import { countsByPass, countsFromFeatures, documentCounts, PassCounts } from '../../../algorithms/text/feature-counts.ts';
+import { countsByPass, countsFromFeatures, documentCounts, documentCountsById, PassCounts } from '../../../algorithms/text/feature-counts.ts';
+import { shingleOccurrences } from '../../../algorithms/text/offsets.ts';
 import { fingerprintSlice, mergeSlices } from '../../../algorithms/text/features.ts';
 import { docSet } from '../../support/corpus.ts';
 
@@ -39,6 +40,31 @@ describe('documentCounts', () => {
       expect(await documentCounts({ docs, cached }, p.shingle, p.fingerprint, keys)).toEqual(countsByPass(docs, p.shingle, p.fingerprint, keys));
     }
     expect(computed.filter((k) => k.startsWith('document-counts-pass:'))).toHaveLength(1);
+  });
+});
+
+describe('documentCountsById', () => {
+  it('counts fingerprints given by number as a pass counts their hex, from stored features and without', async () => {
+    const texts = ['the cat sat on the mat today', 'the cat sat on a mat today', 'a cat sat on the mat', 'the dog sat on the mat today', 'the cat sat', 'zzz'];
+    const docs = docSet(texts);
+    for (const fingerprint of ['rabin64', 'md5'] as const) {
+      const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint });
+      const stored = mergeSlices([fingerprintSlice({ texts, firstDoc: 0, shingle: p.shingle, kind: fingerprint })]);
+      // a document of the collection, and one outside it whose shingles partly are not in it
+      for (const text of [texts[0] as string, 'the cat sat on a sofa']) {
+        const occ = shingleOccurrences(text, p.shingle, fingerprint);
+        const ids = [...new Set(occ.ids)];
+        const expected = countsByPass(docs, p.shingle, fingerprint, ids.map((id) => occ.hexOf(id)));
+        const byHex = (m: Map<number, number>) => new Map([...m].map(([id, n]) => [occ.hexOf(id), n]));
+        const shared = new Map<string, unknown>();
+        const cached = <T>(key: string, compute: () => T): T => (shared.has(key) ? (shared.get(key) as T) : (shared.set(key, compute()), shared.get(key) as T));
+        const fromStored = await documentCountsById({ docs, cached, storedIfAny: <T>() => stored as T }, p.shingle, fingerprint, occ, ids);
+        expect(byHex(fromStored)).toEqual(expected);
+        // asked again through the same cache: the same counts
+        expect(await documentCountsById({ docs, cached, storedIfAny: <T>() => stored as T }, p.shingle, fingerprint, occ, ids)).toEqual(fromStored);
+        expect(byHex(await documentCountsById({ docs }, p.shingle, fingerprint, occ, ids))).toEqual(expected);
+      }
+    }
   });
 });
 

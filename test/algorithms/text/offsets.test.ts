@@ -45,6 +45,26 @@ describe('normalizeWithOffsets', () => {
       { numRuns: 500 },
     );
   });
+
+  it("maps an ASCII text's characters to themselves, the separators' runs to their first character, as normalize keeps them", () => {
+    // every ASCII code unit, control characters too: the path without a lowering map
+    const ascii = fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 60 }).map((cs) => String.fromCharCode(...cs));
+    fc.assert(
+      fc.property(ascii, (text) => {
+        const n = normalizeWithOffsets(text);
+        expect(n.normalized).toBe(normalize(text));
+        // a second method: the words' places by a regex, each run of separators between two words one space at its start
+        const from: number[] = [];
+        for (const m of text.matchAll(/[a-z0-9]+/gi)) {
+          if (from.length > 0) from.push((m.index as number) - text.slice(0, m.index).match(/[^a-z0-9]*$/i)![0].length);
+          for (let k = 0; k < m[0].length; k++) from.push((m.index as number) + k);
+        }
+        expect([...n.from]).toEqual(from);
+        expect([...n.to]).toEqual(from.map((f) => f + 1));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('shingleOccurrences', () => {

@@ -44,7 +44,8 @@ describe('errors of a clustered variant', () => {
     const r = await runExperiment(runOptions(join(root, 'chains.yaml'), join(root, 'results'), { runId: 'r', notice: () => {} }));
     if (r.kind !== 'completed') throw new Error(`expected a completed run, got ${r.kind}`);
     const all = readFileSync(join(r.dir, 'errors', 'one-cluster.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ErrorLine);
-    const lines = all.filter((l) => l.against === undefined);
+    const lines = all.filter((l) => l.against === undefined && l.from === undefined);
+    const ofClusters = all.filter((l) => l.from === 'clusters');
     // Against the judges, by hand: it decides (d0,d1), judged none [false positive]; it misses
     // (d2,d4), judged a duplicate [false negative]; (d0,d3) it decides and the judges agree.
     const judged = all.filter((l) => l.against === 'judgments');
@@ -52,8 +53,20 @@ describe('errors of a clustered variant', () => {
       ['false positive', 'd0', 'd1', 'not a duplicate', 1, 3 / 5],
       ['false negative', 'd2', 'd4', 'duplicate', 1, 0],
     ]);
-    // the marked lines follow the ground truth's
-    expect(all.slice(lines.length)).toEqual(judged);
+    // the marked lines follow the ground truth's: its clusters' errors, then the judges'
+    expect(all.slice(lines.length, lines.length + ofClusters.length)).toEqual(ofClusters);
+    expect(all.slice(lines.length + ofClusters.length)).toEqual(judged);
+    // Its clusters read as a pipeline reads them: the same four induced pairs below 0.5, the
+    // most wrong first (1/7 before 2/6; ties by documents), each in one cluster of 4; no
+    // near-duplicate is split ((d0,d1) and (d2,d3) lie in the cluster).
+    expect(ofClusters.map((l) => [l.kind, l.rank, l.of, l.explanation.a.id, l.explanation.b.id, l.explanation.clusters])).toEqual(
+      [
+        ['d0', 'd3', 1 / 7],
+        ['d1', 'd3', 1 / 7],
+        ['d0', 'd2', 2 / 6],
+        ['d1', 'd2', 2 / 6],
+      ].map(([a, b, rr], i) => ['false positive', i + 1, 4, a, b, { together: true, size_a: 4, size_b: 4, verdict: 'false positive', wrongness: 0.5 - (rr as number) }]),
+    );
     // The induced pairs below 0.5: (d0,d2), (d1,d2), (d0,d3), (d1,d3).
     expect(lines.map((l) => [l.kind, l.explanation.a.id, l.explanation.b.id].join(' ')).sort()).toEqual(['d0 d2', 'd0 d3', 'd1 d2', 'd1 d3'].map((p) => `false positive ${p}`));
     const of = (a: string, b: string) => (lines.find((l) => l.explanation.a.id === a && l.explanation.b.id === b) as ErrorLine).explanation.chain;

@@ -268,6 +268,35 @@ describe.skipIf(skipsWithout(lookup.found, 'the browser tests', lookup.found ? '
     }
   });
 
+  it("lists the errors of a clustered variant's clusters apart, marked, with how its clusters read the pair", async () => {
+    const { bytes } = await hostileErrors();
+    const [fp, fn] = bytes.toString('utf8').trim().split('\n');
+    const line = JSON.parse(fp!) as ErrorLine;
+    const clustered = { ...line, from: 'clusters', of: 9 };
+    const dir = await runWithErrors(Buffer.from(`${[fp, fn, JSON.stringify(clustered)].join('\n')}\n`));
+    try {
+      const { page, errors } = await open(join(dir, 'report.html'));
+      expect(await page.locator('#err-rows tr').count()).toBe(3);
+      expect(await page.locator('#err-summary').textContent()).toContain('; of its clusters, 9 false positives and 0 false negatives;');
+      await page.selectOption('#err-kind', 'false positive of its clusters');
+      expect(await page.locator('#err-rows tr').count()).toBe(1);
+      const cells = await page.locator('#err-rows tr td').allTextContents();
+      expect(cells[0]).toBe('false positive of its clusters');
+      // how wrong: its clusters' wrongness
+      expect(cells[6]).toBe(String(Number((line.explanation.clusters?.wrongness as number).toPrecision(4))));
+      await page.locator('#err-rows tr').first().click();
+      // (0, 1) lie in one cluster of two in the fixture
+      expect(line.explanation.clusters).toMatchObject({ together: true, size_a: 2, size_b: 2 });
+      expect(await page.locator('#err-detail > p.note').textContent()).toContain(` · its clusters: both in one cluster of 2 (${line.explanation.clusters?.verdict})`);
+      expect(await page.locator('#err-detail h3').textContent()).toMatch(/: false positive of its clusters \(by the exact truth: (false|true) positive\)$/);
+      expect(await page.locator('#err-detail .err-chain').count()).toBe(1);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('builds the rows of thousands of errors a page at a time', async () => {
     const { bytes } = await hostileErrors();
     const [fp] = bytes.toString('utf8').trim().split('\n');

@@ -28,6 +28,21 @@ describe('parseErrorsFile', () => {
     expect(() => parseErrorsFile(JSON.stringify({ ...first!, against: 'judges' }), FILE, 'v')).toThrow(`${FILE}: line 1: against: expected "judgments" or nothing, got "judges"`);
   });
 
+  it("counts the errors of a variant's clusters apart, lists them as a kind of their own, and weighs them as its clusters do", async () => {
+    const { bytes } = await hostileErrors();
+    const [first, second] = bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown> & { explanation: { clusters?: { wrongness: number } } });
+    const ofClusters = [{ ...first!, from: 'clusters', of: 5 }];
+    const f = parseErrorsFile([first, second, ...ofClusters].map((l) => JSON.stringify(l)).join('\n'), FILE, 'v');
+    expect([f.falsePositives, f.falseNegatives, f.clustered, f.judged]).toEqual([7, 3, { falsePositives: 5, falseNegatives: 0 }, undefined]);
+    const errors = errorBrowserData([f]).variants[0]!.errors;
+    expect(errors.map((e) => e.kind)).toEqual(['false positive', 'false negative', 'false positive of its clusters']);
+    expect(errors[2]!.w).toBe(first!.explanation.clusters!.wrongness);
+    expect(renderErrorBrowser([f], 0.6)).toContain('<option value="false positive of its clusters">false positives of its clusters</option>');
+    expect(() => parseErrorsFile(JSON.stringify({ ...first!, from: 'cluster' }), FILE, 'v')).toThrow(`${FILE}: line 1: from: expected "clusters" or nothing, got "cluster"`);
+    const { clusters: _, ...bare } = first!.explanation;
+    expect(() => parseErrorsFile(JSON.stringify({ ...first!, from: 'clusters', explanation: bare }), FILE, 'v')).toThrow(`${FILE}: line 1: from: clusters: expected explanation.clusters`);
+  });
+
   it('names the file and line of a line that is not JSON', () => {
     expect(() => parseErrorsFile('\n{"kind":', FILE, 'v')).toThrow(/^results\/x\/errors\/v\.jsonl: line 2: invalid JSON/);
   });

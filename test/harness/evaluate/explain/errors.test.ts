@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../../contract/index.ts';
 import { adapter as broder } from '../../../../algorithms/broder/index.ts';
 import type { AlgorithmAdapter } from '../../../../contract/index.ts';
-import { CARRIED_TEXT, carriedText, errorsJsonl, pairHash, sampleErrors, sampleJudgedErrors, type ErrorSample } from '../../../../harness/evaluate/explain/errors.ts';
+import { CARRIED_TEXT, carriedText, errorsJsonl, inducedPair, pairHash, sampleClusterErrors, sampleErrors, sampleJudgedErrors, type ErrorSample } from '../../../../harness/evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../../../../harness/evaluate/explain/pair.ts';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL, smallCorpus } from '../../../support/corpus.ts';
@@ -116,6 +117,28 @@ describe('errors/<variant>.jsonl in a run', () => {
       expect(l.texts).toEqual({ a: textOf.get(l.explanation.a.id), b: textOf.get(l.explanation.b.id) });
     }
     expect(r.record.variants.find((v) => v.name === 'sampled')?.files.map((f) => f.file)).toContain('errors/sampled.jsonl');
+  }, 60_000);
+
+  it('keeps evaluate.errors.sample errors of each kind, and writes no error file at 0', async () => {
+    const config = (sample: number) =>
+      `experiment: errors-sample-${sample}\ncorpus: { format: jsonl, path: ${fileURLToPath(SMALL_JSONL)} }\nground_truth: { algorithm: broder, params: { shingle: { unit: word, size: 3 } } }\n` +
+      `runs:\n  - algorithm: broder\n    name: sampled\n    params: { shingle: { unit: word, size: 3 }, sampling: { method: mod, m: 3 } }\nevaluate: { threshold: 0.5, min_score: 0.01, errors: { sample: ${sample} } }\nbackend: { kind: local, workers: 1 }\n`;
+    const run = async (sample: number) => {
+      const file = join(dir, `s${sample}.yaml`);
+      writeFileSync(file, config(sample));
+      const r = await runExperiment(runOptions(file, join(dir, 'results'), { env: { NDD_BENCH_CACHE_DIR: 'off' } }));
+      if (r.kind !== 'completed') throw new Error(r.kind);
+      return r;
+    };
+    const one = await run(1);
+    const lines = readFileSync(join(one.dir, 'errors', 'sampled.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; of: number });
+    const kinds = lines.map((l) => l.kind);
+    expect(kinds.filter((k) => k === 'false positive').length).toBe(Math.min(1, lines.find((l) => l.kind === 'false positive')?.of ?? 0));
+    expect(kinds.filter((k) => k === 'false negative').length).toBeLessThanOrEqual(1);
+    expect(lines.length).toBeGreaterThan(0);
+    const none = await run(0);
+    expect(existsSync(join(none.dir, 'errors'))).toBe(false);
+    expect(none.record.variants.flatMap((v) => v.files.map((f) => f.file)).filter((f) => f.startsWith('errors/'))).toEqual([]);
   }, 60_000);
 });
 
@@ -255,5 +278,107 @@ describe('errorsJsonl', () => {
       const alone = await errorsJsonl(sample, { ...args, variant: variant(m) });
       expect((await errorsJsonl(sample, { ...args, variant: variant(m), cached })).equals(alone), `mod=${m}`).toBe(true);
     }
+  });
+});
+
+describe('sampleClusterErrors', () => {
+  const pairsOf = (rows: [number, number, number][]): PairList => list([...rows].sort((x, y) => x[0] - y[0] || x[1] - y[1]));
+
+  it('finds the induced pairs below the threshold and the near-duplicates split, by hand', () => {
+    // clusters {0, 1, 2} and {3, 4}; 5 in none. At 0.5 the induced pairs (0,1) 0.9 and (1,2) 0.6
+    // are right; (0,2) 0.2 [FP, 0.3 wrong] and (3,4) 0.4 [FP, 0.1 wrong] are not. (2,3) 0.8 is
+    // split [FN, 0.3 wrong], and so is (4,5) 0.7 [FN, 0.2 wrong].
+    const truth = pairsOf([
+      [0, 1, 0.9],
+      [1, 2, 0.6],
+      [0, 2, 0.2],
+      [3, 4, 0.4],
+      [4, 5, 0.7],
+      [2, 3, 0.8],
+    ]);
+    const pairs = list([
+      [3, 4, 0.6],
+      [0, 1, 0.95],
+    ]);
+    const clusterOf = Int32Array.from([7, 7, 7, 2, 2, -1]);
+    const s = sampleClusterErrors({ clusterOf, pairs, truth, documents: 6, threshold: 0.5, seed: 3, size: 10 });
+    expect([s.falsePositives, s.falseNegatives, s.induced, s.lookedAt]).toEqual([2, 2, 4, 4]);
+    expect(s.sample.map((e) => [e.kind, e.a, e.b, e.score, e.truth])).toEqual([
+      ['false positive', 0, 2, null, 0.2],
+      ['false positive', 3, 4, 0.6, 0.4],
+      ['false negative', 2, 3, null, 0.8],
+      ['false negative', 4, 5, null, 0.7],
+    ]);
+  });
+
+  it('samples as a brute force over every induced pair of small random clusters picks them', () => {
+    const n = 14;
+    const every: [number, number][] = [];
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) every.push([a, b]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1, max: 3 }), { minLength: n, maxLength: n }),
+        fc.array(fc.constantFrom(0, 0.1, 0.3, 0.5, 0.7, 1), { minLength: every.length, maxLength: every.length }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer(),
+        (labels, scores, size, seed) => {
+          const clusterOf = Int32Array.from(labels);
+          // a score of 0: the truth did not report the pair
+          const rows = every.flatMap(([a, b], i): [number, number, number][] => (scores[i] === 0 ? [] : [[a, b, scores[i] as number]]));
+          const truth = pairsOf(rows);
+          const rr = (a: number, b: number): number => rows.find((r) => r[0] === a && r[1] === b)?.[2] ?? 0;
+          const together = (a: number, b: number): boolean => labels[a]! >= 0 && labels[a] === labels[b];
+          const fps = every.filter(([a, b]) => together(a, b) && rr(a, b) < 0.5);
+          const fns = every.filter(([a, b]) => !together(a, b) && rr(a, b) >= 0.5);
+          const pick = (errors: [number, number][], wrong: (r: number) => number) =>
+            errors
+              .map(([a, b]) => ({ a, b, h: pairHash(seed, a, b) }))
+              .sort((x, y) => x.h - y.h || x.a - y.a || x.b - y.b)
+              .slice(0, size)
+              .map(({ a, b }) => ({ a, b, w: wrong(rr(a, b)) }))
+              .sort((x, y) => y.w - x.w || x.a - y.a || x.b - y.b)
+              .map(({ a, b }) => [a, b]);
+          const s = sampleClusterErrors({ clusterOf, pairs: list([]), truth, documents: n, threshold: 0.5, seed, size });
+          expect([s.falsePositives, s.falseNegatives]).toEqual([fps.length, fns.length]);
+          expect(s.sample.filter((e) => e.kind === 'false positive').map((e) => [e.a, e.b])).toEqual(pick(fps, (r) => 0.5 - r));
+          expect(s.sample.filter((e) => e.kind === 'false negative').map((e) => [e.a, e.b])).toEqual(pick(fns, (r) => r - 0.5));
+          expect(s.sample.map((e) => e.kind)).toEqual([...s.sample.filter((e) => e.kind === 'false positive'), ...s.sample.filter((e) => e.kind === 'false negative')].map((e) => e.kind));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('numbers the induced pairs cluster by cluster, row by row', () => {
+    const members = [[2, 5, 9], [0, 1], Array.from({ length: 60 }, (_, i) => 10 + i)];
+    const before = new Float64Array(members.length + 1);
+    members.forEach((m, i) => (before[i + 1] = before[i]! + (m.length * (m.length - 1)) / 2));
+    const listed = members.flatMap((m) => m.flatMap((x, i) => m.slice(i + 1).map((y) => [x, y])));
+    expect(listed.map((_, r) => inducedPair(members, before, r))).toEqual(listed);
+  });
+
+  it('draws its false positives from a cluster of thousands of documents without listing its pairs', () => {
+    // one cluster of 5,000 documents (12,497,500 induced pairs); the truth's near-duplicates
+    // inside it are the pairs (i, i + 1), and (0, 5000) is split
+    const n = 5001;
+    const clusterOf = new Int32Array(n).fill(1);
+    clusterOf[5000] = -1;
+    const rows: [number, number, number][] = Array.from({ length: 4999 }, (_, i) => [i, i + 1, 0.9]);
+    rows.push([0, 5000, 0.8], [0, 2, 0.3]);
+    const truth = pairsOf(rows);
+    const args = { clusterOf, pairs: list([]), truth, documents: n, threshold: 0.5, seed: 11, size: 20, budget: 20_000 };
+    const s = sampleClusterErrors(args);
+    expect([s.falsePositives, s.falseNegatives, s.induced, s.lookedAt]).toEqual([(5000 * 4999) / 2 - 4999, 1, (5000 * 4999) / 2, 20_000]);
+    const fps = s.sample.filter((e) => e.kind === 'false positive');
+    expect(fps).toHaveLength(20);
+    // each is an induced pair below the threshold, none twice, the most wrong first
+    for (const e of fps) expect(e.a < e.b && e.b < 5000 && e.b !== e.a + 1).toBe(true);
+    expect(new Set(fps.map((e) => `${e.a},${e.b}`)).size).toBe(20);
+    expect(fps.map((e) => e.wrongness)).toEqual([...fps.map((e) => e.wrongness)].sort((x, y) => y - x));
+    // seeded: the same draws again, others with another seed
+    expect(sampleClusterErrors(args).sample).toEqual(s.sample);
+    expect(sampleClusterErrors({ ...args, seed: 12 }).sample.filter((e) => e.kind === 'false positive')).not.toEqual(fps);
+    // the same clusters under other labels give the same sample
+    expect(sampleClusterErrors({ ...args, clusterOf: clusterOf.map((c) => (c < 0 ? c : 40)) }).sample).toEqual(s.sample);
   });
 });

@@ -33,4 +33,11 @@ describe('renderExplanation', () => {
     expect(out).toContain('  this is the chain of fewest links, a stronger one may exist\n');
     expect(out.split('\n').every((l) => l.length <= 100)).toBe(true);
   });
+
+  it('says how a clustered variant\'s clusters read the pair', () => {
+    const together = { ...explanation(chain), run: { score: null, decided: false, rule: 'every pair it reports' }, verdict: 'true negative' as const, clusters: { together: true, size_a: 3, size_b: 3, verdict: 'false positive' as const, wrongness: 0.3 } };
+    expect(renderExplanation(together, { a: 'abc', b: 'abd' }, 100)).toContain('\nread as clusters (a pair inside one decided): both in one of 3: FALSE POSITIVE\n');
+    const apart = { ...explanation(undefined), clusters: { together: false, size_a: 1, size_b: 1234, verdict: 'true negative' as const, wrongness: 0 } };
+    expect(renderExplanation(apart, { a: 'abc', b: 'abd' }, 100)).toContain('\nread as clusters (a pair inside one decided): A in none, B in one of 1,234: TRUE NEGATIVE\n');
+  });
 });

@@ -55,4 +55,19 @@ describe('sharedText', () => {
       { numRuns: 300 },
     );
   });
+
+  it('gives the same text for features numbered by large ids, by keys, or by small ids', () => {
+    // occurrences k of A and B by hand: A = x y x z, B = z w x; shared {x, z}, RR 2 / 4
+    const occ = (keys: string[], ids?: number[]) => ({ keys, starts: Uint32Array.from(keys, (_, i) => 2 * i), ends: Uint32Array.from(keys, (_, i) => 2 * i + 3), ...(ids ? { ids: Uint32Array.from(ids) } : {}) });
+    const big = { x: 4e9, y: 3e9, z: 2 ** 31, w: 7 };
+    const small = { x: 0, y: 1, z: 2, w: 3 };
+    const [ka, kb] = [['x', 'y', 'x', 'z'], ['z', 'w', 'x']] as const;
+    const texts = [big, small].map((n) => sharedText(occ([...ka], ka.map((k) => n[k])), occ([...kb], kb.map((k) => n[k]))));
+    const byKeys = sharedText(occ([...ka]), occ([...kb]));
+    for (const t of texts) expect(t).toEqual(byKeys);
+    expect([byKeys.shared, byKeys.resemblance]).toEqual([2, 0.5]);
+    // A: x [0,3) and x [4,7) and z [6,9) merge into [4, 9) after [0, 3); B: z [0, 3), x [4, 7)
+    expect(byKeys.spansA).toEqual([{ start: 0, end: 3, occurrences: 1 }, { start: 4, end: 9, occurrences: 2 }]);
+    expect(byKeys.spansB).toEqual([{ start: 0, end: 3, occurrences: 1 }, { start: 4, end: 7, occurrences: 1 }]);
+  });
 });
