@@ -14,7 +14,7 @@
  */
 import { countsToStarts } from '../list-offsets.ts';
 import { DEFAULT_DIGIT_BITS, digitPlan, digitsOf, zeroedCounts } from './digit-plan.ts';
-import { sortUniformKeys, UNIFORM_KEYS_LIMIT } from './uniform-keys.ts';
+import { sortUniformKeys } from './uniform-keys.ts';
 
 export interface RecordSortOptions {
   /** words a record */
@@ -60,8 +60,8 @@ export function sortRecords(records: Uint32Array, o: RecordSortOptions): SortedR
   const maxDigitBits = o.digitBits ?? DEFAULT_DIGIT_BITS;
   // Validates the digit width before any shortcut does.
   digitPlan(32, maxDigitBits);
-  if (o.keys === 'uniform' && o.owners && keyWords === width && count <= UNIFORM_KEYS_LIMIT) {
-    return sortUniformKeys(records, o.owners, width, count);
+  if (o.keys === 'uniform' && o.owners && keyWords === width) {
+    return sortUniformKeys(records, o.owners, { width, count });
   }
   // A pass costs up to 65,536 counters whatever the count: a few records sort by comparison.
   if (count < 2 ** Math.min(maxDigitBits, DEFAULT_DIGIT_BITS) / 16) return comparisonSorted(records, o.owners, width, keyWords, count);

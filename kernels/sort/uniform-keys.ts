@@ -2,64 +2,99 @@
  * `sortRecords` for keys that are uniform hashes (fingerprints), with owners: one counting pass
  * by the top 16 bits of the first word leaves buckets of a few records each, which an insertion
  * sort finishes (a bucket of more than 64 out of order, a comparison sort): a quarter of the LSD
- * radix sort's traffic. Past `UNIFORM_KEYS_LIMIT` records the buckets grow and the LSD sort wins.
+ * radix sort's traffic. Past `UNIFORM_KEYS_LIMIT` records, a first pass by the top few bits cuts
+ * the records into parts of at most about that many, each finished the same way by the next 16
+ * bits: two passes, each writing to few places at a time, where the LSD sort makes four passes
+ * over 64-bit keys that each scatter to 65,536 places across the whole array (slower per record
+ * as the array grows: docs/performance.md, "Fingerprint batches").
  */
 import { compareKeys } from './compare-keys.ts';
 const BUCKETS = 65536;
 
-/** The most records this sort takes: about 32 a bucket. */
+/** The most records one bucket pass takes: about 32 a bucket. */
 export const UNIFORM_KEYS_LIMIT = BUCKETS * 32;
 
-/** Sorts `count` records of `width` key words and their owners stably, into new arrays. */
-export function sortUniformKeys(keys: Uint32Array, owners: Uint32Array, width: number, count: number): { records: Uint32Array; owners: Uint32Array } {
-  if (width === 2) return sortPairKeys(keys, owners, count);
-  const n = count;
-  const k2 = new Uint32Array(n * width);
-  const o2 = new Uint32Array(n);
-  const start = new Uint32Array(BUCKETS + 1);
-  for (let i = 0; i < n; i++) start[((keys[i * width] as number) >>> 16) + 1]!++;
-  for (let d = 1; d <= BUCKETS; d++) start[d]! += start[d - 1]!;
-  const fill = start.slice(0, BUCKETS);
-  for (let i = 0; i < n; i++) {
-    const to = fill[(keys[i * width] as number) >>> 16]!++;
-    for (let w = 0; w < width; w++) k2[to * width + w] = keys[i * width + w] as number;
-    o2[to] = owners[i] as number;
-  }
-  for (let d = 0; d < BUCKETS; d++) {
-    const from = start[d] as number;
-    const to = start[d + 1] as number;
-    if (to - from > 1) sortBucket(k2, o2, width, from, to);
-  }
-  return { records: k2, owners: o2 };
+export interface UniformKeysShape {
+  /** key words a record */
+  readonly width: number;
+  readonly count: number;
+  /** the most records one bucket pass takes (default `UNIFORM_KEYS_LIMIT`; tests make it small) */
+  readonly passRecords?: number;
 }
 
-/**
- * Two-word keys (rabin64, the default fingerprint), with the words compared inline instead of
- * through `compareKeys`: 40% less time over the bundled corpus's entries (100-160 against 60-77
- * ms for 650,000 entries, one thread), the same order. A bucket of more than 64 entries that is
- * not in order already goes to `sortBucket`.
- */
-function sortPairKeys(keys: Uint32Array, owners: Uint32Array, n: number): { records: Uint32Array; owners: Uint32Array } {
-  const k2 = new Uint32Array(2 * n);
-  const o2 = new Uint32Array(n);
-  const start = new Uint32Array(BUCKETS + 1);
-  for (let i = 0; i < n; i++) start[((keys[2 * i] as number) >>> 16) + 1]!++;
-  for (let d = 1; d <= BUCKETS; d++) start[d]! += start[d - 1]!;
-  const fill = start.slice(0, BUCKETS);
-  for (let i = 0; i < n; i++) {
-    const hi = keys[2 * i] as number;
-    const to = fill[hi >>> 16]!++;
-    k2[2 * to] = hi;
-    k2[2 * to + 1] = keys[2 * i + 1] as number;
-    o2[to] = owners[i] as number;
+/** Sorts `count` records of `width` key words and their owners stably, into new arrays or the given ones. */
+export function sortUniformKeys(keys: Uint32Array, owners: Uint32Array, o: UniformKeysShape): { records: Uint32Array; owners: Uint32Array } {
+  const { width, count } = o;
+  const limit = o.passRecords ?? UNIFORM_KEYS_LIMIT;
+  const k2 = new Uint32Array(count * width);
+  const o2 = new Uint32Array(count);
+  const counts = new Uint32Array(BUCKETS + 1);
+  if (count <= limit) {
+    bucketPass({ from: keys, fromOwners: owners, to: k2, toOwners: o2, width, first: 0, end: count, skip: 0, counts });
+    return { records: k2, owners: o2 };
+  }
+  const skip = Math.min(16, Math.ceil(Math.log2(count / limit)));
+  const parts = 1 << skip;
+  const start = new Uint32Array(parts + 1);
+  const shift = 32 - skip;
+  for (let i = 0; i < count; i++) start[((keys[i * width] as number) >>> shift) + 1]!++;
+  for (let d = 1; d <= parts; d++) start[d]! += start[d - 1]!;
+  const fill = start.slice(0, parts);
+  for (let i = 0; i < count; i++) {
+    const t = fill[(keys[i * width] as number) >>> shift]!++;
+    for (let w = 0; w < width; w++) k2[t * width + w] = keys[i * width + w] as number;
+    o2[t] = owners[i] as number;
+  }
+  for (let q = 0; q < parts; q++) {
+    bucketPass({ from: k2, fromOwners: o2, to: keys, toOwners: owners, width, first: start[q] as number, end: start[q + 1] as number, skip, counts });
+  }
+  return { records: keys, owners };
+}
+
+interface BucketPass {
+  readonly from: Uint32Array;
+  readonly fromOwners: Uint32Array;
+  readonly to: Uint32Array;
+  readonly toOwners: Uint32Array;
+  readonly width: number;
+  /** the records [first, end), which agree on the first word's top `skip` bits, stay in that range */
+  readonly first: number;
+  readonly end: number;
+  readonly skip: number;
+  /** scratch: BUCKETS + 1 counters */
+  readonly counts: Uint32Array;
+}
+
+/** Records [first, end) moved stably from `from` to `to` by the 16 bits after the top `skip`, then each bucket sorted. */
+function bucketPass(p: BucketPass): void {
+  const { from, fromOwners, to, toOwners, width, first, end, skip, counts } = p;
+  counts.fill(0);
+  for (let i = first; i < end; i++) counts[(((from[i * width] as number) << skip) >>> 16) + 1]!++;
+  counts[0] = first;
+  for (let d = 1; d <= BUCKETS; d++) counts[d]! += counts[d - 1]!;
+  const fill = counts.slice(0, BUCKETS);
+  if (width === 2) {
+    for (let i = first; i < end; i++) {
+      const hi = from[2 * i] as number;
+      const t = fill[(hi << skip) >>> 16]!++;
+      to[2 * t] = hi;
+      to[2 * t + 1] = from[2 * i + 1] as number;
+      toOwners[t] = fromOwners[i] as number;
+    }
+  } else {
+    for (let i = first; i < end; i++) {
+      const t = fill[((from[i * width] as number) << skip) >>> 16]!++;
+      for (let w = 0; w < width; w++) to[t * width + w] = from[i * width + w] as number;
+      toOwners[t] = fromOwners[i] as number;
+    }
   }
   for (let d = 0; d < BUCKETS; d++) {
-    const from = start[d] as number;
-    const to = start[d + 1] as number;
-    if (to - from > 64 && !inOrder(k2, from, to)) sortBucket(k2, o2, 2, from, to);
-    else if (to - from > 1) insertionSortPairKeys(k2, o2, from, to);
+    const a = counts[d] as number;
+    const b = counts[d + 1] as number;
+    if (b - a <= 1) continue;
+    if (width !== 2 || (b - a > 64 && !inOrder(to, a, b))) sortBucket(to, toOwners, width, a, b);
+    else insertionSortPairKeys(to, toOwners, a, b);
   }
-  return { records: k2, owners: o2 };
 }
 
 function inOrder(keys: Uint32Array, from: number, to: number): boolean {

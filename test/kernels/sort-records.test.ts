@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortRecords } from '../../kernels/index.ts';
+import { sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
 import { mulberry32 } from '../algorithms/text/random-text.ts';
 
 /** Word values that make equal keys, digits that all agree, and the extremes. */
@@ -89,7 +90,21 @@ describe('sortRecords', () => {
     expect(Array.from(out.owners)).toEqual(Array.from(reversed));
   });
 
-  it('sorts uniform keys too many for buckets with the LSD passes, alike', () => {
+  it('orders uniform keys past one bucket pass as a comparison sort does: a pass by the top bits first (property)', () => {
+    const entries = fc.record({ width: fc.constantFrom(1, 2, 4), tops: fc.integer({ min: 1, max: 65536 }), n: fc.integer({ min: 0, max: 3000 }), passRecords: fc.integer({ min: 1, max: 500 }), seed: fc.nat() });
+    fc.assert(
+      fc.property(entries, ({ width, tops, n, passRecords, seed }) => {
+        const [keys, owners] = randomEntries(n, width, seed, tops);
+        const expected = naive(keys, owners, width, width, n);
+        const sorted = sortUniformKeys(keys.slice(), owners.slice(), { width, count: n, passRecords });
+        expect(Array.from(sorted.records)).toEqual(expected.records);
+        expect(Array.from(sorted.owners)).toEqual(expected.owners);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('sorts uniform keys too many for one bucket pass, alike', () => {
     const n = 65536 * 32 + 1;
     const [keys, owners] = randomEntries(n, 2, 5, 65536);
     const { records: k, owners: o } = sortRecords(keys.slice(), { width: 2, keyWords: 2, owners: owners.slice(), keys: 'uniform' });
