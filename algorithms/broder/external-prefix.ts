@@ -236,12 +236,22 @@ async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
+export interface RankPrefixJoinOptions {
+  readonly fp: FingerprintRuns;
+  readonly lists: RankLists;
+  readonly floor: number;
+  readonly stop: Int32Array;
+  /** MR#2's `distinct_pairs`, or not (a ground truth that skips it: params.ts `countsDistinctPairs`) */
+  readonly countDistinct: boolean;
+}
+
 /**
  * The ground truth from `floor` up, out of core: MR#1's counters from the runs' counts (its
- * pairs counted, not made), `distinct_pairs` from the ranks' postings, the pairs by the prefix
- * join. The same pairs, scores and counters as the spilled full join.
+ * pairs counted, not made), `distinct_pairs` from the ranks' postings unless skipped, the pairs
+ * by the prefix join. The same pairs, scores and counters as the spilled full join.
  */
-export async function runRankPrefixJoin(k: KernelContext, fp: FingerprintRuns, lists: RankLists, floor: number, stop: Int32Array): Promise<KernelResult> {
+export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptions): Promise<KernelResult> {
+  const { fp, lists, floor, stop } = o;
   const { docs, sizes, docStart, ids: ranks } = lists;
   let fingerprints = 0;
   let empty = 0;
@@ -261,7 +271,7 @@ export async function runRankPrefixJoin(k: KernelContext, fp: FingerprintRuns, l
   countIfAny(k, MR1, 'output_pairs', emissions);
 
   const chunks = Math.max(1, k.parallelism * 4);
-  const distinct = await countDistinct(k, lists, chunks, stop);
+  const distinct = o.countDistinct ? await countDistinct(k, lists, chunks, stop) : 0;
   k.signal.throwIfAborted();
 
   k.progress('prefix index (out of core)');

@@ -27,7 +27,7 @@ import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
 import { prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
 import { MR1, MR2 } from './jobs.ts';
-import type { BroderParams } from './params.ts';
+import { countsDistinctPairs, type BroderParams } from './params.ts';
 import { usesPrefixJoin } from './prefix-join.ts';
 import { usesSampledSize } from './sampling.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -166,7 +166,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     if (usesPrefixJoin(params, floor) && (prefixJoin === 'always' || (prefixJoin === 'fits' && prefixJoinBytes(fp, k.parallelism) <= headroom(k)))) {
       const lists = await k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
       k.signal.throwIfAborted();
-      const r = await runRankPrefixJoin(k, fp, lists, floor, stop);
+      const r = await runRankPrefixJoin(k, { fp, lists, floor, stop, countDistinct: countsDistinctPairs(params.sampling) });
       report?.({ sizes, capacityPairs: 0, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: 0, pairBytes: 0 });
       return { ...r, spillBytes: created ? fp.bytes : 0 };
     }
@@ -249,7 +249,7 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     );
     k.signal.throwIfAborted();
     const pairs = concatPairs(scored);
-    countIfAny(k, MR2, 'distinct_pairs', scored.reduce((s, r) => s + r.distinct, 0));
+    if (countsDistinctPairs(params.sampling)) countIfAny(k, MR2, 'distinct_pairs', scored.reduce((s, r) => s + r.distinct, 0));
     countIfAny(k, MR2, 'output_pairs', pairs.a.length);
     const pairBytes = joins.reduce((s, j) => s + j.bytes, 0);
     report?.({ sizes, capacityPairs, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: pairRuns.length, pairBytes });

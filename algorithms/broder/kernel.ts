@@ -14,7 +14,7 @@ import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
 import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type IdLists, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
 import { MR1, MR2 } from './jobs.ts';
-import type { BroderParams } from './params.ts';
+import { countsDistinctPairs, type BroderParams } from './params.ts';
 import { runsOutOfCore, usesWords } from './sampling.ts';
 import { documentWords, wordCountsCodec } from '../text/word-count.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -74,7 +74,7 @@ function shapeOf(k: KernelContext): CorpusShape {
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
-  if (usesPrefixJoin(params, floor)) return runPrefixJoin(k, features, floor);
+  if (usesPrefixJoin(params, floor)) return runPrefixJoin(k, features, { floor, countDistinct: countsDistinctPairs(params.sampling) });
   const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
   // An entry order costs a few passes over every entry and saves each later variant its own
   // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes
@@ -129,7 +129,7 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
   const pairs = concatPairs(parts);
   // MR#2's reducer counts a pair when it sees one: no pairs, no counters.
   const distinct = parts.reduce((s, p) => s + p.distinct, 0);
-  if (distinct > 0) k.count(MR2, 'distinct_pairs', distinct);
+  if (distinct > 0 && countsDistinctPairs(params.sampling)) k.count(MR2, 'distinct_pairs', distinct);
   if (pairs.a.length > 0) k.count(MR2, 'output_pairs', pairs.a.length);
   return { pairs };
 }
@@ -137,24 +137,25 @@ async function runKernel(k: KernelContext, params: BroderParams, floor: number):
 
 /**
  * The ground truth from its floor up: MR#1's counters counted from the postings (its pairs are
- * not made), the pairs from the prefix join, and MR#2's `distinct_pairs` counted as the text
- * jobs count it (countSharedPairs, along the postings of one id of each set held by the same
- * documents: distinctPostings), on the threads beside the join.
+ * not made), the pairs from the prefix join, and, unless the ground truth skips it, MR#2's
+ * `distinct_pairs` counted as the text jobs count it (countSharedPairs, along the postings of one
+ * id of each set held by the same documents: distinctPostings), on the threads beside the join.
  */
-async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor: number): Promise<KernelResult> {
+async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, o: { readonly floor: number; readonly countDistinct: boolean }): Promise<KernelResult> {
+  const { floor } = o;
   const counters = unsampledCounters(features);
   for (const [name, value] of Object.entries(counters)) if (value > 0 || (features.docs > 0 && ALWAYS_COUNTED.has(name))) k.count(MR1, name, value);
   k.progress('prefix index');
   const { work, ...index } = buildPrefixIndex(features, floor);
-  const walked = sharingLists({ ...features, walk: distinctPostings(features.postStart, features.postDocs, features.fingerprints) });
-  const sharing = sharingWork({ ...features, ...walked });
+  const walked = o.countDistinct ? sharingLists({ ...features, walk: distinctPostings(features.postStart, features.postDocs, features.fingerprints) }) : undefined;
+  const sharing = walked ? sharingWork({ ...features, ...walked }) : new Float64Array(0);
   let steps = 0;
   for (const w of work) steps += w;
   for (const w of sharing) steps += w;
   const inline = !k.worthThreads(steps);
   const chunks = Math.max(1, k.parallelism * 4);
   const joinRanges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => work[d] as number, chunks);
-  const countRanges = inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => sharing[d] as number, chunks);
+  const countRanges = !walked ? [] : inline ? [[0, features.docs] as const] : balancedRanges(features.docs, (d) => sharing[d] as number, chunks);
   const join = (p: PrefixJoinPayload): Promise<PrefixJoinResult> => (inline ? Promise.resolve(prefixJoin(p)) : k.runInWorker(prefixJoinTask.task('prefixJoin'), p));
   const count = (p: SharingPayload): Promise<number> => (inline ? Promise.resolve(countSharedPairs(p)) : k.runInWorker(prefixJoinTask.task('countSharedPairs'), p));
   const total = joinRanges.length + countRanges.length;
@@ -167,7 +168,7 @@ async function runPrefixJoin(k: KernelContext, features: DocumentFeatures, floor
   const { docStart, ids, postStart, postDocs, docs } = features;
   const [parts, distincts] = await Promise.all([
     Promise.all(joinRanges.map(async ([from, to]) => step(await join({ index, docStart, ids, floor, from, to })))),
-    Promise.all(countRanges.map(async ([from, to]) => step(await count({ ...walked, postStart, postDocs, docs, from, to })))),
+    walked ? Promise.all(countRanges.map(async ([from, to]) => step(await count({ ...walked, postStart, postDocs, docs, from, to })))) : [],
   ]);
   const pairs = concatPairs(parts);
   const distinct = distincts.reduce((s, n) => s + n, 0);

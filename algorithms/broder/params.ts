@@ -5,7 +5,17 @@ import { checkAdaptiveGroups, checkChain, DEFAULT_TARGET_MODULI, DEFAULT_TARGETS
 /** Trials one `residues: all` variant may run. */
 const MAX_TRIALS = 256;
 
-const none = z.object({ method: z.literal('none').describe('keep every fingerprint (the ground truth)') }).strict();
+const none = z
+  .object({
+    method: z.literal('none').describe('keep every fingerprint (the ground truth)'),
+    distinct_pairs: z
+      .enum(['count', 'skip'])
+      .optional()
+      .describe(
+        "MR#2's distinct_pairs counter, the pairs sharing any fingerprint: count (default) or skip. Counting it locally walks MR#1's emissions (d² for a fingerprint in d documents); skip changes no pair and no measure",
+      ),
+  })
+  .strict();
 
 const mod = z
   .object({
@@ -100,3 +110,8 @@ export const broderParams = z
 
 export type BroderParams = z.output<typeof broderParams>;
 export type Sampling = z.output<typeof sampling>;
+
+/** Whether the local kernel reports MR#2's `distinct_pairs` (every variant but a ground truth that skips it). */
+export function countsDistinctPairs(s: Sampling): boolean {
+  return !(s.method === 'none' && s.distinct_pairs === 'skip');
+}
