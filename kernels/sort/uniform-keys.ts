@@ -11,21 +11,24 @@
 import { compareKeys } from './compare-keys.ts';
 const BUCKETS = 65536;
 
-/** The most records one bucket pass takes: about 32 a bucket. */
-export const UNIFORM_KEYS_LIMIT = BUCKETS * 32;
+/**
+ * The most records one bucket pass takes: a part this size and its copy fit a core's cache, so
+ * the pass writes to its buckets without misses.
+ */
+const PART_RECORDS = 1 << 16;
 
 export interface UniformKeysShape {
   /** key words a record */
   readonly width: number;
   readonly count: number;
-  /** the most records one bucket pass takes (default `UNIFORM_KEYS_LIMIT`; tests make it small) */
+  /** the most records one bucket pass takes (default 65,536; tests make it small) */
   readonly passRecords?: number;
 }
 
 /** Sorts `count` records of `width` key words and their owners stably, into new arrays or the given ones. */
 export function sortUniformKeys(keys: Uint32Array, owners: Uint32Array, o: UniformKeysShape): { records: Uint32Array; owners: Uint32Array } {
   const { width, count } = o;
-  const limit = o.passRecords ?? UNIFORM_KEYS_LIMIT;
+  const limit = o.passRecords ?? PART_RECORDS;
   const k2 = new Uint32Array(count * width);
   const o2 = new Uint32Array(count);
   const counts = new Uint32Array(BUCKETS + 1);
@@ -61,34 +64,40 @@ interface BucketPass {
   readonly first: number;
   readonly end: number;
   readonly skip: number;
-  /** scratch: BUCKETS + 1 counters */
+  /** scratch: at least BUCKETS + 1 counters */
   readonly counts: Uint32Array;
 }
 
-/** Records [first, end) moved stably from `from` to `to` by the 16 bits after the top `skip`, then each bucket sorted. */
+/**
+ * Records [first, end) moved stably from `from` to `to` by the next bits after the top `skip`
+ * (as many as make buckets of about four records, at most 16), then each bucket sorted.
+ */
 function bucketPass(p: BucketPass): void {
-  const { from, fromOwners, to, toOwners, width, first, end, skip, counts } = p;
-  counts.fill(0);
-  for (let i = first; i < end; i++) counts[(((from[i * width] as number) << skip) >>> 16) + 1]!++;
+  const { from, fromOwners, to, toOwners, width, first, end, skip } = p;
+  const bits = Math.max(1, Math.min(16, 32 - skip, Math.ceil(Math.log2(Math.max(2, (end - first) / 4)))));
+  const shift = 32 - bits;
+  const buckets = 1 << bits;
+  const counts = p.counts.subarray(0, buckets + 1).fill(0);
+  for (let i = first; i < end; i++) counts[((((from[i * width] as number) << skip) >>> shift) + 1)]!++;
   counts[0] = first;
-  for (let d = 1; d <= BUCKETS; d++) counts[d]! += counts[d - 1]!;
-  const fill = counts.slice(0, BUCKETS);
+  for (let d = 1; d <= buckets; d++) counts[d]! += counts[d - 1]!;
+  const fill = counts.slice(0, buckets);
   if (width === 2) {
     for (let i = first; i < end; i++) {
       const hi = from[2 * i] as number;
-      const t = fill[(hi << skip) >>> 16]!++;
+      const t = fill[(hi << skip) >>> shift]!++;
       to[2 * t] = hi;
       to[2 * t + 1] = from[2 * i + 1] as number;
       toOwners[t] = fromOwners[i] as number;
     }
   } else {
     for (let i = first; i < end; i++) {
-      const t = fill[((from[i * width] as number) << skip) >>> 16]!++;
+      const t = fill[((from[i * width] as number) << skip) >>> shift]!++;
       for (let w = 0; w < width; w++) to[t * width + w] = from[i * width + w] as number;
       toOwners[t] = fromOwners[i] as number;
     }
   }
-  for (let d = 0; d < BUCKETS; d++) {
+  for (let d = 0; d < buckets; d++) {
     const a = counts[d] as number;
     const b = counts[d + 1] as number;
     if (b - a <= 1) continue;
