@@ -175,46 +175,53 @@ export function mergeRuns(
 ): void {
   const readers = parts.filter((p) => p.to > p.from).map((p) => new RunReader(p, width, opts.bufferRecords ?? 1 << 16));
   try {
+    // Each reader's current key, copied into one array: the heap's comparisons read it without
+    // going through the readers (a third of the merge's time, measured on fingerprint runs).
+    const heads = new Uint32Array(Math.max(1, readers.length * keyWords));
+    const load = (x: number): void => {
+      const r = readers[x] as RunReader;
+      for (let w = 0; w < keyWords; w++) heads[x * keyWords + w] = r.words[r.at + w] as number;
+    };
     // A binary heap of reader indexes, ordered by (key, reader index).
-    const heap: number[] = [];
+    const heap = new Int32Array(Math.max(1, readers.length));
+    let n = 0;
     const less = (x: number, y: number): boolean => {
-      const rx = readers[x] as RunReader;
-      const ry = readers[y] as RunReader;
       for (let w = 0; w < keyWords; w++) {
-        const p = rx.words[rx.at + w] as number;
-        const q = ry.words[ry.at + w] as number;
+        const p = heads[x * keyWords + w] as number;
+        const q = heads[y * keyWords + w] as number;
         if (p !== q) return p < q;
       }
       return x < y;
     };
     const down = (i: number): void => {
-      const n = heap.length;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) return;
         const r = l + 1;
         const c = r < n && less(heap[r] as number, heap[l] as number) ? r : l;
         if (!less(heap[c] as number, heap[i] as number)) return;
-        [heap[c], heap[i]] = [heap[i] as number, heap[c] as number];
+        const t = heap[c] as number;
+        heap[c] = heap[i] as number;
+        heap[i] = t;
         i = c;
       }
     };
     readers.forEach((r, i) => {
-      if (!r.done) heap.push(i);
+      if (r.done) return;
+      load(i);
+      heap[n++] = i;
     });
-    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+    for (let i = (n >> 1) - 1; i >= 0; i--) down(i);
     let polled = 0;
-    while (heap.length > 0) {
+    while (n > 0) {
       if ((++polled & 0xffff) === 0) throwIfStopped(opts.stop);
       const top = heap[0] as number;
       const r = readers[top] as RunReader;
       visit(r.words, r.at);
       r.next();
-      if (r.done) {
-        const last = heap.pop() as number;
-        if (heap.length > 0) heap[0] = last;
-      }
-      if (heap.length > 0) down(0);
+      if (r.done) heap[0] = heap[--n] as number;
+      else load(top);
+      if (n > 1) down(0);
     }
   } finally {
     for (const r of readers) r.close();
