@@ -156,6 +156,11 @@ export interface KernelResult {
   readonly tables?: Readonly<Record<string, readonly SideRecord[]>>;
   /** Bytes the kernel wrote to `workDir` (sorted runs), for the results' spill measure. */
   readonly spillBytes?: number;
+  /**
+   * Counters of the plan that this run left out on purpose (a parameter skips them): their
+   * metrics.csv cells are empty, not the 0 of a counter that never happened.
+   */
+  readonly uncounted?: readonly CounterRef[];
   /** What the processes the kernel started cost, beyond the harness' own process (a command's tree). */
   readonly processTree?: ProcessTreeUsage;
   /** One-line warnings for run.json (skipped lines of a command's output, with file and line). */

@@ -53,7 +53,10 @@ export function broderScorerBytes(shape: CorpusShape): number {
 export function broderKernel(params: BroderParams, floor: number): LocalKernel {
   const external = runsOutOfCore(params.sampling);
   return {
-    run: (k) => (outOfCore(k, external) ? runExternal(k, params, floor) : runKernel(k, params, floor)),
+    run: async (k) => {
+      const r = await (outOfCore(k, external) ? runExternal(k, params, floor) : runKernel(k, params, floor));
+      return countsDistinctPairs(params.sampling) ? r : { ...r, uncounted: [{ group: MR2, name: 'distinct_pairs' }] };
+    },
     memoryBytes: broderKernelBytes,
     outOfCore: external,
     workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix],

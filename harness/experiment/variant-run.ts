@@ -258,6 +258,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
       pairs_compared: ev.pairsCompared,
       distribution: ev.distribution,
       counters: result.counters,
+      ...(result.uncounted?.length ? { uncounted: result.uncounted.map((c) => `${c.group}.${c.name}`) } : {}),
       files: files.map((f) => f.record),
       ...(ev.slices ? { slices: ev.slices } : {}),
       ...(planted ? { planted: planted.byRate } : {}),

@@ -3,7 +3,7 @@
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */
-import type { Counters, DocumentSet, PairScorer, Plan, ProcessTreeUsage } from '../../contract/index.ts';
+import type { CounterRef, Counters, DocumentSet, PairScorer, Plan, ProcessTreeUsage } from '../../contract/index.ts';
 import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
@@ -58,6 +58,8 @@ export interface BackendRunResult {
   readonly processTree?: ProcessTreeUsage;
   /** One-line warnings of the plan's own for run.json (a command's skipped output lines). */
   readonly warnings?: readonly string[];
+  /** Counters the kernel left out on purpose (contract KernelResult.uncounted). */
+  readonly uncounted?: readonly CounterRef[];
 }
 
 export interface Backend {

@@ -52,8 +52,8 @@ export function metricsCsv(experiment: string, measures: readonly MeasureInfo[],
     ...swept.map((k) => r.swept[k] ?? null),
     ...measures.map((m) => measureCell(r, m)),
     // 0 when the variant has the group without this counter; empty when it lacks the group
-    // (its counters never arrived, or its detector has no such group).
-    ...counterCols.map((c) => readCounter(r.counters, c)),
+    // (its counters never arrived, or its detector has no such group) or left the counter out.
+    ...counterCols.map((c) => (r.uncounted?.includes(`${c.group}.${c.name}`) ? null : readCounter(r.counters, c))),
   ]);
   return toCsv(header, rows);
 }

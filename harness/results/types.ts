@@ -85,6 +85,8 @@ export interface VariantRecord {
   /** percentage of documents with a near-duplicate at each evaluate.distribution threshold, same order; null where the scores do not say */
   readonly distribution: readonly (number | null)[];
   readonly counters: Counters;
+  /** counters (`group.name`) the variant's run left out on purpose: empty cells, not 0 (contract KernelResult.uncounted) */
+  readonly uncounted?: readonly string[];
   /** pairs, spans and tables written for this variant */
   readonly files: readonly OutputFileRecord[];
   /** precision and recall over the whole collection and per size group, at each threshold (size-groups.csv, thresholds.csv) */

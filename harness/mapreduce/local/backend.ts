@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, Counters, DocumentSet, PairScorer, ProcessTreeUsage } from '../../../contract/index.ts';
+import type { CorpusShape, CounterRef, Counters, DocumentSet, PairScorer, ProcessTreeUsage } from '../../../contract/index.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { SharedCosts, SharedCostScope } from '../../runtime/shared-costs.ts';
 import type { PlanOutputs } from '../outputs.ts';
@@ -97,6 +97,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     let spillBytes: number;
     let processTree: ProcessTreeUsage | undefined;
     let warnings: readonly string[] = [];
+    let uncounted: readonly CounterRef[] = [];
     let reused: ReturnType<SharedCostScope['reused']> = { wallS: 0, cpuS: 0 };
     const local = job.plan.local;
     const estimate = local ? local.memoryBytes(corpusShape(ctx.docs)) : 0;
@@ -112,6 +113,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       spillBytes = r.spillBytes ?? 0;
       processTree = r.processTree;
       warnings = r.warnings ?? [];
+      uncounted = r.uncounted ?? [];
       extra = {
         engine: 'kernel',
         ...(replayed.length > 0 ? { replayed } : {}),
@@ -166,6 +168,7 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
       extra,
       ...(processTree ? { processTree } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
+      ...(uncounted.length > 0 ? { uncounted } : {}),
       ...(reused === 'unknown'
         ? { standalone: 'unknown' as const }
         : reused.wallS !== 0 || reused.cpuS !== 0

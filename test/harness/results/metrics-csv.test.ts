@@ -37,4 +37,12 @@ describe('metricsCsv counter columns', () => {
     expect(rows[1]).toEqual(['e', 'gt', 'gt', '2', '7', '10']);
     expect(rows[2]).toEqual(['e', 'other', 'other', '', '0', '9']);
   });
+
+  it('gives an empty cell, not 0, for a counter the variant left out on purpose', () => {
+    const counted = variant('counted', { jobs: { read: 10, pairs: 7 } });
+    const skipped: VariantRecord = { ...variant('skipped', { jobs: { read: 9 } }), uncounted: ['jobs.pairs'] };
+    const rows = table(metricsCsv('e', NO_MEASURES, [counted, skipped]));
+    expect(rows[0]).toEqual(['experiment', 'variant', 'algorithm', 'jobs.pairs', 'jobs.read']);
+    expect(rows[2]).toEqual(['e', 'skipped', 'skipped', '', '9']);
+  });
 });
