@@ -127,10 +127,19 @@ export function shinglePairsJob(params: BroderParams): JobSpec {
           for (const d of docs) sizes.set(d.doc, d);
           for (let i = 0; i < docs.length; i++) {
             const a = (docs[i] as DocSizes).doc;
-            for (let j = i + 1; j < docs.length; j++) pending.increment(a, (docs[j] as DocSizes).doc);
+            for (let j = i + 1; j < docs.length; j++) {
+              pending.increment(a, (docs[j] as DocSizes).doc);
+              // Emptied as soon as it holds PENDING_PAIRS_MAX pairs, also in the middle of a
+              // fingerprint: one shared by d documents adds d(d-1)/2 pairs, and the table has
+              // 2 * PENDING_PAIRS_MAX slots. Emptied only between fingerprints, a fingerprint of
+              // 1,885 documents (1.78 M pairs) filled it and the probe for a free slot never ended.
+              if (pending.size >= PENDING_PAIRS_MAX) {
+                flush();
+                for (const d of docs) sizes.set(d.doc, d);
+              }
+            }
           }
           ctx.count(MR1, 'output_pairs', pairsOf(docs.length));
-          if (pending.size >= PENDING_PAIRS_MAX) flush();
         },
         close: flush,
       };

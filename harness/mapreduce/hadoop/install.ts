@@ -19,6 +19,8 @@ import { processAlive } from '../../runtime/cache-folder.ts';
 export const HADOOP_POM = fileURLToPath(new URL('../../../hadoop/pom.xml', import.meta.url));
 /** The local mode's job server (job-server.ts), compiled here against the pinned jars. */
 export const JOB_SERVER_SOURCE = fileURLToPath(new URL('../../../hadoop/src/nddbench/JobServer.java', import.meta.url));
+/** The job server's file:// file system (permissions by java.nio, not forked commands), compiled with it. */
+export const JOB_SERVER_FS_SOURCE = fileURLToPath(new URL('../../../hadoop/src/nddbench/NioLocalFileSystem.java', import.meta.url));
 export const JOB_SERVER_CLASS = 'nddbench.JobServer';
 /**
  * Hadoop's mini cluster (HDFS and YARN in one JVM) for the real-Hadoop test on YARN: its own pom
@@ -166,7 +168,7 @@ export function ensureMiniClusterJars(log: (line: string) => void = () => {}, en
   // (its `streamingJar` is the marker, hadoop-minicluster's jar: the client's streaming jar is used)
   const jars = ensureJars(MINI_CLUSTER, log, env);
   if (!jars.found) return jars;
-  const launcher = compileAgainst(MINI_CLUSTER_SOURCE, 'mini-cluster', jars, log);
+  const launcher = compileAgainst([MINI_CLUSTER_SOURCE], 'mini-cluster', jars, log);
   return launcher.found ? { found: true, version: jars.version, lib: jars.lib, launcher: launcher.classes } : { found: false, reason: launcher.reason };
 }
 
@@ -251,14 +253,15 @@ function copyJars(set: JarSet, dir: string, log: (line: string) => void): JarsLo
  * in a temporary folder and renamed into place whole; `<folder>/done` is written last.
  */
 export function ensureJobServer(jars: HadoopJars, log: (line: string) => void): Compiled {
-  return compileAgainst(JOB_SERVER_SOURCE, 'job-server', jars, log);
+  return compileAgainst([JOB_SERVER_SOURCE, JOB_SERVER_FS_SOURCE], 'job-server', jars, log);
 }
 
 type Compiled = { readonly found: true; readonly classes: string } | { readonly found: false; readonly reason: string };
 
-/** `file` compiled with javac against `jars` into `<jars' folder>/<name>-<source digest>/`, once. */
-function compileAgainst(file: string, name: string, jars: { readonly lib: string }, log: (line: string) => void): Compiled {
-  const source = readFileSync(file);
+/** `files` compiled with javac against `jars` into `<jars' folder>/<name>-<sources' digest>/`, once. */
+function compileAgainst(files: readonly string[], name: string, jars: { readonly lib: string }, log: (line: string) => void): Compiled {
+  // one source alone keeps the digest it always had, so that a compiled folder already in a cache stays valid
+  const source = files.length === 1 ? readFileSync(files[0]!) : Buffer.concat(files.map((f) => Buffer.from(`${sha256(readFileSync(f))}\n`)));
   const dir = join(dirname(jars.lib), `${name}-${sha256(source).slice(0, 12)}`);
   const done = () => existsSync(join(dir, 'done'));
   if (done()) return { found: true, classes: dir };
@@ -269,12 +272,12 @@ function compileAgainst(file: string, name: string, jars: { readonly lib: string
       const noJdk = ensureMaven(log);
       if (noJdk) return { found: false, reason: noJdk };
     }
-    log(`compiling ${file} into ${dir}`);
+    log(`compiling ${files.join(', ')} into ${dir}`);
     const tmp = `${dir}.${process.pid}.tmp`;
     rmSync(tmp, { recursive: true, force: true });
     try {
-      const r = run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', tmp, '-cp', join(jars.lib, '*'), file]);
-      if (!r.ok) return { found: false, reason: `javac ${file} failed: ${lastLines(r.output)}` };
+      const r = run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', tmp, '-cp', join(jars.lib, '*'), ...files]);
+      if (!r.ok) return { found: false, reason: `javac ${files.join(' ')} failed: ${lastLines(r.output)}` };
       writeFileSync(join(tmp, 'done'), `${sha256(source)}\n`);
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);

@@ -6,7 +6,8 @@
  *
  * The server owns a folder: its working folder (`cwd/`, where LocalDistributedCacheManager links
  * each job's -files and the tasks run; the server empties it around every job), its log4j
- * configuration and its own log. It runs in a process group of its own, as every Hadoop command
+ * configuration, its Hadoop configuration folder (`conf/core-site.xml`, first on its class path)
+ * and its own log. It runs in a process group of its own, as every Hadoop command
  * does (process-group.ts): an abort kills the group (the JVM and its task processes), waits
  * until none of it runs, and removes the folder. A server that has failed a job is not reused.
  */
@@ -72,7 +73,10 @@ export class JobServer {
     await mkdir(join(folder, 'cwd'));
     const log4j = join(folder, 'log4j.properties');
     await writeFile(log4j, LOG4J);
-    const cmd = command({ log4j });
+    const conf = join(folder, 'conf');
+    await mkdir(conf);
+    await writeFile(join(conf, 'core-site.xml'), CORE_SITE);
+    const cmd = command({ log4j, conf });
     const log = await open(join(folder, 'server.log'), 'w');
     try {
       const child = spawn(cmd.file, cmd.args, { cwd: join(folder, 'cwd'), env: cmd.env, stdio: ['pipe', 'pipe', log.fd], detached: true });
@@ -172,4 +176,19 @@ log4j.appender.console.layout=org.apache.log4j.PatternLayout
 log4j.appender.console.layout.ConversionPattern=%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m%n
 log4j.logger.org.apache.hadoop.mapreduce.Job=INFO
 log4j.logger.org.apache.hadoop.mapreduce.JobSubmitter=INFO
+`;
+
+/**
+ * Every Configuration the JVM makes reads core-site.xml from its class path, also those Hadoop
+ * makes itself (LocalDistributedCacheManager's FileContext is `getLocalFSFileContext()` on a new
+ * one), so the file system is named here rather than in each job's arguments: Hadoop's local
+ * file system with its permission calls made by java.nio in the JVM
+ * (hadoop/src/nddbench/NioLocalFileSystem.java), where without Hadoop's native library it forks a
+ * `chmod`, `ls -ld` or `readlink` for each (about 78 processes a job).
+ */
+const CORE_SITE = `<?xml version="1.0"?>
+<configuration>
+  <property><name>fs.file.impl</name><value>nddbench.NioLocalFileSystem</value></property>
+  <property><name>fs.AbstractFileSystem.file.impl</name><value>nddbench.NioLocalFileSystem$Fs</value></property>
+</configuration>
 `;

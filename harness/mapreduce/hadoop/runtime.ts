@@ -20,8 +20,8 @@ export interface HadoopCommand {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** A job server's JVM (job-server.ts), started with its log4j file. */
-export type JobServerCommand = (o: { readonly log4j: string }) => HadoopCommand;
+/** A job server's JVM (job-server.ts), started with its log4j file and its Hadoop configuration folder (core-site.xml). */
+export type JobServerCommand = (o: { readonly log4j: string; readonly conf: string }) => HadoopCommand;
 
 /** The user's installation: one `hadoop jar` process a job, files moved with `hadoop fs`. */
 export interface InstalledHadoop {
@@ -120,7 +120,7 @@ function pinned(log: (line: string) => void, env: NodeJS.ProcessEnv): PinnedHado
     pinned: true,
     jobServer: (s) => ({
       file: java,
-      args: [...JOB_SERVER_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', `${jars.jobServer}${delimiter}${join(jars.lib, '*')}`, JOB_SERVER_CLASS],
+      args: [...JOB_SERVER_JVM_FLAGS, `-Dlog4j.configuration=file:${s.log4j}`, '-cp', [s.conf, jars.jobServer, join(jars.lib, '*')].join(delimiter), JOB_SERVER_CLASS],
       env: childEnv,
     }),
   };

@@ -5,7 +5,7 @@
  * `reporter:counter:`, compared with the same computation done by brute force; a failing task,
  * a bad input file and an abort end as on every backend, leaving no process or folder behind.
  */
-import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError, InterruptedError } from '../../../../harness/errors.ts';
@@ -78,6 +78,25 @@ describe.skipIf(skipsWithout(jars.found, WHAT, jars.found ? '' : jars.reason))('
     await backend.close();
     expect(processesMentioning(ctx.workDir)).toEqual([]);
     expect(readdirSync(ctx.workDir)).toEqual([]);
+  }, 120_000);
+
+  it("sets and reads local files' permissions in the JVM: no chmod, ls or readlink process", async () => {
+    // Without Hadoop's native library, its local file system forks these for every file it
+    // creates (about 78 a job); the job server's NioLocalFileSystem makes the calls in process.
+    // Stand-ins first on the PATH log every call and then do the real command's work.
+    const bin = tempDir('hadoop-fake-bin-');
+    const calls = join(bin, 'calls.log');
+    writeFileSync(calls, '');
+    for (const tool of ['chmod', 'ls', 'readlink']) {
+      writeFileSync(join(bin, tool), `#!/bin/sh\necho ${tool} >> '${calls}'\nexec /usr/bin/env -i PATH=/usr/bin:/bin ${tool} "$@"\n`);
+      chmodSync(join(bin, tool), 0o755);
+    }
+    const backend = createHadoopBackend(config(), { jobScript: script, env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` } });
+    const ctx = makeContext(TOY_DOCS);
+    const r = await backend.run(toyVariant({ max_df: 3 }), ctx);
+    await backend.close();
+    expect(pairsOf(r.outputs.pairs)).toEqual(expectedToy(TOY_DOCS, { max_df: 3 }).pairs);
+    expect(readFileSync(calls, 'utf8')).toBe('');
   }, 120_000);
 
   it('fails the run with the failing task’s own last line, and leaves nothing behind', async () => {

@@ -47,7 +47,8 @@ describe.runIf(process.platform === 'linux')('hadoop job server', () => {
     expect(await server.run(['fail', '3'], join(parent, 'two.log'), signal)).toEqual({ code: 3, signal: null });
     expect(readFileSync(join(parent, 'one.log'), 'utf8')).toBe('a b c');
     expect(readFileSync(join(parent, 'two.log'), 'utf8')).toBe('failed');
-    expect(readdirSync(server.folder).sort()).toEqual(['cwd', 'log4j.properties', 'server.log']);
+    expect(readdirSync(server.folder).sort()).toEqual(['conf', 'cwd', 'log4j.properties', 'server.log']);
+    expect(readFileSync(join(server.folder, 'conf', 'core-site.xml'), 'utf8')).toContain('nddbench.NioLocalFileSystem');
     expect(readFileSync(join(server.folder, 'log4j.properties'), 'utf8')).toContain('follow=true');
     await server.close();
     expect(server.alive).toBe(false);
