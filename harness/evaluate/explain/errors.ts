@@ -398,6 +398,8 @@ export interface ErrorFileArgs {
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /** the run's interrupt (contract/explain.ts) */
   readonly signal?: AbortSignal;
+  /** each document's words, counted once a run (pair.ts PairQuestion.words) */
+  readonly words?: ArrayLike<number>;
   /** the files the variant's run kept (contract/explain.ts) */
   kept?(name: string): Uint8Array | undefined;
   /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
@@ -472,6 +474,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
         ...(o.cached ? { cached: o.cached } : {}),
         ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.words ? { words: o.words } : {}),
         ...(o.kept ? { kept: o.kept } : {}),
         ...(o.clusters ? { clusters: o.clusters } : {}),
       }),
