@@ -265,6 +265,7 @@ function countValues(counts: Float64Array, o: { readonly limit: number; readonly
   }
 }
 
+/** How many flags are 1: the shared fingerprints kept. */
 function flagsSet(flags: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < flags.length; i++) n += flags[i] as number;
