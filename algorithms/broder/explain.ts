@@ -180,12 +180,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     const keptIn = (i: number, d: Distinct): number => once(ctx, `${key}:mod ${m} = ${residue}:${i}`, () => keptByMod(d, m, residue));
     sizeA = keptIn(ctx.a, dA);
     sizeB = keptIn(ctx.b, dB);
-    const words = dA.occ.numbering.keys();
-    const width = dA.occ.numbering.width;
-    for (let i = 0; i < n; i++) {
-      value[i] = idMod(words, width, both.ids[i] as number, m);
-      keptFlag[i] = value[i] === residue ? 1 : 0;
-    }
+    modValues(dA.occ, both.ids, { m, residue, value, keptFlag });
   }
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
@@ -194,34 +189,15 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
       const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids);
       return Float64Array.from(both.ids, (id) => byId.get(id) as number);
     });
-    for (let i = 0; i < n; i++) {
-      value[i] = counts[i] as number;
-      keptFlag[i] = (value[i] as number) <= limit ? 1 : 0;
-    }
+    countValues(counts, { limit, value, keptFlag });
   }
-  let kept = 0;
-  for (let i = 0; i < n; i++) kept += keptFlag[i] as number;
+  const kept = flagsSet(keptFlag);
   const denominator = sizeA + sizeB - kept;
   const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
   const text = ctx.docs.texts[ctx.a] as string;
   const sct = Number.isFinite(limit);
-  // SCT: the most common first (why they were dropped); otherwise in text order; ties in A's order.
-  const before = (i: number, j: number): boolean => {
-    const d = (sct ? (value[j] as number) - (value[i] as number) : 0) || (both.starts[i] as number) - (both.starts[j] as number);
-    return d < 0 || (d === 0 && i < j);
-  };
-  const show = (flag: number): SharedFingerprint[] => {
-    const top: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (keptFlag[i] !== flag) continue;
-      if (top.length === SHOWN && !before(i, top[SHOWN - 1] as number)) continue;
-      let at = top.length;
-      while (at > 0 && before(i, top[at - 1] as number)) at--;
-      top.splice(at, 0, i);
-      if (top.length > SHOWN) top.pop();
-    }
-    return top.map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
-  };
+  const show = (flag: number): SharedFingerprint[] =>
+    shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
   const keptShown = show(1);
   const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
@@ -260,6 +236,63 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     },
     lines: lines.map((l) => fit(l, ctx.width)),
   };
+}
+
+/*
+ * The loops over a pair's shared fingerprints (thousands for a near-duplicate pair) are small
+ * functions of their own: V8 optimizes a function with a hot loop whole, and `evidence`, with
+ * its closures inlined, took 60-110 ms to compile each time, several times a run
+ * (docs/performance.md, the error step's compilation).
+ */
+
+/** Each shared fingerprint's fp mod m into `value`, and whether it is the residue into `keptFlag`. */
+function modValues(occ: ShingleOccurrences, ids: readonly number[], o: { readonly m: number; readonly residue: number; readonly value: Float64Array; readonly keptFlag: Uint8Array }): void {
+  const words = occ.numbering.keys();
+  const width = occ.numbering.width;
+  const { m, residue, value, keptFlag } = o;
+  for (let i = 0; i < ids.length; i++) {
+    value[i] = idMod(words, width, ids[i] as number, m);
+    keptFlag[i] = value[i] === residue ? 1 : 0;
+  }
+}
+
+/** Each shared fingerprint's document count into `value`, and whether it is within the SCT limit into `keptFlag`. */
+function countValues(counts: Float64Array, o: { readonly limit: number; readonly value: Float64Array; readonly keptFlag: Uint8Array }): void {
+  const { limit, value, keptFlag } = o;
+  for (let i = 0; i < counts.length; i++) {
+    value[i] = counts[i] as number;
+    keptFlag[i] = (value[i] as number) <= limit ? 1 : 0;
+  }
+}
+
+/** How many flags are 1: the shared fingerprints kept. */
+function flagsSet(flags: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < flags.length; i++) n += flags[i] as number;
+  return n;
+}
+
+/**
+ * The first SHOWN shared fingerprints whose flag is `flag`, as indexes: by `value` descending
+ * when `byValue` (SCT: the most common first, why they were dropped), else in text order; ties
+ * in A's order.
+ */
+function shownOf(o: { readonly keptFlag: Uint8Array; readonly value: Float64Array; readonly starts: readonly number[]; readonly flag: number; readonly byValue: boolean }): number[] {
+  const { keptFlag, value, starts, flag, byValue } = o;
+  const before = (i: number, j: number): boolean => {
+    const d = (byValue ? (value[j] as number) - (value[i] as number) : 0) || (starts[i] as number) - (starts[j] as number);
+    return d < 0 || (d === 0 && i < j);
+  };
+  const top: number[] = [];
+  for (let i = 0; i < keptFlag.length; i++) {
+    if (keptFlag[i] !== flag) continue;
+    if (top.length === SHOWN && !before(i, top[SHOWN - 1] as number)) continue;
+    let at = top.length;
+    while (at > 0 && before(i, top[at - 1] as number)) at--;
+    top.splice(at, 0, i);
+    if (top.length > SHOWN) top.pop();
+  }
+  return top;
 }
 
 export const broderExplain: AdapterExplain<BroderParams> = { features, evidence };

@@ -25,6 +25,19 @@ export function sortPairs(pairs: PairList, nDocs: number, label: string): PairLi
 }
 
 /**
+ * Records `part` as checked and sorted without walking it: every pair of it is a pair of
+ * `whole`, in the same order, and `whole` came from sortPairs over `nDocs` documents (a list
+ * restricted to some of its pairs, merge-pairs.ts restrictToScores). A later sortPairs of `part`
+ * (a run's error sample looks for errors among the pairs the evaluation compared) then costs
+ * nothing instead of three passes over up to a few hundred thousand pairs.
+ */
+export function sortedPartOf(part: PairList, whole: PairList, nDocs: number): void {
+  const known = checked.get(whole);
+  if (known === undefined || known.nDocs !== nDocs || known.sorted !== whole) throw new Error('sortedPartOf: the whole list was not sorted by sortPairs');
+  checked.set(part, { nDocs, sorted: part });
+}
+
+/**
  * Lists already checked and sorted, by the list given: the ground truth is compared with every
  * variant, and each variant's list passes through the comparison and the slices. Pair lists
  * are not written to once made.

@@ -9,7 +9,7 @@ import { nearDuplicateDistribution } from './distribution.ts';
 import type { DocumentSizes } from './size-groups.ts';
 import { evaluateSlices, type VariantSlices } from './slices.ts';
 import { restrictToScores } from './merge-pairs.ts';
-import { sortPairs } from './sorted-pairs.ts';
+import { sortedPartOf, sortPairs } from './sorted-pairs.ts';
 import { withLookups } from './truth-lookups.ts';
 
 /**
@@ -103,6 +103,7 @@ export async function evaluateVariant(args: {
   const scorer = args.truth?.scorer;
   const allTruth = scorer ? await withLookups(reported, allRun, { floor: lowest, allRun: everyPair, scorer, ...(args.signal ? { signal: args.signal } : {}) }) : reported;
   const { left: reference, right: run } = restrictToScores(allTruth, allRun, lowest, everyPair);
+  sortedPartOf(run, allRun, documents);
   const cmp = compareWithTruth(reference, run, documents, {
     minScore: evaluate.min_score,
     threshold: evaluate.threshold,

@@ -304,6 +304,8 @@ async function errorFile(
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
     signal: ctx.signal,
+    // counted once a run for the size groups: an explanation's document sides need them too
+    words: ctx.sizes.words,
     ...(r.kept ? { kept: keptByName(r.kept) } : {}),
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
     ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),

@@ -137,9 +137,13 @@ export async function readCompleteRunRecord(dir: string): Promise<RunRecord> {
   return run;
 }
 
-/** run.json, metrics.csv, distribution.csv and the extra tables run.json lists. */
-export async function readRunFolder(dir: string): Promise<RunFolder> {
-  const run = await readCompleteRunRecord(dir);
+/**
+ * run.json, metrics.csv, distribution.csv and the extra tables run.json lists; `checked`: the
+ * caller has just listed and hashed the folder's files itself (the run writing its report), so
+ * they are not hashed again here.
+ */
+export async function readRunFolder(dir: string, o: { readonly checked?: boolean } = {}): Promise<RunFolder> {
+  const run = o.checked ? await readRunRecord(dir) : await readCompleteRunRecord(dir);
   const [metricsCsv, distributionCsv] = await Promise.all([readText(join(dir, 'metrics.csv')), readText(join(dir, 'distribution.csv'))]);
   const extra: Record<string, string> = {};
   for (const name of Object.keys(run.tables ?? {})) extra[name] = await readText(join(dir, name));

@@ -9,9 +9,9 @@ import type { RunRecord } from '../results/types.ts';
 import { readCompleteRunRecord, readRunFolder } from './read-run.ts';
 import { renderRunReport } from './run-report.ts';
 
-/** Writes `<runDir>/report.html` from the folder's run.json and CSV files. */
-export async function writeRunReport(runDir: string): Promise<void> {
-  const folder = await readRunFolder(runDir);
+/** Writes `<runDir>/report.html` from the folder's run.json and CSV files (`checked`: readRunFolder's). */
+export async function writeRunReport(runDir: string, o: { readonly checked?: boolean } = {}): Promise<void> {
+  const folder = await readRunFolder(runDir, o);
   await writeFileAtomic(join(runDir, 'report.html'), renderRunReport(folder.run, folder.tables));
 }
 

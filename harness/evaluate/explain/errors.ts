@@ -133,41 +133,71 @@ export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
  * .compared), not all a join reports: a tenth as many, and every one that can be an error.
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
-  const v = sortPairs(s.pairs, s.documents, 'variant');
-  const t = s.truth;
+  const v = columns(sortPairs(s.pairs, s.documents, 'variant'));
   const fp = new SmallestHashes(s.size);
   const fn = new SmallestHashes(s.size);
-  const everyReported = s.decisions.kind === 'every-reported-pair';
-  const th = s.threshold;
+  const pass = { seed: s.seed, threshold: s.threshold, everyReported: s.decisions.kind === 'every-reported-pair' };
+  seekFalsePositives(v, columns(s.truth), fp, pass);
+  seekFalseNegatives(columns(s.truthNear ?? s.truth), v, fn, pass);
+  return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
+}
+
+/*
+ * The passes of sampleErrors are small functions over pair lists of one shape (`columns`), and
+ * every ErrorPair is made at one place (`errorPair`): the lists come from the evaluation, a
+ * kernel's worker or a checkpoint, each an object of its own shape, and V8 threw away and
+ * compiled again the code of one larger function each time another shape came by
+ * (docs/performance.md, the error step's compilation).
+ */
+
+/** A pair list as an object of one shape, the same columns. */
+function columns(p: PairList): PairList {
+  return { a: p.a, b: p.b, score: p.score };
+}
+
+function errorPair(a: number, b: number, score: number | null, truth: number, kind: ErrorPair['kind'], threshold: number): ErrorPair {
+  return { a, b, score, truth, kind, wrongness: wrongness(kind, truth, threshold) };
+}
+
+interface PassArgs {
+  readonly seed: number;
+  readonly threshold: number;
+  readonly everyReported: boolean;
+}
+
+/** The variant's decided pairs below the threshold in the truth, each looked up by a walk along the truth (both sorted). */
+function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: PassArgs): void {
   const { a: va, b: vb, score: vs } = v;
   const { a: ta, b: tb, score: ts } = t;
-  // The truth's pair at or after the last one looked up: a variant may decide more pairs than
-  // the truth holds (tens of thousands of false positives), and then a walk beats binary searches.
+  const th = o.threshold;
   for (let i = 0, j = 0; i < vs.length; i++) {
     const score = vs[i] as number;
-    if (!everyReported && score < th) continue;
+    if (!o.everyReported && score < th) continue;
     const a = va[i] as number;
     const b = vb[i] as number;
     while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
     const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
     if (rr >= th) continue;
-    const h = pairHash(s.seed, a, b);
-    if (fp.accepts(h, a, b)) fp.insert(h, { a, b, score, truth: rr, kind: 'false positive', wrongness: wrongness('false positive', rr, th) });
+    const h = pairHash(o.seed, a, b);
+    if (fp.accepts(h, a, b)) fp.insert(h, errorPair(a, b, score, rr, 'false positive', th));
   }
-  const near = s.truthNear ?? t;
+}
+
+/** The truth's near-duplicates the variant did not decide, each looked up in the variant by binary search. */
+function seekFalseNegatives(near: PairList, v: PairList, fn: SmallestHashes, o: PassArgs): void {
   const { a: na, b: nb, score: ns } = near;
+  const th = o.threshold;
   for (let j = 0; j < ns.length; j++) {
     const rr = ns[j] as number;
     if (rr < th) continue;
     const a = na[j] as number;
     const b = nb[j] as number;
     const at = indexOf(v, a, b);
-    const score = at < 0 ? null : (vs[at] as number);
-    if (score !== null && (everyReported || score >= th)) continue;
-    const h = pairHash(s.seed, a, b);
-    if (fn.accepts(h, a, b)) fn.insert(h, { a, b, score, truth: rr, kind: 'false negative', wrongness: wrongness('false negative', rr, th) });
+    const score = at < 0 ? null : (v.score[at] as number);
+    if (score !== null && (o.everyReported || score >= th)) continue;
+    const h = pairHash(o.seed, a, b);
+    if (fn.accepts(h, a, b)) fn.insert(h, errorPair(a, b, score, rr, 'false negative', th));
   }
-  return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
 }
 
 export interface ClusterSampleArgs {
@@ -368,6 +398,8 @@ export interface ErrorFileArgs {
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /** the run's interrupt (contract/explain.ts) */
   readonly signal?: AbortSignal;
+  /** each document's words, counted once a run (pair.ts PairQuestion.words) */
+  readonly words?: ArrayLike<number>;
   /** the files the variant's run kept (contract/explain.ts) */
   kept?(name: string): Uint8Array | undefined;
   /** a clustered variant: its clusters and their links, for each error's chain (pair.ts) */
@@ -442,6 +474,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
         ...(o.cached ? { cached: o.cached } : {}),
         ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.words ? { words: o.words } : {}),
         ...(o.kept ? { kept: o.kept } : {}),
         ...(o.clusters ? { clusters: o.clusters } : {}),
       }),

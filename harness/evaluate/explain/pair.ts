@@ -38,6 +38,8 @@ export interface PairQuestion {
   cached?<T>(key: string, compute: () => T): T;
   /** the run's interrupt, for evidence that passes over the collection (contract/explain.ts) */
   readonly signal?: AbortSignal;
+  /** each document's words (evaluate/size-groups.ts DocumentSizes.words), when the run counted them already; else counted here */
+  readonly words?: ArrayLike<number>;
   /** the files the variant's run kept (contract/explain.ts) */
   kept?(name: string): Uint8Array | undefined;
   /** a clustered variant's clusters and the links they were closed from: the explanation gives the chain that joined the pair */
@@ -142,7 +144,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     const compute = () => {
       const text = docs.texts[i] as string;
       const occ = features(q.truth.params as never, text);
-      return { occ, numbered: numberedFeatures(occ, numbering), words: normalizedWordCount(text) };
+      return { occ, numbered: numberedFeatures(occ, numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
     };
     if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
     // A chain asks for the documents of its links more than once.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortPairs } from '../../../harness/evaluate/sorted-pairs.ts';
+import { sortedPartOf, sortPairs } from '../../../harness/evaluate/sorted-pairs.ts';
 import { pairList, randomPairs, rows, seededRandom } from './pairs.ts';
 
 function naivelySorted(list: ReturnType<typeof pairList>): [number, number, number][] {
@@ -76,5 +76,19 @@ describe('sortPairs', () => {
   it('throws when the arrays differ in length', () => {
     const list = { a: new Uint32Array([0, 1]), b: new Uint32Array([1, 2]), score: new Float64Array([0.5]) };
     expect(() => sortPairs(list, 5, 'run')).toThrow('run: pair arrays differ in length (a 2, b 2, score 1)');
+  });
+});
+
+describe('sortedPartOf', () => {
+  it('makes sortPairs give a part of a sorted list back as it is, without walking it again', () => {
+    const whole = sortPairs(pairList([[0, 1, 0.3], [0, 5, 0.2], [1, 2, 0.4]]), 6, 'x');
+    const part = pairList([[0, 1, 0.3], [1, 2, 0.4]]);
+    sortedPartOf(part, whole, 6);
+    expect(sortPairs(part, 6, 'x')).toBe(part);
+  });
+
+  it('refuses a whole list that sortPairs did not return', () => {
+    const unsorted = pairList([[1, 2, 0.4], [0, 1, 0.3]]);
+    expect(() => sortedPartOf(pairList([[0, 1, 0.3]]), unsorted, 6)).toThrow(/not sorted by sortPairs/);
   });
 });

@@ -14,6 +14,10 @@ describe('jsonForScript', () => {
     expect(s).toBe('{"a":"\\u003c/script\\u003e\\u003c!-- x \\u0026 y --\\u003e"}');
   });
 
+  it('writes U+2028 and U+2029 as escapes, not as raw line ends', () => {
+    expect(jsonForScript({ l: 'a\u2028b\u2029c&<>' })).toBe('{"l":"a\\u2028b\\u2029c\\u0026\\u003c\\u003e"}');
+  });
+
   it('parses back to the same value', () => {
     const value = { id: '</SCRIPT><img src=x onerror=alert(1)>', line: 'a\u2028b\u2029c', n: [1, 2.5, null] };
     expect(JSON.parse(jsonForScript(value))).toEqual(value);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,27 @@ describe('readRunFolder', () => {
     expect(f.run.experiment).toBe('tiny-sct');
     expect(f.tables.metricsCsv.split('\n')[0]).toMatch(/^experiment,variant,algorithm,/);
     expect(f.tables.extra).toEqual({});
+  });
+});
+
+describe('readRunFolder of a folder its caller has just checked', () => {
+  // distribution.csv changed in place, at its listed size: only its SHA-256 tells
+  async function withChangedFile(): Promise<string> {
+    dir = await mkdtemp(join(tmpdir(), 'ndd-readrun-'));
+    await cp(RUN_A, dir, { recursive: true });
+    const file = join(dir, 'distribution.csv');
+    const text = await readFile(file, 'latin1');
+    await writeFile(file, (text[0] === 'x' ? 'y' : 'x') + text.slice(1), 'latin1');
+    return dir;
+  }
+
+  it('hashes the files again by default, and finds the change', async () => {
+    await expect(readRunFolder(await withChangedFile())).rejects.toThrow(/distribution\.csv differs from the file run\.json lists/);
+  });
+
+  it('does not hash them again when checked (the run writing its own report)', async () => {
+    const f = await readRunFolder(await withChangedFile(), { checked: true });
+    expect(f.run.experiment).toBe('tiny-sct');
   });
 });
 

@@ -32,6 +32,12 @@ describe('explainPair', () => {
     expect([e.verdict, e.wrongness]).toEqual(['false negative', 0.5 - 0.4]);
   });
 
+  it("takes each document's words from the run's counts when given, instead of counting them again", async () => {
+    // the run's size groups count 4 words in each ("ab cd ef gh"); other numbers show which were read
+    const e = await explainPair({ ...question(truth, 0.5, 0.5), words: Uint32Array.from([7, 9]) });
+    expect([e.a.words, e.b.words]).toEqual([7, 9]);
+  });
+
   it('decides a score-at-threshold detector by its score', async () => {
     expect((await explainPair(question(truth, 0.3, 0.5))).verdict).toBe('false negative');
     expect((await explainPair(question(truth, 0.8, 0.7))).verdict).toBe('false positive');
