@@ -241,7 +241,7 @@ export interface RankPrefixJoinOptions {
   readonly lists: RankLists;
   readonly floor: number;
   readonly stop: Int32Array;
-  /** MR#2's `distinct_pairs`, or not (a ground truth that skips it: params.ts `countsDistinctPairs`) */
+  /** MR#2's `distinct_pairs`, or not (a ground truth that skips it: sampling.ts `countsDistinctPairs`) */
   readonly countDistinct: boolean;
 }
 

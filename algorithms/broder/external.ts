@@ -27,9 +27,9 @@ import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
 import { prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
 import { MR1, MR2 } from './jobs.ts';
-import { countsDistinctPairs, type BroderParams } from './params.ts';
+import type { BroderParams } from './params.ts';
 import { usesPrefixJoin } from './prefix-join.ts';
-import { usesSampledSize } from './sampling.ts';
+import { countsDistinctPairs, usesSampledSize } from './sampling.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as ExternalJoin from './external-join.ts';
 

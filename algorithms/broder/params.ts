@@ -110,8 +110,3 @@ export const broderParams = z
 
 export type BroderParams = z.output<typeof broderParams>;
 export type Sampling = z.output<typeof sampling>;
-
-/** Whether the local kernel reports MR#2's `distinct_pairs` (every variant but a ground truth that skips it). */
-export function countsDistinctPairs(s: Sampling): boolean {
-  return !(s.method === 'none' && s.distinct_pairs === 'skip');
-}

@@ -51,6 +51,11 @@ export function samplingLevels(sampling: Sampling): SamplingLevels {
   }
 }
 
+/** Whether the local kernel reports MR#2's `distinct_pairs` (every variant but a ground truth that skips it). */
+export function countsDistinctPairs(s: Sampling): boolean {
+  return !(s.method === 'none' && s.distinct_pairs === 'skip');
+}
+
 /**
  * Whether the out-of-core join (`external-join.ts`) runs this sampling: it samples every
  * document with one modulus, so not adaptive sampling, whose pairs are compared at the coarser
