@@ -21,7 +21,7 @@ import type { KernelContext } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
 import { fingerprintSlice } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
-import { mergeRuns, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { mergeRunChunks, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as FingerprintRunsModule from './fingerprint-runs.ts';
 
@@ -143,79 +143,92 @@ export interface SplitPartitionResult extends FingerprintPartition {
 
 /** Runs in a worker thread: merges one partition of every run and writes its shared and single fingerprints apart. */
 export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
-  const record = p.width + 1;
+  const width = p.width;
+  const record = width + 1;
   const shared = new RunWriter(`${p.path}.shared`);
   const single = new RunWriter(`${p.path}.single`);
-  let sharedRecords = 0;
-  let singleRecords = 0;
-  // The current fingerprint's records, written to one file or the other once it is complete.
-  let group = new Uint32Array(record * 64);
+  const sharedOut = new RecordOut(shared, record);
+  const singleOut = new RecordOut(single, record);
+  // The current fingerprint's first record, held until a second record says where it goes; its
+  // later records go to the shared file as they come.
+  const first = new Uint32Array(record);
   let size = 0;
-  const out = new Uint32Array(CHUNK_RECORDS * record);
-  let outShared = 0;
-  let outSingle = 0;
-  const outSingleBuffer = new Uint32Array(CHUNK_RECORDS * record);
   // What a join without sampling reads from memory instead of the records (external-prefix.ts).
   const sharedCounts = new Uint32Array(new SharedArrayBuffer(Math.max(1, p.docs) * 4));
   const groupsByDf = new Map<number, number>();
-  const flushShared = (): void => {
-    shared.write(out, 0, outShared * record);
-    outShared = 0;
-  };
-  const flushSingle = (): void => {
-    single.write(outSingleBuffer, 0, outSingle * record);
-    outSingle = 0;
-  };
   const close = (): void => {
-    if (size === 1) {
-      outSingleBuffer.set(group.subarray(0, record), outSingle * record);
-      singleRecords++;
-      if (++outSingle === CHUNK_RECORDS) flushSingle();
-    } else if (size > 1) {
-      for (let i = 0; i < size; i++) {
-        out.set(group.subarray(i * record, (i + 1) * record), outShared * record);
-        sharedCounts[group[i * record + p.width] as number]!++;
-        if (++outShared === CHUNK_RECORDS) flushShared();
-      }
-      sharedRecords += size;
-      groupsByDf.set(size, (groupsByDf.get(size) ?? 0) + 1);
-    }
-    size = 0;
+    if (size === 1) singleOut.push(first, 0);
+    else if (size > 1) groupsByDf.set(size, (groupsByDf.get(size) ?? 0) + 1);
   };
   try {
-    mergeRuns(
+    mergeRunChunks(
       p.parts,
       record,
-      p.width,
-      (w, at) => {
-        let same = size > 0;
-        for (let x = 0; x < p.width && same; x++) same = w[at + x] === group[x];
-        if (!same) close();
-        if ((size + 1) * record > group.length) {
-          const g = new Uint32Array(group.length * 2);
-          g.set(group);
-          group = g;
+      width,
+      (w, records) => {
+        for (let at = 0, end = records * record; at < end; at += record) {
+          let same = size > 0;
+          for (let x = 0; x < width && same; x++) same = w[at + x] === first[x];
+          if (!same) {
+            close();
+            for (let x = 0; x < record; x++) first[x] = w[at + x] as number;
+            size = 1;
+            continue;
+          }
+          if (size === 1) {
+            sharedOut.push(first, 0);
+            sharedCounts[first[width] as number]!++;
+          }
+          sharedOut.push(w, at);
+          sharedCounts[w[at + width] as number]!++;
+          size++;
         }
-        for (let x = 0; x < record; x++) group[size * record + x] = w[at + x] as number;
-        size++;
       },
       { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
     );
     close();
-    flushShared();
-    flushSingle();
+    sharedOut.flush();
+    singleOut.flush();
   } finally {
     shared.close();
     single.close();
   }
   const dfs = [...groupsByDf.keys()].sort((x, y) => x - y);
   return {
-    shared: { path: shared.path, from: 0, to: sharedRecords },
-    single: { path: single.path, from: 0, to: singleRecords },
+    shared: { path: shared.path, from: 0, to: sharedOut.records },
+    single: { path: single.path, from: 0, to: singleOut.records },
     sharedCounts,
     frequencies: { df: Uint32Array.from(dfs), groups: Uint32Array.from(dfs, (df) => groupsByDf.get(df) as number) },
     bytes: shared.bytes + single.bytes,
   };
+}
+
+/** Records copied into a chunk and written a chunk at a time. */
+class RecordOut {
+  private readonly chunk: Uint32Array;
+  private filled = 0;
+  records = 0;
+
+  constructor(
+    private readonly writer: RunWriter,
+    private readonly record: number,
+  ) {
+    this.chunk = new Uint32Array(CHUNK_RECORDS * record);
+  }
+
+  /** Appends the record at `words[at .. at + record)`. */
+  push(words: Uint32Array, at: number): void {
+    const r = this.record;
+    for (let x = 0; x < r; x++) this.chunk[this.filled + x] = words[at + x] as number;
+    this.filled += r;
+    this.records++;
+    if (this.filled === this.chunk.length) this.flush();
+  }
+
+  flush(): void {
+    this.writer.write(this.chunk, 0, this.filled);
+    this.filled = 0;
+  }
 }
 
 export interface FingerprintRunsOptions {
@@ -242,7 +255,10 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const texts = k.docs.texts;
   let chars = 0;
   for (const t of texts) chars += t.length;
-  const batches = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, Math.ceil(chars / Math.max(1, o.batchChars))));
+  // A multiple of the threads: three batches on two threads left one thread idle for a third of the phase.
+  const threads = Math.max(1, k.parallelism);
+  const wanted = Math.max(1, Math.ceil(chars / Math.max(1, o.batchChars)));
+  const batches = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.ceil(wanted / threads) * threads);
   const sizes = new Uint32Array(new SharedArrayBuffer(Math.max(1, texts.length) * 4));
   let done = 0;
   k.progress('fingerprint runs', 0, batches.length);

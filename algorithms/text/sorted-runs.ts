@@ -154,6 +154,17 @@ export class RunReader {
     if (this.at >= this.loaded) this.fill();
   }
 
+  /** Records buffered from the current one on. */
+  bufferedRecords(): number {
+    return (this.loaded - this.at) / this.width;
+  }
+
+  /** Moves past every buffered record. */
+  skipBuffer(): void {
+    this.at = this.loaded;
+    this.fill();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -173,57 +184,112 @@ export function mergeRuns(
   visit: (words: Uint32Array, at: number) => void,
   opts: { readonly bufferRecords?: number; readonly stop?: Int32Array } = {},
 ): void {
-  const readers = parts.filter((p) => p.to > p.from).map((p) => new RunReader(p, width, opts.bufferRecords ?? 1 << 16));
+  mergeRunChunks(
+    parts,
+    width,
+    keyWords,
+    (words, records) => {
+      for (let at = 0, end = records * width; at < end; at += width) visit(words, at);
+    },
+    opts,
+  );
+}
+
+/**
+ * The same merge, handed out a chunk at a time: `visit(words, records)` gets `records` records
+ * in key order at the start of `words` (valid only during the call). A caller whose work per
+ * record is small loops over the chunk itself: one call a record through a closure shared by
+ * every caller of the merge cost about as much as the merge (docs/performance.md). One part is
+ * streamed from its reader's buffer without a copy.
+ */
+export function mergeRunChunks(
+  parts: readonly RunPart[],
+  width: number,
+  keyWords: number,
+  visit: (words: Uint32Array, records: number) => void,
+  opts: { readonly bufferRecords?: number; readonly stop?: Int32Array } = {},
+): void {
+  const bufferRecords = opts.bufferRecords ?? 1 << 16;
+  const readers = parts.filter((p) => p.to > p.from).map((p) => new RunReader(p, width, bufferRecords));
   try {
-    // Each reader's current key, copied into one array: the heap's comparisons read it without
-    // going through the readers (a third of the merge's time, measured on fingerprint runs).
-    const heads = new Uint32Array(Math.max(1, readers.length * keyWords));
-    const load = (x: number): void => {
-      const r = readers[x] as RunReader;
-      for (let w = 0; w < keyWords; w++) heads[x * keyWords + w] = r.words[r.at + w] as number;
-    };
-    // A binary heap of reader indexes, ordered by (key, reader index).
-    const heap = new Int32Array(Math.max(1, readers.length));
-    let n = 0;
-    const less = (x: number, y: number): boolean => {
-      for (let w = 0; w < keyWords; w++) {
-        const p = heads[x * keyWords + w] as number;
-        const q = heads[y * keyWords + w] as number;
-        if (p !== q) return p < q;
+    if (readers.length === 1) {
+      const r = readers[0] as RunReader;
+      while (!r.done) {
+        throwIfStopped(opts.stop);
+        visit(r.at === 0 ? r.words : r.words.subarray(r.at), r.bufferedRecords());
+        r.skipBuffer();
       }
-      return x < y;
-    };
-    const down = (i: number): void => {
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) return;
-        const r = l + 1;
-        const c = r < n && less(heap[r] as number, heap[l] as number) ? r : l;
-        if (!less(heap[c] as number, heap[i] as number)) return;
-        const t = heap[c] as number;
-        heap[c] = heap[i] as number;
-        heap[i] = t;
-        i = c;
-      }
-    };
-    readers.forEach((r, i) => {
-      if (r.done) return;
-      load(i);
-      heap[n++] = i;
-    });
-    for (let i = (n >> 1) - 1; i >= 0; i--) down(i);
-    let polled = 0;
-    while (n > 0) {
-      if ((++polled & 0xffff) === 0) throwIfStopped(opts.stop);
-      const top = heap[0] as number;
-      const r = readers[top] as RunReader;
-      visit(r.words, r.at);
-      r.next();
-      if (r.done) heap[0] = heap[--n] as number;
-      else load(top);
-      if (n > 1) down(0);
+      return;
     }
+    mergeHeap(readers, width, keyWords, visit, { bufferRecords, ...(opts.stop ? { stop: opts.stop } : {}) });
   } finally {
     for (const r of readers) r.close();
   }
+}
+
+function mergeHeap(
+  readers: readonly RunReader[],
+  width: number,
+  keyWords: number,
+  visit: (words: Uint32Array, records: number) => void,
+  opts: { readonly bufferRecords: number; readonly stop?: Int32Array },
+): void {
+  const out = new Uint32Array(Math.max(1, opts.bufferRecords) * width);
+  let filled = 0;
+  // Each reader's current key, copied into one array: the heap's comparisons read it without
+  // going through the readers (a third of the merge's time, measured on fingerprint runs).
+  const heads = new Uint32Array(Math.max(1, readers.length * keyWords));
+  const load = (x: number): void => {
+    const r = readers[x] as RunReader;
+    for (let w = 0; w < keyWords; w++) heads[x * keyWords + w] = r.words[r.at + w] as number;
+  };
+  // A binary heap of reader indexes, ordered by (key, reader index).
+  const heap = new Int32Array(Math.max(1, readers.length));
+  let n = 0;
+  const less = (x: number, y: number): boolean => {
+    for (let w = 0; w < keyWords; w++) {
+      const p = heads[x * keyWords + w] as number;
+      const q = heads[y * keyWords + w] as number;
+      if (p !== q) return p < q;
+    }
+    return x < y;
+  };
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      const r = l + 1;
+      const c = r < n && less(heap[r] as number, heap[l] as number) ? r : l;
+      if (!less(heap[c] as number, heap[i] as number)) return;
+      const t = heap[c] as number;
+      heap[c] = heap[i] as number;
+      heap[i] = t;
+      i = c;
+    }
+  };
+  readers.forEach((r, i) => {
+    if (r.done) return;
+    load(i);
+    heap[n++] = i;
+  });
+  for (let i = (n >> 1) - 1; i >= 0; i--) down(i);
+  const outEnd = out.length;
+  while (n > 0) {
+    const top = heap[0] as number;
+    const r = readers[top] as RunReader;
+    const words = r.words;
+    const at = r.at;
+    for (let x = 0; x < width; x++) out[filled + x] = words[at + x] as number;
+    filled += width;
+    if (filled === outEnd) {
+      throwIfStopped(opts.stop);
+      visit(out, filled / width);
+      filled = 0;
+    }
+    r.next();
+    if (r.done) heap[0] = heap[--n] as number;
+    else load(top);
+    if (n > 1) down(0);
+  }
+  if (filled > 0) visit(out, filled / width);
 }
