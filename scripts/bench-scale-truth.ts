@@ -42,7 +42,7 @@ const { work: _work, ...index } = buildPrefixIndex(f, floor);
 const indexS = seconds(t0);
 t0 = performance.now();
 const pre = prefixJoin({ index, docStart: f.docStart, ids: f.ids, floor, from: 0, to: f.docs });
-console.log(`prefix join from ${floor}: ${pre.a.length} pairs, ${pre.verified} candidates verified; index ${indexS} s, join ${seconds(t0)} s, ${index.prefixRank.length} prefix entries`);
+console.log(`prefix join from ${floor}: ${pre.a.length} pairs, ${pre.verified} candidates verified; index ${indexS} s, join ${seconds(t0)} s, ${index.prefixNext.length} prefix entries`);
 t0 = performance.now();
 const shared = countSharedPairs({ ...f, from: 0, to: f.docs });
 console.log(`MR#2 distinct pairs (counted, not made, every id's postings): ${shared} in ${seconds(t0)} s`);

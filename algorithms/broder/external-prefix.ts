@@ -25,7 +25,7 @@ import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import type { FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import { MR1, MR2 } from './jobs.ts';
-import { countSharedPairs, distinctPostings, prefixJoin, prefixLength, sharingLists, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
+import { countSharedPairs, distinctPostings, NO_NEXT, prefixJoin, prefixLength, sharingLists, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
 import { pairsOf } from './sampling.ts';
 import type * as ExternalPrefix from './external-prefix.ts';
 
@@ -205,27 +205,30 @@ export function rankPrefixIndex(l: RankLists, floor: number): PrefixIndex {
   }
   for (let r = 0; r < l.ranks; r++) listStart[r + 1] = (listStart[r + 1] as number) + (listStart[r] as number);
   const listDocs = sharedU32(listStart[l.ranks] as number);
-  const prefixPos = sharedU32(ranks.length);
-  const fill = listStart.slice(0, l.ranks);
-  for (let d = 0; d < docs; d++) {
-    for (let e = docStart[d] as number; e < (prefixEnd[d] as number); e++) {
-      const r = ranks[e] as number;
-      const q = fill[r] as number;
-      prefixPos[e] = q - (listStart[r] as number);
-      listDocs[q] = d;
-      fill[r] = q + 1;
-    }
-  }
+  const prefixNext = sharedU32(ranks.length);
   const work = new Float64Array(docs);
+  // A list of c documents keeps the c − 1 after its first, then NO_NEXT, at its place (placeList).
+  const fill = new Uint32Array(l.ranks);
   for (let d = 0; d < docs; d++) {
     let w = 0;
     for (let e = docStart[d] as number; e < (prefixEnd[d] as number); e++) {
       const r = ranks[e] as number;
-      w += (listStart[r + 1] as number) - (listStart[r] as number) - (prefixPos[e] as number) - 1;
+      const base = listStart[r] as number;
+      const c = (listStart[r + 1] as number) - base;
+      const i = fill[r] as number;
+      fill[r] = i + 1;
+      if (i > 0) listDocs[base + i - 1] = d;
+      if (i === c - 1) {
+        prefixNext[e] = NO_NEXT;
+        listDocs[base + i] = NO_NEXT;
+      } else {
+        prefixNext[e] = base + i;
+        w += c - 1 - i;
+      }
     }
     work[d] = w;
   }
-  return { docs, prefixStart: docStart, prefixEnd, prefixRank: ranks, prefixPos, listStart, listDocs, work };
+  return { docs, prefixStart: docStart, prefixEnd, prefixNext, listDocs, work };
 }
 
 /** Awaits every task, then throws the first failure: no thread is left working on what the caller frees. */

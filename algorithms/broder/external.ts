@@ -119,7 +119,7 @@ async function fingerprintRuns(k: KernelContext, params: BroderParams, sizes: Ex
     creating();
     const dir = mkdtempSync(join(k.workDir, 'fingerprint-runs-'));
     try {
-      const r = await writeFingerprintRuns(k, { shingle: params.shingle, kind: params.fingerprint, dir, batchChars: sizes.batchChars, partitionBits: sizes.partitionBits, bufferRecords: sizes.bufferRecords, stop });
+      const r = await writeFingerprintRuns(k, { shingle: params.shingle, kind: params.fingerprint, dir, batchChars: sizes.batchChars, partitionBits: sizes.partitionBits, stop });
       return { ...r, dir, removed: false };
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });

@@ -31,8 +31,8 @@ export function usesPrefixJoin(params: Pick<BroderParams, 'sampling'>, floor: nu
 
 /** Relative slack on the filters' bounds, far above a double's rounding and far below one id. */
 const SLACK = 1e-9;
-/** A prefix entry whose id no other document holds: no list to probe. */
-const UNSHARED = 0xffffffff;
+/** No document to probe after this one (a prefix entry's `prefixNext`), and the end of a list in `listDocs`. */
+export const NO_NEXT = 0xffffffff;
 
 /** The fewest ids a document of `size` must share with another for an RR of `floor` (at least 1), a lower bound. */
 export function minimumOverlap(size: number, floor: number): number {
@@ -59,21 +59,46 @@ export interface PrefixIndex {
    * `prefixStart[d + 1]`
    */
   readonly prefixEnd?: Uint32Array;
-  /** each prefix entry's rank (its id's place in the rarest-first order), UNSHARED for an id of one document */
-  readonly prefixRank: Uint32Array;
-  /** each prefix entry's position in its rank's list */
-  readonly prefixPos: Uint32Array;
-  /** CSR over ranks of the documents whose prefix holds the rank's id, ascending */
-  readonly listStart: Uint32Array;
+  /**
+   * for each prefix entry, where in `listDocs` the documents after this one in its id's list
+   * start, or NO_NEXT when none follows (the id's last document, or an id of one document): the
+   * probe reads no list offsets and no list at all for such an entry
+   */
+  readonly prefixNext: Uint32Array;
+  /**
+   * each id's list of the documents whose prefix holds it, ascending, without its first (which no
+   * probe reads), each followed by NO_NEXT; ids of fewer than two such documents have none
+   */
   readonly listDocs: Uint32Array;
   /** probing work per document (list entries after its own), for balancing the threads' ranges */
   readonly work: Float64Array;
 }
 
 /**
+ * Fills `prefixNext` and `listDocs` for one id's list, the prefix entries `entries[0 .. m)` of the
+ * documents `docs[0 .. m)` (ascending), from `at` in `listDocs`; returns the next free place.
+ */
+export function placeList(x: { readonly prefixNext: Uint32Array; readonly listDocs: Uint32Array; readonly work: Float64Array }, entries: Uint32Array, docs: Uint32Array, m: number, at: number): number {
+  if (m === 0) return at;
+  if (m === 1) {
+    x.prefixNext[entries[0] as number] = NO_NEXT;
+    return at;
+  }
+  for (let i = 0; i < m - 1; i++) {
+    x.prefixNext[entries[i] as number] = at + i;
+    x.listDocs[at + i] = docs[i + 1] as number;
+    const d = docs[i] as number;
+    x.work[d] = (x.work[d] as number) + (m - 1 - i);
+  }
+  x.prefixNext[entries[m - 1] as number] = NO_NEXT;
+  x.listDocs[at + m - 1] = NO_NEXT;
+  return at + m;
+}
+
+/**
  * One pass over the postings in rarest-first order fills each document's prefix with its
  * rarest ids and, at once, each id's list of the documents whose prefix holds it (ascending,
- * as the postings are). Memory: three words a prefix entry, and two a fingerprint id.
+ * as the postings are). Memory: two words a prefix entry.
  */
 export function buildPrefixIndex(f: DocumentFeatures, floor: number): PrefixIndex {
   const F = f.fingerprints;
@@ -91,41 +116,35 @@ export function buildPrefixIndex(f: DocumentFeatures, floor: number): PrefixInde
     prefixStart[d + 1] = (prefixStart[d] as number) + prefixLength(size, floor);
   }
   const entries = prefixStart[f.docs] as number;
-  const prefixRank = sharedU32(entries);
-  const prefixPos = sharedU32(entries);
-  const listStart = sharedU32(F + 1);
-  const listDocs = sharedU32(entries);
+  const index = { prefixNext: sharedU32(entries), listDocs: sharedU32(entries), work: new Float64Array(f.docs) };
   const fill = prefixStart.slice(0, f.docs);
+  // one list's prefix entries and documents, as its posting is walked
+  let listEntries = new Uint32Array(64);
+  let listDocs = new Uint32Array(64);
   let at = 0;
   for (let r = 0; r < F; r++) {
     const id = order[r] as number;
     const shared = df(id) >= 2;
-    const first = at;
+    if (shared && df(id) > listEntries.length) {
+      listEntries = new Uint32Array(df(id));
+      listDocs = new Uint32Array(df(id));
+    }
+    let m = 0;
     for (let q = f.postStart[id] as number; q < (f.postStart[id + 1] as number); q++) {
       const d = f.postDocs[q] as number;
       const e = fill[d] as number;
       if (e === (prefixStart[d + 1] as number)) continue;
       fill[d] = e + 1;
       if (!shared) {
-        prefixRank[e] = UNSHARED;
+        index.prefixNext[e] = NO_NEXT;
         continue;
       }
-      prefixRank[e] = r;
-      prefixPos[e] = at - first;
-      listDocs[at++] = d;
+      listEntries[m] = e;
+      listDocs[m++] = d;
     }
-    listStart[r + 1] = at;
+    at = placeList(index, listEntries, listDocs, m, at);
   }
-  const work = new Float64Array(f.docs);
-  for (let d = 0; d < f.docs; d++) {
-    let w = 0;
-    for (let e = prefixStart[d] as number; e < (prefixStart[d + 1] as number); e++) {
-      const r = prefixRank[e] as number;
-      if (r !== UNSHARED) w += (listStart[r + 1] as number) - (listStart[r] as number) - (prefixPos[e] as number) - 1;
-    }
-    work[d] = w;
-  }
-  return { docs: f.docs, prefixStart, prefixRank, prefixPos, listStart, listDocs, work };
+  return { docs: f.docs, prefixStart, ...index };
 }
 
 /**
@@ -232,11 +251,9 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
     const [lo, hi] = partnerSizes(sa, floor);
     let nt = 0;
     for (let e = x.prefixStart[a] as number; e < (prefixEnd[a] as number); e++) {
-      const r = x.prefixRank[e] as number;
-      if (r === UNSHARED) continue;
-      const end = x.listStart[r + 1] as number;
-      for (let q = (x.listStart[r] as number) + (x.prefixPos[e] as number) + 1; q < end; q++) {
-        const b = x.listDocs[q] as number;
+      let q = x.prefixNext[e] as number;
+      if (q === NO_NEXT) continue;
+      for (let b = x.listDocs[q] as number; b !== NO_NEXT; b = x.listDocs[++q] as number) {
         if (seen[b] === a + 1) continue;
         seen[b] = a + 1;
         const sb = size(b);

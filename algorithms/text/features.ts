@@ -36,8 +36,15 @@ export interface SortedSlice {
   readonly owners: Uint32Array;
 }
 
-/** Runs in a worker thread: normalizes, fingerprints and sorts one slice of the corpus. */
-export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
+/** A slice's (fingerprint, document) entries in text order, repeats kept: `keys` has `width` words an entry. */
+export interface SliceEntries {
+  readonly width: 2 | 4;
+  readonly keys: Uint32Array;
+  readonly owners: Uint32Array;
+}
+
+/** Normalizes and fingerprints the documents of a slice, in document order, without sorting. */
+export function sliceEntries(p: Pick<FingerprintSlicePayload, 'texts' | 'firstDoc' | 'shingle' | 'kind'>): SliceEntries {
   const width: 2 | 4 = p.kind === 'md5' ? 4 : 2;
   const parts: Uint32Array[] = [];
   let total = 0;
@@ -46,16 +53,23 @@ export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
     parts.push(fps.data.subarray(0, fps.count * width));
     total += fps.count;
   }
-  let keys: Uint32Array = new Uint32Array(total * width);
-  let owners: Uint32Array = new Uint32Array(total);
+  const keys = new Uint32Array(total * width);
+  const owners = new Uint32Array(total);
   let at = 0;
   parts.forEach((part, i) => {
     keys.set(part, at * width);
     owners.fill(p.firstDoc + i, at, at + part.length / width);
     at += part.length / width;
   });
+  return { width, keys, owners };
+}
+
+/** Runs in a worker thread: normalizes, fingerprints and sorts one slice of the corpus. */
+export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
+  const entries = sliceEntries(p);
+  const width = entries.width;
   // Stable: equal fingerprints stay in document order, which the merge relies on.
-  ({ records: keys, owners } = sortRecords(keys, { width, keyWords: width, owners, keys: 'uniform' }));
+  const { records: keys, owners } = sortRecords(entries.keys, { width, keyWords: width, owners: entries.owners, keys: 'uniform' });
   const n = dropRepeats(keys, owners, width);
   const copy = (a: Uint32Array, length: number): Uint32Array => {
     if (!p.shared) return a.slice(0, length);
@@ -66,10 +80,14 @@ export function fingerprintSlice(p: FingerprintSlicePayload): SortedSlice {
   return { width, firstDoc: p.firstDoc, docs: p.texts.length, keys: copy(keys, n * width), owners: copy(owners, n) };
 }
 
-/** A document is the *set* of its fingerprints: drop an entry equal to the one before it. */
-function dropRepeats(keys: Uint32Array, owners: Uint32Array, width: number): number {
+/**
+ * A document is the *set* of its fingerprints: drops an entry equal to the one before it (of
+ * entries sorted stably by fingerprint, so that a document's repeats are neighbours), moving the
+ * rest to the front; returns how many are left.
+ */
+export function dropRepeats(keys: Uint32Array, owners: Uint32Array, width: number, count = owners.length): number {
   let w = 0;
-  for (let r = 0; r < owners.length; r++) {
+  for (let r = 0; r < count; r++) {
     if (r > 0 && owners[r] === owners[w - 1] && sameKey(keys, r, keys, w - 1, width)) continue;
     if (w !== r) {
       for (let x = 0; x < width; x++) keys[w * width + x] = keys[r * width + x] as number;

@@ -1,35 +1,38 @@
 /**
- * The out-of-core form of `features.ts`: document fingerprint sets written as sorted runs.
+ * The out-of-core form of `features.ts`: document fingerprint sets written as runs on disk.
  *
  * The corpus is cut into batches of contiguous documents small enough for a worker thread to
- * fingerprint and sort in its share of the memory budget; each batch becomes one run file of
- * distinct (fingerprint, document) records sorted by fingerprint, then document. A run is cut
- * into partitions by the top bits of the fingerprint, so that a later pass can merge one
- * partition of every run on each worker thread (fingerprints are hashes: the partitions hold
- * about equal shares). Merging the runs of a partition in batch order gives each
- * fingerprint's documents in ascending order, as `mergeSlices` does in memory.
+ * fingerprint in its share of the memory budget; each batch becomes one run file of its
+ * (fingerprint, document) records cut by the fingerprint's top bits into many small parts
+ * (one pass, stable: within a part the records stay in document order). Fingerprints are
+ * hashes, so the parts hold about equal shares. Then each worker thread takes a range of parts
+ * (a partition) and, part by part, reads that part of every run (in batch order, so in document
+ * order), sorts it in memory (a part fits a core's cache; the records agree on the top bits),
+ * drops a document's repeats and writes the fingerprints held by two documents or more,
+ * grouped, to one file and those held by one document to another (`splitPartition`). A join
+ * reads only the first (most fingerprints of a collection are in one document: no pair shares
+ * them); sampling that needs each document's count of kept fingerprints also scans the second,
+ * sequentially. This is paid once for all the variants of a run, not once a variant.
  *
- * Then each thread merges its partitions once and splits them (`splitPartition`): the
- * fingerprints held by two documents or more, grouped, in one file, and those held by one
- * document in another. A join reads only the first (most fingerprints of a collection are in
- * one document: no pair shares them); sampling that needs each document's count of kept
- * fingerprints also scans the second, sequentially. The k-way merge is paid once for all the
- * variants of a run, not once a variant.
+ * Sorting whole batches and merging the runs with a heap did the same with more work: a sort of
+ * every batch over arrays far larger than the cache, then a comparison heap over the runs, whose
+ * depth grew with the batches (docs/performance.md, "The fingerprint runs without a merge").
  */
-import { rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import type { KernelContext } from '../../contract/index.ts';
+import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
 import { balancedRanges } from './chunks.ts';
-import { fingerprintSlice } from './features.ts';
+import { dropRepeats, sliceEntries } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
-import { mergeRunChunks, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as FingerprintRunsModule from './fingerprint-runs.ts';
 
-/** A run of (fingerprint words…, document) records and where each partition starts in it. */
+/** A run of (fingerprint words…, document) records, cut into parts by the fingerprint's top bits. */
 export interface FingerprintRun {
   readonly path: string;
-  /** record offsets: partition p is [cuts[p], cuts[p + 1]) */
-  readonly cuts: readonly number[];
+  /** record offsets: part q is [cuts[q], cuts[q + 1]) */
+  readonly cuts: Uint32Array;
 }
 
 export interface FingerprintRunPayload {
@@ -39,60 +42,70 @@ export interface FingerprintRunPayload {
   readonly shingle: ShingleSpec;
   readonly kind: FingerprintKind;
   readonly path: string;
-  /** 2^partitionBits partitions by the fingerprint's top bits */
-  readonly partitionBits: number;
+  /** 2^partBits parts by the fingerprint's top bits */
+  readonly partBits: number;
   readonly stop?: Int32Array;
 }
 
 export interface FingerprintRunResult {
   readonly run: FingerprintRun;
-  /** distinct fingerprints of each document of the batch */
-  readonly sizes: Uint32Array;
-  readonly entries: number;
+  /** records written: a document's repeats are still there */
+  readonly records: number;
   readonly bytes: number;
 }
 
 /** Records written at a time: the run is interleaved chunk by chunk, not copied whole. */
 const CHUNK_RECORDS = 1 << 16;
 
-/** Runs in a worker thread: fingerprints, sorts and writes one batch as a run. */
+/**
+ * Bits of the first of the two scatters that cut a batch into parts: 64 places to write at a
+ * time stay in the cache and the TLB; 4,096 at once over a batch of hundreds of megabytes
+ * missed both on nearly every record.
+ */
+const FIRST_SCATTER_BITS = 6;
+
+/** Runs in a worker thread: fingerprints one batch and writes it as a run cut into parts. */
 export function fingerprintRun(p: FingerprintRunPayload): FingerprintRunResult {
   throwIfStopped(p.stop);
-  const slice = fingerprintSlice({ texts: p.texts, firstDoc: p.firstDoc, shingle: p.shingle, kind: p.kind });
+  const { keys, owners, width } = sliceEntries(p);
   throwIfStopped(p.stop);
-  const { keys, owners, width } = slice;
   const n = owners.length;
   const record = width + 1;
-  const sizes = new Uint32Array(p.texts.length);
-  for (let i = 0; i < n; i++) {
-    const d = (owners[i] as number) - p.firstDoc;
-    sizes[d] = (sizes[d] as number) + 1;
-  }
-  const partitions = 1 << p.partitionBits;
-  const cuts: number[] = [0];
-  const partitionOf = (i: number): number => (p.partitionBits === 0 ? 0 : (keys[i * width] as number) >>> (32 - p.partitionBits));
-  for (let i = 0, q = 1; q < partitions; q++) {
-    while (i < n && partitionOf(i) < q) i++;
-    cuts.push(i);
-  }
-  cuts.push(n);
+  const firstBits = Math.min(p.partBits, FIRST_SCATTER_BITS);
+  const secondBits = p.partBits - firstBits;
+  const k2 = new Uint32Array(n * width);
+  const o2 = new Uint32Array(n);
+  const groups = scatterByTopBits(keys, owners, { width, count: n, skip: 0, bits: firstBits, to: k2, toOwners: o2 });
+  const perGroup = 2 ** secondBits;
+  const cuts = new Uint32Array(2 ** p.partBits + 1);
+  const start = new Uint32Array(perGroup + 1);
+  const shift = 32 - secondBits;
+  const partOf = (i: number): number => (secondBits === 0 ? 0 : ((k2[i * width] as number) << firstBits) >>> shift);
+  let out = new Uint32Array(0);
   const w = new RunWriter(p.path);
   try {
-    const chunk = new Uint32Array(Math.min(n, CHUNK_RECORDS) * record || record);
-    for (let from = 0; from < n; from += CHUNK_RECORDS) {
+    for (let g = 0; g < 2 ** firstBits; g++) {
       throwIfStopped(p.stop);
-      const to = Math.min(n, from + CHUNK_RECORDS);
+      const from = groups[g] as number;
+      const to = groups[g + 1] as number;
+      // the group's parts by the next bits, stably, each record interleaved with its owner
+      start.fill(0);
+      for (let i = from; i < to; i++) start[partOf(i) + 1]!++;
+      for (let j = 1; j <= perGroup; j++) start[j]! += start[j - 1]!;
+      for (let j = 0; j < perGroup; j++) cuts[g * perGroup + j] = from + (start[j] as number);
+      if (out.length < (to - from) * record) out = new Uint32Array((to - from) * record);
       for (let i = from; i < to; i++) {
-        const at = (i - from) * record;
-        for (let x = 0; x < width; x++) chunk[at + x] = keys[i * width + x] as number;
-        chunk[at + width] = owners[i] as number;
+        const at = start[partOf(i)]!++ * record;
+        for (let x = 0; x < width; x++) out[at + x] = k2[i * width + x] as number;
+        out[at + width] = o2[i] as number;
       }
-      w.write(chunk, 0, (to - from) * record);
+      w.write(out, 0, (to - from) * record);
     }
   } finally {
     w.close();
   }
-  return { run: { path: p.path, cuts }, sizes, entries: n, bytes: w.bytes };
+  cuts[2 ** p.partBits] = n;
+  return { run: { path: p.path, cuts }, records: n, bytes: w.bytes };
 }
 
 /** One partition of the fingerprints, merged: the shared ones grouped, and the single ones. */
@@ -121,89 +134,159 @@ export interface FingerprintRuns {
   readonly bytes: number;
 }
 
-/** Partition `p` of every run, in document order: the input of one merge task. */
-function partitionParts(runs: readonly FingerprintRun[], p: number): RunPart[] {
-  return runs.map((r) => ({ path: r.path, from: r.cuts[p] as number, to: r.cuts[p + 1] as number })).filter((x) => x.to > x.from);
-}
-
 export interface SplitPartitionPayload {
-  readonly parts: readonly RunPart[];
+  /** every run's path and the cuts of this partition's parts: `cuts[0 .. parts]` */
+  readonly runs: readonly FingerprintRun[];
   readonly width: 2 | 4;
+  /** the records of a part agree on this many top bits of the fingerprint */
+  readonly partBits: number;
   /** documents of the corpus */
   readonly docs: number;
   /** files are `${path}.shared` and `${path}.single` */
   readonly path: string;
-  readonly bufferRecords: number;
   readonly stop?: Int32Array;
 }
 
 export interface SplitPartitionResult extends FingerprintPartition {
+  /** distinct fingerprints of each document in this partition */
+  readonly sizes: Uint32Array;
+  readonly entries: number;
   readonly bytes: number;
 }
 
-/** Runs in a worker thread: merges one partition of every run and writes its shared and single fingerprints apart. */
+/** A growing set of arrays for one part's records: read, split into keys and owners, sorted. */
+class PartBuffers {
+  records = new Uint32Array(0);
+  keys = new Uint32Array(0);
+  owners = new Uint32Array(0);
+  scratchKeys = new Uint32Array(0);
+  scratchOwners = new Uint32Array(0);
+
+  ensure(count: number, width: number): void {
+    if (this.owners.length >= count) return;
+    const n = Math.max(count, Math.ceil(this.owners.length * 1.5));
+    this.records = new Uint32Array(n * (width + 1));
+    this.keys = new Uint32Array(n * width);
+    this.owners = new Uint32Array(n);
+    this.scratchKeys = new Uint32Array(n * width);
+    this.scratchOwners = new Uint32Array(n);
+  }
+}
+
+/** Reads records [from, to) of the run file `fd` into `into` from record `at`. */
+function readRecords(fd: number, path: string, o: { readonly from: number; readonly to: number; readonly record: number; readonly into: Uint32Array; readonly at: number }): void {
+  const bytes = Buffer.from(o.into.buffer, o.into.byteOffset + o.at * o.record * 4, (o.to - o.from) * o.record * 4);
+  let got = 0;
+  while (got < bytes.length) {
+    const n = readSync(fd, bytes, got, bytes.length - got, o.from * o.record * 4 + got);
+    if (n === 0) throw new Error(`${path}: run ends before record ${o.to}`);
+    got += n;
+  }
+}
+
+/**
+ * Runs in a worker thread: for each part of the partition, reads that part of every run, sorts
+ * it, drops repeats and writes its shared and single fingerprints apart.
+ */
 export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
   const width = p.width;
   const record = width + 1;
+  const parts = (p.runs[0]?.cuts.length ?? 1) - 1;
   const shared = new RunWriter(`${p.path}.shared`);
   const single = new RunWriter(`${p.path}.single`);
-  const sharedOut = new RecordOut(shared, record);
-  const singleOut = new RecordOut(single, record);
-  // The current fingerprint's first record, held until a second record says where it goes; its
-  // later records go to the shared file as they come.
-  const first = new Uint32Array(record);
-  let size = 0;
+  const sharedOut = new RecordOut(shared, width);
+  const singleOut = new RecordOut(single, width);
+  const sizes = new Uint32Array(Math.max(1, p.docs));
   // What a join without sampling reads from memory instead of the records (external-prefix.ts).
   const sharedCounts = new Uint32Array(new SharedArrayBuffer(Math.max(1, p.docs) * 4));
-  const groupsByDf = new Map<number, number>();
-  const close = (): void => {
-    if (size === 1) singleOut.push(first, 0);
-    else if (size > 1) groupsByDf.set(size, (groupsByDf.get(size) ?? 0) + 1);
-  };
+  // groups[df]: fingerprints held by df documents (a Map here cost a third of the split)
+  const groupsByDf = new Uint32Array(Math.max(1, p.docs) + 1);
+  const buffers = new PartBuffers();
+  const fds: number[] = [];
+  let entries = 0;
   try {
-    mergeRunChunks(
-      p.parts,
-      record,
-      width,
-      (w, records) => {
-        for (let at = 0, end = records * record; at < end; at += record) {
-          let same = size > 0;
-          for (let x = 0; x < width && same; x++) same = w[at + x] === first[x];
-          if (!same) {
-            close();
-            for (let x = 0; x < record; x++) first[x] = w[at + x] as number;
-            size = 1;
-            continue;
-          }
-          if (size === 1) {
-            sharedOut.push(first, 0);
-            sharedCounts[first[width] as number]!++;
-          }
-          sharedOut.push(w, at);
-          sharedCounts[w[at + width] as number]!++;
-          size++;
-        }
-      },
-      { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
-    );
-    close();
+    for (const r of p.runs) fds.push(openSync(r.path, 'r'));
+    for (let q = 0; q < parts; q++) {
+      throwIfStopped(p.stop);
+      let count = 0;
+      for (const r of p.runs) count += (r.cuts[q + 1] as number) - (r.cuts[q] as number);
+      if (count === 0) continue;
+      buffers.ensure(count, width);
+      let at = 0;
+      p.runs.forEach((r, i) => {
+        const from = r.cuts[q] as number;
+        const to = r.cuts[q + 1] as number;
+        if (to > from) readRecords(fds[i] as number, r.path, { from, to, record, into: buffers.records, at });
+        at += to - from;
+      });
+      const { records, keys, owners } = buffers;
+      for (let i = 0; i < count; i++) {
+        for (let x = 0; x < width; x++) keys[i * width + x] = records[i * record + x] as number;
+        owners[i] = records[i * record + width] as number;
+      }
+      // Stable: equal fingerprints stay in document order, so a document's repeats are neighbours.
+      const sorted = sortUniformKeys(keys, owners, { width, count, agreeBits: p.partBits, scratch: { keys: buffers.scratchKeys, owners: buffers.scratchOwners } });
+      const n = dropRepeats(sorted.records, sorted.owners, width, count);
+      entries += n;
+      splitSorted(sorted.records, sorted.owners, n, { width, sizes, sharedCounts, groupsByDf, sharedOut, singleOut });
+    }
     sharedOut.flush();
     singleOut.flush();
   } finally {
+    for (const fd of fds) closeSync(fd);
     shared.close();
     single.close();
   }
-  const dfs = [...groupsByDf.keys()].sort((x, y) => x - y);
+  const dfs: number[] = [];
+  for (let df = 2; df < groupsByDf.length; df++) if (groupsByDf[df] !== 0) dfs.push(df);
   return {
     shared: { path: shared.path, from: 0, to: sharedOut.records },
     single: { path: single.path, from: 0, to: singleOut.records },
     sharedCounts,
-    frequencies: { df: Uint32Array.from(dfs), groups: Uint32Array.from(dfs, (df) => groupsByDf.get(df) as number) },
+    frequencies: { df: Uint32Array.from(dfs), groups: Uint32Array.from(dfs, (df) => groupsByDf[df] as number) },
+    sizes,
+    entries,
     bytes: shared.bytes + single.bytes,
   };
 }
 
-/** Records copied into a chunk and written a chunk at a time. */
+interface SplitTargets {
+  readonly width: number;
+  readonly sizes: Uint32Array;
+  readonly sharedCounts: Uint32Array;
+  readonly groupsByDf: Uint32Array;
+  readonly sharedOut: RecordOut;
+  readonly singleOut: RecordOut;
+}
+
+/** The distinct entries [0, n), sorted: each fingerprint's entries to the shared file when it has two or more, else to the single one. */
+function splitSorted(keys: Uint32Array, owners: Uint32Array, n: number, t: SplitTargets): void {
+  const { width, sizes, sharedCounts, groupsByDf, sharedOut, singleOut } = t;
+  let start = 0;
+  while (start < n) {
+    let end = start + 1;
+    while (end < n && sameKeyAt(keys, start, end, width)) end++;
+    const df = end - start;
+    for (let i = start; i < end; i++) sizes[owners[i] as number]!++;
+    if (df === 1) {
+      singleOut.push(keys, start, owners[start] as number);
+    } else {
+      for (let i = start; i < end; i++) {
+        sharedOut.push(keys, i, owners[i] as number);
+        sharedCounts[owners[i] as number]!++;
+      }
+      groupsByDf[df]!++;
+    }
+    start = end;
+  }
+}
+
+function sameKeyAt(keys: Uint32Array, i: number, j: number, width: number): boolean {
+  for (let x = 0; x < width; x++) if (keys[i * width + x] !== keys[j * width + x]) return false;
+  return true;
+}
+
+/** Records (key words, then owner) copied into a chunk and written a chunk at a time. */
 class RecordOut {
   private readonly chunk: Uint32Array;
   private filled = 0;
@@ -211,16 +294,17 @@ class RecordOut {
 
   constructor(
     private readonly writer: RunWriter,
-    private readonly record: number,
+    private readonly width: number,
   ) {
-    this.chunk = new Uint32Array(CHUNK_RECORDS * record);
+    this.chunk = new Uint32Array(CHUNK_RECORDS * (width + 1));
   }
 
-  /** Appends the record at `words[at .. at + record)`. */
-  push(words: Uint32Array, at: number): void {
-    const r = this.record;
-    for (let x = 0; x < r; x++) this.chunk[this.filled + x] = words[at + x] as number;
-    this.filled += r;
+  /** Appends the entry `i` of `keys` with its owner. */
+  push(keys: Uint32Array, i: number, owner: number): void {
+    const w = this.width;
+    for (let x = 0; x < w; x++) this.chunk[this.filled + x] = keys[i * w + x] as number;
+    this.chunk[this.filled + w] = owner;
+    this.filled += w + 1;
     this.records++;
     if (this.filled === this.chunk.length) this.flush();
   }
@@ -240,14 +324,23 @@ export interface FingerprintRunsOptions {
   readonly batchChars: number;
   readonly partitionBits: number;
   readonly stop?: Int32Array;
-  /** records each run reader buffers while merging */
-  readonly bufferRecords: number;
 }
 
 export const fingerprintRuns = workerModule<typeof FingerprintRunsModule>(new URL('./fingerprint-runs.ts', import.meta.url).href);
 
+/** Entries a part should hold: with its copies it fits a core's cache when sorted. */
+const PART_ENTRIES = 1 << 16;
+
 /**
- * Writes the corpus' fingerprint runs on the kernel's worker threads, then merges and splits
+ * Bits of the parts of the runs: about `PART_ENTRIES` entries a part, estimating an entry every
+ * four characters (shingles start at words), and at least the partitions' bits.
+ */
+export function partBitsFor(chars: number, partitionBits: number): number {
+  return Math.max(partitionBits, Math.min(20, Math.ceil(Math.log2(Math.max(1, chars / 4 / PART_ENTRIES)))));
+}
+
+/**
+ * Writes the corpus' fingerprint runs on the kernel's worker threads, then sorts and splits
  * each partition (removing the runs). Every task is awaited before an error is thrown, so that
  * no thread is still writing when the caller removes `dir`.
  */
@@ -259,7 +352,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const threads = Math.max(1, k.parallelism);
   const wanted = Math.max(1, Math.ceil(chars / Math.max(1, o.batchChars)));
   const batches = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.ceil(wanted / threads) * threads);
-  const sizes = new Uint32Array(new SharedArrayBuffer(Math.max(1, texts.length) * 4));
+  const partBits = partBitsFor(chars, o.partitionBits);
   let done = 0;
   k.progress('fingerprint runs', 0, batches.length);
   const settled = await Promise.allSettled(
@@ -270,10 +363,9 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
         shingle: o.shingle,
         kind: o.kind,
         path: `${o.dir}/fingerprints-${String(b).padStart(5, '0')}`,
-        partitionBits: o.partitionBits,
+        partBits,
         ...(o.stop ? { stop: o.stop } : {}),
       } satisfies FingerprintRunPayload);
-      sizes.set(r.sizes, from);
       k.progress('fingerprint runs', ++done, batches.length);
       return r;
     }),
@@ -281,33 +373,36 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const results = settleOrThrow(settled);
   const runs = results.map((r) => r.run);
   const partitions = 1 << o.partitionBits;
+  const partsEach = 2 ** (partBits - o.partitionBits);
   const width: 2 | 4 = o.kind === 'md5' ? 4 : 2;
   done = 0;
-  k.progress('merging fingerprint runs', 0, partitions);
+  k.progress('sorting fingerprint runs', 0, partitions);
   const split = settleOrThrow(
     await Promise.allSettled(
       Array.from({ length: partitions }, async (_, p) => {
         const r = await k.runInWorker(fingerprintRuns.task('splitPartition'), {
-          parts: partitionParts(runs, p),
+          runs: runs.map((run) => ({ path: run.path, cuts: run.cuts.slice(p * partsEach, (p + 1) * partsEach + 1) })),
           width,
+          partBits,
           docs: texts.length,
           path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,
-          bufferRecords: o.bufferRecords,
           ...(o.stop ? { stop: o.stop } : {}),
         } satisfies SplitPartitionPayload);
-        k.progress('merging fingerprint runs', ++done, partitions);
+        k.progress('sorting fingerprint runs', ++done, partitions);
         return r;
       }),
     ),
   );
   for (const r of runs) rmSync(r.path, { force: true });
+  const sizes = new Uint32Array(new SharedArrayBuffer(Math.max(1, texts.length) * 4));
+  for (const r of split) for (let d = 0; d < texts.length; d++) sizes[d]! += r.sizes[d] as number;
   return {
     width,
     docs: texts.length,
     sizes,
-    partitions: split.map(({ bytes: _bytes, ...partition }) => partition),
+    partitions: split.map(({ bytes: _bytes, sizes: _sizes, entries: _entries, ...partition }) => partition),
     runs: runs.length,
-    entries: results.reduce((s, r) => s + r.entries, 0),
+    entries: split.reduce((s, r) => s + r.entries, 0),
     bytes: results.reduce((s, r) => s + r.bytes, 0) + split.reduce((s, r) => s + r.bytes, 0),
   };
 }

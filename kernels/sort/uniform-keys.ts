@@ -23,35 +23,71 @@ export interface UniformKeysShape {
   readonly count: number;
   /** the most records one bucket pass takes (default 65,536; tests make it small) */
   readonly passRecords?: number;
+  /**
+   * the records agree on this many top bits of the first word (default 0): the passes read the
+   * bits after them (a part of records already cut by `scatterByTopBits`)
+   */
+  readonly agreeBits?: number;
+  /** arrays of at least `count` records the sort may use instead of allocating its copy */
+  readonly scratch?: { readonly keys: Uint32Array; readonly owners: Uint32Array };
 }
 
 /** Sorts `count` records of `width` key words and their owners stably, into new arrays or the given ones. */
 export function sortUniformKeys(keys: Uint32Array, owners: Uint32Array, o: UniformKeysShape): { records: Uint32Array; owners: Uint32Array } {
   const { width, count } = o;
+  const agree = o.agreeBits ?? 0;
   const limit = o.passRecords ?? PART_RECORDS;
-  const k2 = new Uint32Array(count * width);
-  const o2 = new Uint32Array(count);
+  const k2 = o.scratch ? o.scratch.keys : new Uint32Array(count * width);
+  const o2 = o.scratch ? o.scratch.owners : new Uint32Array(count);
   const counts = new Uint32Array(BUCKETS + 1);
-  if (count <= limit) {
-    bucketPass({ from: keys, fromOwners: owners, to: k2, toOwners: o2, width, first: 0, end: count, skip: 0, counts });
+  if (count <= limit || agree >= 32) {
+    bucketPass({ from: keys, fromOwners: owners, to: k2, toOwners: o2, width, first: 0, end: count, skip: agree, counts });
     return { records: k2, owners: o2 };
   }
-  const skip = Math.min(16, Math.ceil(Math.log2(count / limit)));
-  const parts = 1 << skip;
+  const bits = Math.min(16, 32 - agree, Math.ceil(Math.log2(count / limit)));
+  const start = scatterByTopBits(keys, owners, { width, count, skip: agree, bits, to: k2, toOwners: o2 });
+  for (let q = 0; q < 1 << bits; q++) {
+    bucketPass({ from: k2, fromOwners: o2, to: keys, toOwners: owners, width, first: start[q] as number, end: start[q + 1] as number, skip: agree + bits, counts });
+  }
+  return { records: keys, owners };
+}
+
+export interface TopBitsScatter {
+  readonly width: number;
+  readonly count: number;
+  /** the bits of the first word read are those after its top `skip` */
+  readonly skip: number;
+  readonly bits: number;
+  /** where the records go: at least `count` records */
+  readonly to: Uint32Array;
+  readonly toOwners: Uint32Array;
+}
+
+/**
+ * Moves the records and their owners stably into `to` by `bits` bits of the first word (after
+ * its top `skip`), and returns where each of the 2^bits parts starts (2^bits + 1 offsets): the
+ * first pass of the sort, which a caller may also keep apart to cut records into parts.
+ */
+export function scatterByTopBits(keys: Uint32Array, owners: Uint32Array, o: TopBitsScatter): Uint32Array {
+  const { width, count, skip, bits, to, toOwners } = o;
+  const parts = 2 ** bits;
   const start = new Uint32Array(parts + 1);
-  const shift = 32 - skip;
-  for (let i = 0; i < count; i++) start[((keys[i * width] as number) >>> shift) + 1]!++;
+  if (bits === 0) {
+    to.set(keys.subarray(0, count * width));
+    toOwners.set(owners.subarray(0, count));
+    start[1] = count;
+    return start;
+  }
+  const shift = 32 - bits;
+  for (let i = 0; i < count; i++) start[((((keys[i * width] as number) << skip) >>> shift) + 1)]!++;
   for (let d = 1; d <= parts; d++) start[d]! += start[d - 1]!;
   const fill = start.slice(0, parts);
   for (let i = 0; i < count; i++) {
-    const t = fill[(keys[i * width] as number) >>> shift]!++;
-    for (let w = 0; w < width; w++) k2[t * width + w] = keys[i * width + w] as number;
-    o2[t] = owners[i] as number;
+    const t = fill[((keys[i * width] as number) << skip) >>> shift]!++;
+    for (let w = 0; w < width; w++) to[t * width + w] = keys[i * width + w] as number;
+    toOwners[t] = owners[i] as number;
   }
-  for (let q = 0; q < parts; q++) {
-    bucketPass({ from: k2, fromOwners: o2, to: keys, toOwners: owners, width, first: start[q] as number, end: start[q + 1] as number, skip, counts });
-  }
-  return { records: keys, owners };
+  return start;
 }
 
 interface BucketPass {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortRecords } from '../../kernels/index.ts';
-import { sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
+import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
 import { mulberry32 } from '../algorithms/text/random-text.ts';
 
 /** Word values that make equal keys, digits that all agree, and the extremes. */
@@ -102,6 +102,42 @@ describe('sortRecords', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('orders records that agree on their top bits, using only the bits after them, as a comparison sort does (property)', () => {
+    const entries = fc.record({ width: fc.constantFrom(1, 2, 4), agree: fc.integer({ min: 1, max: 20 }), n: fc.integer({ min: 0, max: 2000 }), passRecords: fc.integer({ min: 1, max: 300 }), seed: fc.nat(), scratch: fc.boolean() });
+    fc.assert(
+      fc.property(entries, ({ width, agree, n, passRecords, seed, scratch }) => {
+        const [keys, owners] = randomEntries(n, width, seed, 65536);
+        // the same top `agree` bits in every first word, and ties among the bits below them
+        const top = (seed % 2 ** agree) * 2 ** (32 - agree);
+        for (let i = 0; i < n; i++) keys[i * width] = top + ((keys[i * width] as number) % Math.min(2 ** (32 - agree), 97));
+        const expected = naive(keys, owners, width, width, n);
+        const sorted = sortUniformKeys(keys.slice(), owners.slice(), {
+          width,
+          count: n,
+          passRecords,
+          agreeBits: agree,
+          ...(scratch ? { scratch: { keys: new Uint32Array(n * width), owners: new Uint32Array(n) } } : {}),
+        });
+        expect(Array.from(sorted.records)).toEqual(expected.records);
+        expect(Array.from(sorted.owners)).toEqual(expected.owners);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('scatters records stably into parts by their top bits, each part starting where it says', () => {
+    const n = 500;
+    const [keys, owners] = randomEntries(n, 2, 9, 65536);
+    const to = new Uint32Array(2 * n);
+    const toOwners = new Uint32Array(n);
+    const start = scatterByTopBits(keys, owners, { width: 2, count: n, skip: 2, bits: 3, to, toOwners });
+    const partOf = (hi: number): number => Math.floor((hi % 2 ** 30) / 2 ** 27);
+    const expected = Array.from({ length: n }, (_, i) => i).sort((i, j) => partOf(keys[2 * i] as number) - partOf(keys[2 * j] as number) || i - j);
+    expect(Array.from(toOwners)).toEqual(expected.map((i) => owners[i]));
+    expect(Array.from(to)).toEqual(expected.flatMap((i) => [keys[2 * i], keys[2 * i + 1]]));
+    expect(Array.from(start)).toEqual(Array.from({ length: 9 }, (_, q) => expected.filter((i) => partOf(keys[2 * i] as number) < q).length));
   });
 
   it('sorts uniform keys too many for one bucket pass, alike', () => {

@@ -175,7 +175,7 @@ describe('out-of-core Broder kernel on the local backend', () => {
     expect(rowsOf(tight.outputs.pairs)).toEqual(rowsOf(roomy.outputs.pairs));
   });
 
-  it.each(['fingerprint runs', 'merging fingerprint runs', 'join (out of core)', 'resemblance (out of core)'])('leaves no file behind when interrupted during "%s"', async (phase) => {
+  it.each(['fingerprint runs', 'sorting fingerprint runs', 'join (out of core)', 'resemblance (out of core)'])('leaves no file behind when interrupted during "%s"', async (phase) => {
     const backend = createLocalBackend({ workers: 2, memoryMb: 0.2, pricePerVcpuHour: 0, engine: 'auto' });
     const work = mkdtempSync(join(tmpdir(), 'ext-abort-'));
     const abort = new AbortController();

@@ -1,34 +1,40 @@
 /**
- * The split of merged fingerprint runs, against the definition: a fingerprint held by two
- * documents or more goes to the shared file with all its records, one held by one document to
- * the single file; each document's shared count and the groups by document frequency follow.
+ * Fingerprint runs and their split, against the definition: a fingerprint held by two documents
+ * or more goes to the shared file with one record a document (documents ascending), one held
+ * by one document to the single file, both in fingerprint order; each document's size, shared
+ * count and the groups by document frequency follow.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitPartition } from '../../../algorithms/text/fingerprint-runs.ts';
-import { writeRun, type RunPart } from '../../../algorithms/text/sorted-runs.ts';
-import { mulberry32 } from './random-text.ts';
+import { fingerprintRun, splitPartition, type FingerprintRun } from '../../../algorithms/text/fingerprint-runs.ts';
+import { shingleFingerprints } from '../../../algorithms/text/fingerprint.ts';
+import { normalize } from '../../../algorithms/text/normalize.ts';
+import type { RunPart } from '../../../algorithms/text/sorted-runs.ts';
+import { corpus, SHINGLE } from '../../support/heavy-text.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fingerprint-runs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Row = [number, number, number];
+const byFingerprintThenDoc = (x: Row, y: Row): number => x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 
-/** Batches of documents, each a set of fingerprints drawn from a small pool so that many are shared. */
-function batches(seed: number, sizes: readonly number[]): Row[][] {
-  const next = mulberry32(seed);
-  let doc = 0;
-  return sizes.map((docs) => {
-    const rows: Row[] = [];
-    for (let d = 0; d < docs; d++, doc++) {
-      const set = new Set<number>();
-      for (let k = 0; k < 6; k++) set.add(Math.floor(next() * 40));
-      for (const f of set) rows.push([f % 3 === 0 ? 0xfffffff0 : f >> 2, f, doc]);
+/** Every document's set of fingerprints as rows, from `shingleFingerprints` alone. */
+function definitionRows(texts: readonly string[]): Row[] {
+  const rows: Row[] = [];
+  texts.forEach((text, doc) => {
+    const f = shingleFingerprints(normalize(text), SHINGLE, 'rabin64');
+    const seen = new Set<string>();
+    for (let i = 0; i < f.count; i++) {
+      const hi = f.data[2 * i] as number;
+      const lo = f.data[2 * i + 1] as number;
+      if (seen.has(`${hi} ${lo}`)) continue;
+      seen.add(`${hi} ${lo}`);
+      rows.push([hi, lo, doc]);
     }
-    return rows.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
   });
+  return rows.sort(byFingerprintThenDoc);
 }
 
 function readRows(part: RunPart): Row[] {
@@ -38,38 +44,57 @@ function readRows(part: RunPart): Row[] {
   return rows;
 }
 
-describe('splitPartition', () => {
-  it.each([
-    [1, [5], 2],
-    [2, [4, 7, 3], 1],
-    [3, [10, 10], 3],
-  ])('puts shared and single fingerprints apart, with the counts of the definition (case %i)', (seed, sizes, bufferRecords) => {
-    const runs = batches(seed, sizes);
-    const parts = runs.map((rows, r) => {
-      const path = join(dir, `run-${seed}-${r}`);
-      writeRun(path, Uint32Array.from(rows.flat()), 3);
-      return { path, from: 0, to: rows.length };
-    });
-    const docs = sizes.reduce((s, x) => s + x, 0);
-    const got = splitPartition({ parts, width: 2, docs, path: join(dir, `split-${seed}`), bufferRecords });
+/** Runs of `batch` documents each, cut into 2^partBits parts. */
+function runsOf(texts: readonly string[], o: { batch: number; partBits: number; name: string }): FingerprintRun[] {
+  const runs: FingerprintRun[] = [];
+  for (let from = 0; from < texts.length; from += o.batch) {
+    const path = join(dir, `${o.name}-${from}`);
+    runs.push(fingerprintRun({ texts: texts.slice(from, from + o.batch), firstDoc: from, shingle: SHINGLE, kind: 'rabin64', path, partBits: o.partBits }).run);
+  }
+  return runs;
+}
 
-    const all = runs.flat().sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
-    const byFingerprint = new Map<string, Row[]>();
-    for (const row of all) {
-      const key = `${row[0]} ${row[1]}`;
-      byFingerprint.set(key, [...(byFingerprint.get(key) ?? []), row]);
-    }
-    const groups = [...byFingerprint.values()];
-    const shared = groups.filter((g) => g.length > 1);
-    const counts = new Array<number>(docs).fill(0);
+describe('fingerprint runs split by partition', () => {
+  it.each([
+    [1, 1, 40, 0, 0],
+    [2, 7, 60, 3, 1],
+    [3, 13, 80, 4, 2],
+    [4, 80, 80, 2, 2],
+    [5, 9, 70, 8, 1],
+  ])('give the shared and single fingerprints, sizes and counts of the definition (corpus %i, batches of %i)', (seed, batch, n, partBits, partitionBits) => {
+    const texts = corpus(seed, n);
+    const runs = runsOf(texts, { batch, partBits, name: `c${seed}` });
+    const partitions = 2 ** partitionBits;
+    // each partition's parts of every run, as writeFingerprintRuns cuts them
+    const per = 2 ** (partBits - partitionBits);
+    const results = Array.from({ length: partitions }, (_, p) =>
+      splitPartition({
+        runs: runs.map((r) => ({ path: r.path, cuts: r.cuts.slice(p * per, (p + 1) * per + 1) })),
+        width: 2,
+        partBits,
+        docs: texts.length,
+        path: join(dir, `c${seed}-split-${p}`),
+      }),
+    );
+
+    const rows = definitionRows(texts);
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) groups.set(`${row[0]} ${row[1]}`, [...(groups.get(`${row[0]} ${row[1]}`) ?? []), row]);
+    const all = [...groups.values()];
+    const shared = all.filter((g) => g.length > 1);
+    const sizes = new Array<number>(texts.length).fill(0);
+    const counts = new Array<number>(texts.length).fill(0);
+    for (const row of rows) sizes[row[2]]!++;
     for (const g of shared) for (const row of g) counts[row[2]]!++;
     const dfs = [...new Set(shared.map((g) => g.length))].sort((x, y) => x - y);
 
-    expect(shared.length).toBeGreaterThan(3);
-    expect(readRows(got.shared)).toEqual(shared.flat());
-    expect(readRows(got.single)).toEqual(groups.filter((g) => g.length === 1).flat());
-    expect(Array.from(got.sharedCounts)).toEqual(counts);
-    expect(Array.from(got.frequencies.df)).toEqual(dfs);
-    expect(Array.from(got.frequencies.groups)).toEqual(dfs.map((df) => shared.filter((g) => g.length === df).length));
+    expect(shared.length).toBeGreaterThan(5);
+    expect(results.flatMap((r) => readRows(r.shared))).toEqual(shared.flat());
+    expect(results.flatMap((r) => readRows(r.single))).toEqual(all.filter((g) => g.length === 1).flat());
+    expect(texts.map((_, d) => results.reduce((s, r) => s + (r.sizes[d] as number), 0))).toEqual(sizes);
+    expect(texts.map((_, d) => results.reduce((s, r) => s + (r.sharedCounts[d] as number), 0))).toEqual(counts);
+    expect(results.reduce((s, r) => s + r.entries, 0)).toBe(rows.length);
+    const groupsOf = (df: number): number => results.reduce((s, r) => s + (r.frequencies.groups[Array.from(r.frequencies.df).indexOf(df)] ?? 0), 0);
+    expect(dfs.map(groupsOf)).toEqual(dfs.map((df) => shared.filter((g) => g.length === df).length));
   });
 });
