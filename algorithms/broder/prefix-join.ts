@@ -235,8 +235,10 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   const { index: x, docStart, ids, floor } = p;
   const docs = x.docs;
   const prefixEnd = x.prefixEnd ?? x.prefixStart.subarray(1);
-  // The last document a candidate was seen for, plus one: each candidate verified once.
-  const seen = new Uint32Array(docs);
+  // For each document: the last document it was seen as a candidate for, plus one (each
+  // candidate verified once), and its size, side by side: a probe visits documents at random,
+  // and one cache line then serves both.
+  const seenAndSize = new Uint32Array(docs * 2);
   const touched = new Uint32Array(docs);
   let cap = 1 << 10;
   let outA = new Uint32Array(cap);
@@ -245,6 +247,7 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   let n = 0;
   let verified = 0;
   const size = sizeOf(p);
+  for (let d = 0; d < docs; d++) seenAndSize[2 * d + 1] = size(d);
   for (let a = p.from; a < p.to; a++) {
     const sa = size(a);
     if (sa === 0) continue;
@@ -254,9 +257,9 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
       let q = x.prefixNext[e] as number;
       if (q === NO_NEXT) continue;
       for (let b = x.listDocs[q] as number; b !== NO_NEXT; b = x.listDocs[++q] as number) {
-        if (seen[b] === a + 1) continue;
-        seen[b] = a + 1;
-        const sb = size(b);
+        if (seenAndSize[2 * b] === a + 1) continue;
+        seenAndSize[2 * b] = a + 1;
+        const sb = seenAndSize[2 * b + 1] as number;
         if (sb < lo || sb > hi) continue;
         touched[nt++] = b;
       }

@@ -196,7 +196,9 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
   const single = new RunWriter(`${p.path}.single`);
   const sharedOut = new RecordOut(shared, width);
   const singleOut = new RecordOut(single, width);
-  const sizes = new Uint32Array(Math.max(1, p.docs));
+  // Each document's size and shared count side by side: the records come in fingerprint order,
+  // so their documents are random, and one cache line then serves both counts.
+  const counts = new Uint32Array(Math.max(1, p.docs) * 2);
   // What a join without sampling reads from memory instead of the records (external-prefix.ts).
   const sharedCounts = new Uint32Array(new SharedArrayBuffer(Math.max(1, p.docs) * 4));
   // groups[df]: fingerprints held by df documents (a Map here cost a third of the split)
@@ -228,7 +230,7 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
       const sorted = sortUniformKeys(keys, owners, { width, count, agreeBits: p.partBits, scratch: { keys: buffers.scratchKeys, owners: buffers.scratchOwners } });
       const n = dropRepeats(sorted.records, sorted.owners, width, count);
       entries += n;
-      splitSorted(sorted.records, sorted.owners, n, { width, sizes, sharedCounts, groupsByDf, sharedOut, singleOut });
+      splitSorted(sorted.records, sorted.owners, n, { width, counts, groupsByDf, sharedOut, singleOut });
     }
     sharedOut.flush();
     singleOut.flush();
@@ -236,6 +238,11 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
     for (const fd of fds) closeSync(fd);
     shared.close();
     single.close();
+  }
+  const sizes = new Uint32Array(Math.max(1, p.docs));
+  for (let d = 0; d < p.docs; d++) {
+    sizes[d] = counts[2 * d] as number;
+    sharedCounts[d] = counts[2 * d + 1] as number;
   }
   const dfs: number[] = [];
   for (let df = 2; df < groupsByDf.length; df++) if (groupsByDf[df] !== 0) dfs.push(df);
@@ -252,8 +259,8 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
 
 interface SplitTargets {
   readonly width: number;
-  readonly sizes: Uint32Array;
-  readonly sharedCounts: Uint32Array;
+  /** each document's size, then its shared count */
+  readonly counts: Uint32Array;
   readonly groupsByDf: Uint32Array;
   readonly sharedOut: RecordOut;
   readonly singleOut: RecordOut;
@@ -261,19 +268,21 @@ interface SplitTargets {
 
 /** The distinct entries [0, n), sorted: each fingerprint's entries to the shared file when it has two or more, else to the single one. */
 function splitSorted(keys: Uint32Array, owners: Uint32Array, n: number, t: SplitTargets): void {
-  const { width, sizes, sharedCounts, groupsByDf, sharedOut, singleOut } = t;
+  const { width, counts, groupsByDf, sharedOut, singleOut } = t;
   let start = 0;
   while (start < n) {
     let end = start + 1;
     while (end < n && sameKeyAt(keys, start, end, width)) end++;
     const df = end - start;
-    for (let i = start; i < end; i++) sizes[owners[i] as number]!++;
     if (df === 1) {
+      counts[2 * (owners[start] as number)]!++;
       singleOut.push(keys, start, owners[start] as number);
     } else {
       for (let i = start; i < end; i++) {
         sharedOut.push(keys, i, owners[i] as number);
-        sharedCounts[owners[i] as number]!++;
+        const d = owners[i] as number;
+        counts[2 * d]!++;
+        counts[2 * d + 1]!++;
       }
       groupsByDf[df]!++;
     }
