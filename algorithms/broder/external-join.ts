@@ -7,7 +7,7 @@
 import { PairBuffer } from '../text/pair-buffer.ts';
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { mergePairCounts, PairCountSpiller, type PairRun } from '../text/pair-count-runs.ts';
-import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
+import { mergeRunChunks, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import type { Sampling } from './params.ts';
 import { commonalityLimit, pairsOf, singleModulus, usesSampledSize } from './sampling.ts';
 
@@ -80,38 +80,42 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
     }
   };
 
-  mergeRuns(
+  mergeRunChunks(
     [p.shared],
     record,
     width,
-    (w, at) => {
-      let same = size > 0;
-      for (let x = 0; x < width && same; x++) same = w[at + x] === fp[x];
-      if (!same) {
-        close();
-        for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+    (w, records) => {
+      for (let at = 0, end = records * record; at < end; at += record) {
+        let same = size > 0;
+        for (let x = 0; x < width && same; x++) same = w[at + x] === fp[x];
+        if (!same) {
+          close();
+          for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+        }
+        if (size === group.length) {
+          const g = new Uint32Array(group.length * 2);
+          g.set(group);
+          group = g;
+        }
+        group[size++] = w[at + width] as number;
       }
-      if (size === group.length) {
-        const g = new Uint32Array(group.length * 2);
-        g.set(group);
-        group = g;
-      }
-      group[size++] = w[at + width] as number;
     },
     { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
   );
   close();
   if (p.single && mod && own) {
     // A fingerprint of one document pairs with nothing; it only counts in the document's size.
-    mergeRuns(
+    mergeRunChunks(
       [p.single],
       record,
       width,
-      (w, at) => {
-        for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
-        if (residueOf(fp, width, mod.m) !== mod.residue) return;
-        const d = w[at + width] as number;
-        own[d] = (own[d] as number) + 1;
+      (w, records) => {
+        for (let at = 0, end = records * record; at < end; at += record) {
+          for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+          if (residueOf(fp, width, mod.m) !== mod.residue) continue;
+          const d = w[at + width] as number;
+          own[d] = (own[d] as number) + 1;
+        }
       },
       { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
     );

@@ -23,7 +23,7 @@ import { invertLists } from '../../kernels/postings.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import type { FingerprintRuns } from '../text/fingerprint-runs.ts';
-import { mergeRuns, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
+import { mergeRunChunks, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import { MR1, MR2 } from './jobs.ts';
 import { countSharedPairs, distinctPostings, NO_NEXT, prefixJoin, prefixLength, sharingLists, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
 import { pairsOf } from './sampling.ts';
@@ -90,23 +90,25 @@ export function rankPartition(p: RankPartitionPayload): void {
     }
     size = 0;
   };
-  mergeRuns(
+  mergeRunChunks(
     [p.shared],
     record,
     width,
-    (w, o) => {
-      let same = size > 0;
-      for (let x = 0; x < width && same; x++) same = w[o + x] === fp[x];
-      if (!same) {
-        close();
-        for (let x = 0; x < width; x++) fp[x] = w[o + x] as number;
+    (w, records) => {
+      for (let o = 0, end = records * record; o < end; o += record) {
+        let same = size > 0;
+        for (let x = 0; x < width && same; x++) same = w[o + x] === fp[x];
+        if (!same) {
+          close();
+          for (let x = 0; x < width; x++) fp[x] = w[o + x] as number;
+        }
+        if (size === group.length) {
+          const g = new Uint32Array(group.length * 2);
+          g.set(group);
+          group = g;
+        }
+        group[size++] = w[o + width] as number;
       }
-      if (size === group.length) {
-        const g = new Uint32Array(group.length * 2);
-        g.set(group);
-        group = g;
-      }
-      group[size++] = w[o + width] as number;
     },
     { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
   );

@@ -10,7 +10,7 @@
  */
 import { PairCounts } from './pair-counts.ts';
 import { sortRecords } from '../../kernels/sort/records.ts';
-import { mergeRuns, throwIfStopped, writeRun, type RunPart } from './sorted-runs.ts';
+import { mergeRunChunks, throwIfStopped, writeRun, type RunPart } from './sorted-runs.ts';
 
 /** Words of a pair record: a, b, count. */
 export const PAIR_RECORD = 3;
@@ -113,21 +113,23 @@ export function mergePairCounts(
   let a = -1;
   let b = -1;
   let c = 0;
-  mergeRuns(
+  mergeRunChunks(
     parts,
     PAIR_RECORD,
     2,
-    (w, at) => {
-      const x = w[at] as number;
-      const y = w[at + 1] as number;
-      if (x === a && y === b) {
-        c += w[at + 2] as number;
-        return;
+    (w, records) => {
+      for (let at = 0, end = records * PAIR_RECORD; at < end; at += PAIR_RECORD) {
+        const x = w[at] as number;
+        const y = w[at + 1] as number;
+        if (x === a && y === b) {
+          c += w[at + 2] as number;
+          continue;
+        }
+        if (a >= 0) visit(a, b, c);
+        a = x;
+        b = y;
+        c = w[at + 2] as number;
       }
-      if (a >= 0) visit(a, b, c);
-      a = x;
-      b = y;
-      c = w[at + 2] as number;
     },
     opts,
   );

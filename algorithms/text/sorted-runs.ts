@@ -3,7 +3,7 @@
  * outgrows `memory_mb`. A record is `width` 32-bit words; runs are ordered by the first
  * `keyWords` words, most significant first. A kernel sorts what fits in memory
  * (kernels/sort/records.ts), writes it as a run (`writeRun`), and later streams several runs back in
- * key order (`mergeRuns`), as Hadoop's map side spills and its reduce side merges.
+ * key order (`mergeRunChunks`), as Hadoop's map side spills and its reduce side merges.
  *
  * The files are raw words in the machine's byte order: they are written and read by the same
  * process tree within one run, never kept. (The in-process text engine, harness/mapreduce/local/
@@ -173,34 +173,12 @@ export class RunReader {
 }
 
 /**
- * k-way merge of run parts in key order: calls `visit(words, at)` for every record (the
- * record is `words[at .. at + width)`, valid only during the call). Equal keys come in the
- * order of `parts`, so runs written in document order give each key's records in document order.
- */
-export function mergeRuns(
-  parts: readonly RunPart[],
-  width: number,
-  keyWords: number,
-  visit: (words: Uint32Array, at: number) => void,
-  opts: { readonly bufferRecords?: number; readonly stop?: Int32Array } = {},
-): void {
-  mergeRunChunks(
-    parts,
-    width,
-    keyWords,
-    (words, records) => {
-      for (let at = 0, end = records * width; at < end; at += width) visit(words, at);
-    },
-    opts,
-  );
-}
-
-/**
- * The same merge, handed out a chunk at a time: `visit(words, records)` gets `records` records
- * in key order at the start of `words` (valid only during the call). A caller whose work per
- * record is small loops over the chunk itself: one call a record through a closure shared by
- * every caller of the merge cost about as much as the merge (docs/performance.md). One part is
- * streamed from its reader's buffer without a copy.
+ * k-way merge of run parts in key order, handed out a chunk at a time: `visit(words, records)`
+ * gets `records` records in key order at the start of `words` (valid only during the call).
+ * Equal keys come in the order of `parts`, so runs written in document order give each key's
+ * records in document order. Callers loop over the chunk themselves: one call a record through
+ * a closure shared by every caller of the merge cost about as much as the merge
+ * (docs/performance.md). One part is streamed from its reader's buffer without a copy.
  */
 export function mergeRunChunks(
   parts: readonly RunPart[],

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeRunChunks, mergeRuns, writeRun, type RunPart } from '../../../algorithms/text/sorted-runs.ts';
+import { mergeRunChunks, writeRun, type RunPart } from '../../../algorithms/text/sorted-runs.ts';
 import { mulberry32 } from './random-text.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sorted-runs-'));
@@ -76,14 +76,5 @@ describe('mergeRunChunks', () => {
   it('calls nothing for parts without records', () => {
     const { parts } = partsOf(7, [0, 0]);
     expect(chunked(parts, 4).chunks).toEqual([]);
-  });
-});
-
-describe('mergeRuns', () => {
-  it('visits the records of the chunked merge, one at a time', () => {
-    const { parts, rows } = partsOf(8, [33, 12, 50]);
-    const seen: number[][] = [];
-    mergeRuns(parts, WIDTH, KEY_WORDS, (words, at) => seen.push(Array.from(words.subarray(at, at + WIDTH))), { bufferRecords: 5 });
-    expect(seen).toEqual(stableByKey(rows));
   });
 });
