@@ -39,12 +39,8 @@ export interface RankLists extends IdLists {
   readonly ranks: number;
 }
 
-/**
- * What the rank lists and the join's peak hold, in bytes, from the runs' counts (before anything
- * is made); without the lists when they are held already (an earlier variant made them).
- */
-export function prefixJoinBytes(fp: FingerprintRuns, o: { readonly threads: number; readonly listsHeld?: boolean }): number {
-  const threads = o.threads;
+/** What the rank lists and the join's peak hold, in bytes, from the runs' counts (before anything is made). */
+export function prefixJoinBytes(fp: FingerprintRuns, threads: number): number {
   let entries = 0;
   let ranks = 0;
   for (const part of fp.partitions) {
@@ -53,7 +49,7 @@ export function prefixJoinBytes(fp: FingerprintRuns, o: { readonly threads: numb
   }
   // The lists; then either the postings (count) or the prefix positions, lists and starts
   // (join), the prefix ends; and each thread's two marks a document.
-  return (o.listsHeld ? 0 : 4 * entries) + (8 * entries + 4 * (ranks + 1)) + 4 * (fp.docs + 1) * (3 + 2 * Math.max(1, threads));
+  return 4 * entries + (8 * entries + 4 * (ranks + 1)) + 4 * (fp.docs + 1) * (3 + 2 * Math.max(1, threads));
 }
 
 export interface RankPartitionPayload {
@@ -252,11 +248,6 @@ export interface RankPrefixJoinOptions {
   readonly stop: Int32Array;
   /** MR#2's `distinct_pairs`, or not (a ground truth that skips it: sampling.ts `countsDistinctPairs`) */
   readonly countDistinct: boolean;
-  /**
-   * MR#1's reducer drops a fingerprint held by more documents than this (SCT sampling): a pair
-   * counts only the fingerprints it keeps, the sizes staying whole (sampling.ts)
-   */
-  readonly sct?: number;
 }
 
 /**
@@ -273,22 +264,8 @@ export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptio
     fingerprints += sizes[d] as number;
     if (sizes[d] === 0) empty++;
   }
-  // Ranks go by document frequency first: those the reducer keeps are the ranks under `keptBelow`.
-  const limit = o.sct ?? Infinity;
   let emissions = 0;
-  let overSct = 0;
-  let keptBelow = 0;
-  for (const part of fp.partitions) {
-    part.frequencies.df.forEach((df, i) => {
-      const groups = part.frequencies.groups[i] as number;
-      if (df > limit) {
-        overSct += groups;
-        return;
-      }
-      emissions += groups * pairsOf(df);
-      keptBelow += groups;
-    });
-  }
+  for (const part of fp.partitions) part.frequencies.df.forEach((df, i) => (emissions += (part.frequencies.groups[i] as number) * pairsOf(df)));
   // MR#1's mapper counts documents and fingerprints for every document, the rest only when they happen.
   if (docs > 0) {
     k.count(MR1, 'documents', docs);
@@ -296,11 +273,10 @@ export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptio
   }
   countIfAny(k, MR1, 'fingerprints_kept', fingerprints);
   countIfAny(k, MR1, 'documents_without_fingerprints', empty);
-  countIfAny(k, MR1, 'fingerprints_over_sct', overSct);
   countIfAny(k, MR1, 'output_pairs', emissions);
 
   const chunks = Math.max(1, k.parallelism * 4);
-  const distinct = o.countDistinct ? await countDistinct(k, lists, { chunks, keptBelow, stop }) : 0;
+  const distinct = o.countDistinct ? await countDistinct(k, lists, chunks, stop) : 0;
   k.signal.throwIfAborted();
 
   k.progress('prefix index (out of core)');
@@ -310,7 +286,7 @@ export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptio
   k.progress('prefix join (out of core)', 0, ranges.length);
   const parts = await settleAll(
     ranges.map(async ([from, to]) => {
-      const r = await k.runInWorker(externalPrefix.task('prefixJoin'), { index, docStart, ids: ranks, sizes, floor, from, to, keptBelow } satisfies PrefixJoinPayload);
+      const r = await k.runInWorker(externalPrefix.task('prefixJoin'), { index, docStart, ids: ranks, sizes, floor, from, to } satisfies PrefixJoinPayload);
       k.progress('prefix join (out of core)', ++done, ranges.length);
       return r;
     }),
@@ -322,26 +298,16 @@ export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptio
   return { pairs };
 }
 
-/**
- * MR#2's `distinct_pairs`: the pairs sharing a rank under `keptBelow`, counted along those ranks'
- * postings (made here, dropped after). A document's ranks under it are the head of its list.
- */
-async function countDistinct(k: KernelContext, lists: RankLists, o: { readonly chunks: number; readonly keptBelow: number; readonly stop: Int32Array }): Promise<number> {
+/** MR#2's `distinct_pairs`: the pairs sharing a rank, counted along the ranks' postings (made here, dropped after). */
+async function countDistinct(k: KernelContext, lists: RankLists, chunks: number, stop: Int32Array): Promise<number> {
   const { docs, docStart, ids: ranks } = lists;
-  const { chunks, keptBelow, stop } = o;
   k.progress('shared pairs (out of core)');
-  const listEnd = new Uint32Array(docs);
-  for (let d = 0; d < docs; d++) {
-    let e = docStart[d + 1] as number;
-    while (e > (docStart[d] as number) && (ranks[e - 1] as number) >= keptBelow) e--;
-    listEnd[d] = e;
-  }
-  const postings = invertLists({ keys: keptBelow, entries: ranks, listStart: docStart.subarray(0, docs), listEnd, allocate: sharedU32 });
+  const postings = invertLists({ keys: lists.ranks, entries: ranks, listStart: docStart, allocate: sharedU32 });
   throwIfStopped(stop);
   // A document's steps are its postings after it: about its postings' lengths times the share of
   // documents after it (the postings are ascending), which balances the ranges without a search.
   const { start } = postings;
-  const walked = sharingLists({ postStart: start, postDocs: postings.lists, docs, walk: distinctPostings(start, postings.lists, keptBelow) });
+  const walked = sharingLists({ postStart: start, postDocs: postings.lists, docs, walk: distinctPostings(start, postings.lists, lists.ranks) });
   throwIfStopped(stop);
   const work = new Float64Array(docs);
   for (let d = 0; d < docs; d++) {

@@ -28,7 +28,7 @@ import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts
 import { prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
-import { usesRankPrefixJoin } from './prefix-join.ts';
+import { usesPrefixJoin } from './prefix-join.ts';
 import { countsDistinctPairs, usesSampledSize } from './sampling.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as ExternalJoin from './external-join.ts';
@@ -81,8 +81,6 @@ export function externalSizes(budgetBytes: number, residentBytes: number, parall
 interface CachedRuns extends FingerprintRuns {
   readonly dir: string;
   removed: boolean;
-  /** the rank lists of these runs are held (cached for the run): a later join needs no room for them */
-  rankListsHeld: boolean;
 }
 
 /** Awaits every task, then throws the first failure: no thread is left writing. */
@@ -122,7 +120,7 @@ async function fingerprintRuns(k: KernelContext, params: BroderParams, sizes: Ex
     const dir = mkdtempSync(join(k.workDir, 'fingerprint-runs-'));
     try {
       const r = await writeFingerprintRuns(k, { shingle: params.shingle, kind: params.fingerprint, dir, batchChars: sizes.batchChars, partitionBits: sizes.partitionBits, stop });
-      return { ...r, dir, removed: false, rankListsHeld: false };
+      return { ...r, dir, removed: false };
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
       throw e;
@@ -165,12 +163,10 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
     const fp = await fingerprintRuns(k, params, sizes, stop, () => (created = true));
     runs = fp;
     k.signal.throwIfAborted();
-    if (usesRankPrefixJoin(params, floor) && (prefixJoin === 'always' || (prefixJoin === 'fits' && prefixJoinBytes(fp, { threads: k.parallelism, listsHeld: fp.rankListsHeld }) <= headroom(k)))) {
+    if (usesPrefixJoin(params, floor) && (prefixJoin === 'always' || (prefixJoin === 'fits' && prefixJoinBytes(fp, k.parallelism) <= headroom(k)))) {
       const lists = await k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
-      fp.rankListsHeld = true;
       k.signal.throwIfAborted();
-      const sct = params.sampling.method === 'sct' ? { sct: params.sampling.threshold } : {};
-      const r = await runRankPrefixJoin(k, { fp, lists, floor, stop, countDistinct: countsDistinctPairs(params.sampling), ...sct });
+      const r = await runRankPrefixJoin(k, { fp, lists, floor, stop, countDistinct: countsDistinctPairs(params.sampling) });
       report?.({ sizes, capacityPairs: 0, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: 0, pairBytes: 0 });
       return { ...r, spillBytes: created ? fp.bytes : 0 };
     }

@@ -29,15 +29,6 @@ export function usesPrefixJoin(params: Pick<BroderParams, 'sampling'>, floor: nu
   return params.sampling.method === 'none' && floor >= PREFIX_JOIN_FLOOR;
 }
 
-/**
- * Whether the out-of-core kernel finds the pairs from `floor` up by the prefix join over the rank
- * lists: without sampling, and with SCT, whose score never exceeds the unsampled one (its pairs
- * are among the unsampled pairs from the same floor; it counts the kept ranks, the lowest).
- */
-export function usesRankPrefixJoin(params: Pick<BroderParams, 'sampling'>, floor: number): boolean {
-  return (params.sampling.method === 'none' || params.sampling.method === 'sct') && floor >= PREFIX_JOIN_FLOOR;
-}
-
 /** Relative slack on the filters' bounds, far above a double's rounding and far below one id. */
 const SLACK = 1e-9;
 /** No document to probe after this one (a prefix entry's `prefixNext`), and the end of a list in `listDocs`. */
@@ -174,11 +165,8 @@ function sizeOf(f: IdLists): (d: number) => number {
   return sizes ? (d) => sizes[d] as number : (d) => (docStart[d + 1] as number) - (docStart[d] as number);
 }
 
-/**
- * The ids two documents share, by merging their ascending id lists; with `below`, only the ids
- * under it (an SCT's kept fingerprints, when the ids are ranks in rarest-first order).
- */
-export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y: number, below = 0xffffffff): number {
+/** The ids two documents share, by merging their ascending id lists. */
+export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y: number): number {
   let i = docStart[x] as number;
   const iEnd = docStart[x + 1] as number;
   let j = docStart[y] as number;
@@ -187,7 +175,6 @@ export function commonIds(docStart: Uint32Array, ids: Uint32Array, x: number, y:
   while (i < iEnd && j < jEnd) {
     const u = ids[i] as number;
     const v = ids[j] as number;
-    if (u >= below || v >= below) break;
     if (u === v) {
       c++;
       i++;
@@ -233,12 +220,6 @@ export interface PrefixJoinPayload extends IdLists {
   readonly floor: number;
   readonly from: number;
   readonly to: number;
-  /**
-   * count only the ids under this in a pair's common ids (an SCT's kept fingerprints, the ids
-   * being ranks in rarest-first order), the sizes staying whole: such a score never exceeds the
-   * unsampled one, so the prefix and length filters of the unsampled floor still admit every pair
-   */
-  readonly keptBelow?: number;
 }
 
 export interface PrefixJoinResult {
@@ -252,7 +233,6 @@ export interface PrefixJoinResult {
 /** Runs in a worker thread: the pairs (a, b > a) with RR ≥ floor for a in [from, to), sorted by (a, b). */
 export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
   const { index: x, docStart, ids, floor } = p;
-  const keptBelow = p.keptBelow ?? 0xffffffff;
   const docs = x.docs;
   const prefixEnd = x.prefixEnd ?? x.prefixStart.subarray(1);
   // For each document: the last document it was seen as a candidate for, plus one (each
@@ -288,7 +268,7 @@ export function prefixJoin(p: PrefixJoinPayload): PrefixJoinResult {
     verified += nt;
     for (let t = 0; t < nt; t++) {
       const b = touched[t] as number;
-      const c = commonIds(docStart, ids, a, b, keptBelow);
+      const c = commonIds(docStart, ids, a, b);
       const sb = size(b);
       // The full join's expression (join.ts scanCount), so the same double.
       const rr = c / (sa + sb - c);

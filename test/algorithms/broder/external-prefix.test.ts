@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import { outOfCoreLists, runExternal, type ExternalStats, type ExternalTuning } from '../../../algorithms/broder/external.ts';
-import { MR1 } from '../../../algorithms/broder/jobs.ts';
 import { exactResemblance } from '../../../algorithms/broder/prefix-join.ts';
 import type { Counters, DocumentSet, KernelContext, PairList } from '../../../contract/index.ts';
 import { WorkerPool } from '../../../harness/runtime/pool.ts';
@@ -33,13 +32,13 @@ function rowsInOrder(p: PairList): string[] {
 const documents = (texts: string[]): DocumentSet => ({ ids: texts.map((_, i) => `d${i}`), texts });
 
 /** Runs the out-of-core kernel at `floor` in small pieces (many fingerprint runs, four partitions). */
-async function outOfCore(texts: string[], floor: number, o: { threads: 1 | 2; prefixJoin: ExternalTuning['prefixJoin']; budget?: number; params?: typeof params }): Promise<{ rows: string[]; counters: Counters; stats: ExternalStats }> {
+async function outOfCore(texts: string[], floor: number, o: { threads: 1 | 2; prefixJoin: ExternalTuning['prefixJoin']; budget?: number }): Promise<{ rows: string[]; counters: Counters; stats: ExternalStats }> {
   const counters: Counters = {};
   const work = mkdtempSync(join(tmpdir(), 'ext-prefix-'));
   let stats: ExternalStats | undefined;
   try {
     const k = context(documents(texts), { workDir: work, threads: o.threads, budget: o.budget ?? 2 ** 30, counters });
-    const r = await runExternal(k, o.params ?? params, floor, { batchChars: 200, partitionBits: 2, ranges: 3, capacityPairs: 1024, prefixJoin: o.prefixJoin, report: (s) => (stats = s) });
+    const r = await runExternal(k, params, floor, { batchChars: 200, partitionBits: 2, ranges: 3, capacityPairs: 1024, prefixJoin: o.prefixJoin, report: (s) => (stats = s) });
     return { rows: rowsInOrder(r.pairs), counters, stats: stats as ExternalStats };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -77,30 +76,6 @@ describe('the out-of-core prefix join', () => {
     expect(roomy.stats.pairRuns).toBe(0);
     expect(roomy.rows).toEqual(tight.rows);
     expect(roomy.counters).toEqual(tight.counters);
-  });
-});
-
-describe('the out-of-core prefix join with SCT', () => {
-  it.each(SEEDS)('gives the spilled full join’s pairs, scores and counters (corpus %i)', async (seed) => {
-    const texts = corpus(seed, 70);
-    let rows = 0;
-    let overSct = 0;
-    for (const threshold of [2, 3, 6]) {
-      const sct = broder.params.parse({ shingle: SHINGLE, sampling: { method: 'sct', threshold } });
-      for (const floor of [0.1, 0.4]) {
-        const prefix = await outOfCore(texts, floor, { threads: seed % 2 === 0 ? 2 : 1, prefixJoin: 'always', params: sct });
-        const full = await outOfCore(texts, floor, { threads: 1, prefixJoin: 'never', params: sct });
-        expect(prefix.stats.pairRuns).toBe(0);
-        expect(full.stats.pairRuns).toBeGreaterThan(0);
-        expect(prefix.rows, `threshold ${threshold}, floor ${floor}`).toEqual(full.rows);
-        expect(prefix.counters, `threshold ${threshold}, floor ${floor}`).toEqual(full.counters);
-        rows += full.rows.length;
-        overSct += full.counters[MR1]?.fingerprints_over_sct ?? 0;
-      }
-    }
-    // pairs were found, and the reducer dropped fingerprints
-    expect(rows).toBeGreaterThan(0);
-    expect(overSct).toBeGreaterThan(0);
   });
 });
 
