@@ -131,15 +131,15 @@ export function normalizedWordCount(text: string): number {
   const len = s.length;
   const CLASS = classes();
   let words = 0;
-  let inWord = false;
+  let inWord = 0;
+  // Branch-free as in `normalize`: a word starts where a word unit follows a separator.
   for (let i = 0; i < len; i++) {
-    const cls = CLASS[s.charCodeAt(i)];
-    let word = cls === WORD;
-    if (cls === HIGH_SURROGATE && isWordPair(s, i)) {
-      word = true;
-      i++;
+    let word = CLASS[s.charCodeAt(i)] as number;
+    if (word === HIGH_SURROGATE) {
+      word = isWordPair(s, i) ? WORD : SEPARATOR;
+      i += word;
     }
-    if (word && !inWord) words++;
+    words += word & (inWord ^ 1);
     inWord = word;
   }
   return words;
