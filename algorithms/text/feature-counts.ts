@@ -191,17 +191,24 @@ export function countsFromFeatures(f: DocumentFeatures, keys: readonly string[])
 export function countsByPass(docs: DocumentSet, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[], range?: { readonly from: number; readonly to: number }): Map<string, number> {
   const counts = new Map(keys.map((k) => [k, 0]));
   const firstWords = new Set(keys.map((k) => parseInt(k.slice(0, 8), 16)));
+  // The top 16 bits of the keys' first words: nearly every fingerprint is turned away by one
+  // load from 64 KiB instead of a lookup in the set.
+  const tops = new Uint8Array(1 << 16);
+  for (const w of firstWords) tops[w >>> 16] = 1;
   const to = range?.to ?? docs.texts.length;
   for (let d = range?.from ?? 0; d < to; d++) {
     const text = docs.texts[d] as string;
     const fps = shingleFingerprints(normalize(text), shingle, kind);
-    const seen = new Set<string>();
+    const data = fps.data;
+    const width = fps.width;
+    let seen: Set<string> | undefined;
     for (let k = 0; k < fps.count; k++) {
-      if (!firstWords.has(fps.data[k * fps.width] as number)) continue;
-      const key = fingerprintHex(fps.data, k, fps.width);
-      if (counts.has(key)) seen.add(key);
+      const first = data[k * width] as number;
+      if (tops[first >>> 16] === 0 || !firstWords.has(first)) continue;
+      const key = fingerprintHex(data, k, width);
+      if (counts.has(key)) (seen ??= new Set()).add(key);
     }
-    for (const key of seen) counts.set(key, (counts.get(key) as number) + 1);
+    if (seen) for (const key of seen) counts.set(key, (counts.get(key) as number) + 1);
   }
   return counts;
 }
