@@ -41,6 +41,10 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
   try {
     let truth: Truth | undefined;
     for (const [i, p] of planned.entries()) {
+      // At most one variant's step behind: each holds its pairs until it is done, and a run's
+      // steps may be slower than its evaluations (one pass over the collection an SCT variant,
+      // without stored values).
+      if (i >= 2) await Promise.allSettled([pending[i - 2]]);
       ctx.signal.throwIfAborted();
       if (failed) await ended;
       const step = await runOne(p, i, truth);

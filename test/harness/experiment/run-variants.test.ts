@@ -65,7 +65,8 @@ async function watchedBroder(events: string[]): Promise<{ catalog: DetectorCatal
     explain: {
       ...explain,
       evidence: (params, q) => {
-        events.push(running ? 'evidence during a kernel' : `evidence after kernel ${kernels}`);
+        const m = (params as { sampling?: { m?: number } }).sampling?.m;
+        events.push(running ? 'evidence during a kernel' : `evidence of mod=${m} after kernel ${kernels}`);
         return explain.evidence(params, q);
       },
     },
@@ -84,6 +85,10 @@ describe('the error step', () => {
     expect(events.filter((e) => e.startsWith('kernel'))).toEqual(['kernel 1', 'kernel 2', 'kernel 3', 'kernel 4']);
     const firstEvidence = events.findIndex((e) => e.startsWith('evidence'));
     expect(firstEvidence).toBeGreaterThan(events.indexOf('kernel 3'));
+    // At most one variant's step behind: mod=2's is done before mod=8's kernel starts.
+    const lastOfMod2 = events.findLastIndex((e) => e.startsWith('evidence of mod=2 '));
+    expect(lastOfMod2).toBeGreaterThan(firstEvidence - 1);
+    expect(lastOfMod2).toBeLessThan(events.indexOf('kernel 4'));
     // The same error files as each variant's errors explained alone, one run per variant.
     for (const m of [2, 4, 8]) {
       const alone = await runExperiment(runOptions(config, join(root, `alone-${m}`), { only: [`broder/mod=${m}`] }));
