@@ -43,23 +43,14 @@ export async function checkpointed(
   run: () => Promise<SavedVariant>,
   usable: (saved: SavedVariant) => boolean = () => true,
 ): Promise<StepOutcome> {
-  const saved = restoredStep(sink, id, usable);
-  if (saved) return { saved, resumed: true };
+  const identity = stepIdentity(id);
+  const saved = sink.checkpoint.restore(id.name, identity);
+  if (saved && usable(saved)) {
+    for (const f of saved.files) sink.write(f.file, f.bytes);
+    return { saved, resumed: true };
+  }
   const fresh = await run();
-  saveStep(sink, id, fresh);
-  return { saved: fresh, resumed: false };
-}
-
-/** The checkpoint's outcome of `id` when it holds one that `usable` accepts, its files written. */
-export function restoredStep(sink: RunFolderSink, id: StepIdentity, usable: (saved: SavedVariant) => boolean = () => true): SavedVariant | undefined {
-  const saved = sink.checkpoint.restore(id.name, stepIdentity(id));
-  if (!saved || !usable(saved)) return undefined;
-  for (const f of saved.files) sink.write(f.file, f.bytes);
-  return saved;
-}
-
-/** A step's outcome: its files written, and saved to the checkpoint. */
-export function saveStep(sink: RunFolderSink, id: StepIdentity, fresh: SavedVariant): void {
   for (const f of fresh.files) sink.write(f.file, f.bytes);
-  sink.checkpoint.save(id.name, stepIdentity(id), fresh);
+  sink.checkpoint.save(id.name, identity, fresh);
+  return { saved: fresh, resumed: false };
 }

@@ -10,10 +10,9 @@ import type { BackendRunResult } from '../mapreduce/backend.ts';
 import { grouped } from '../format.ts';
 import type { VariantRecord } from '../results/types.ts';
 import type { Progress } from '../progress.ts';
-import { restoredStep, saveStep, stepIdentity, type RunFolderSink } from './checkpointed.ts';
+import { checkpointed, stepIdentity, type RunFolderSink } from './checkpointed.ts';
 import { runExpandedVariant } from './expanded-variant.ts';
-import { IdleLane } from './idle-lane.ts';
-import { REPORT_FLOOR, startVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
+import { REPORT_FLOOR, runVariant, type PlannedVariant, type Truth, type VariantContext } from './variant-run.ts';
 
 export interface VariantsOutcome {
   /** metrics.csv's rows, in order: each variant's, an expanded one's followed by its runs' */
@@ -24,104 +23,60 @@ export interface VariantsOutcome {
   readonly truth: Truth | undefined;
 }
 
-/**
- * `planned` in order (the ground truth first), each on `ctx` and saved to `sink`'s checkpoint.
- * A variant's error step runs behind the next variants (idle-lane.ts): the variant is saved,
- * logged and recorded once it is done, still in order.
- */
-export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<VariantContext, 'progress' | 'lane'>, sink: RunFolderSink, progress: Progress): Promise<VariantsOutcome> {
+/** `planned` in order (the ground truth first), each on `ctx` and saved to `sink`'s checkpoint. */
+export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<VariantContext, 'progress'>, sink: RunFolderSink, progress: Progress): Promise<VariantsOutcome> {
   const records: VariantRecord[] = [];
   const resumed: string[] = [];
-  const lane = new IdleLane(ctx.signal);
-  // Each variant's end, in order: the last one's resolves once every earlier one is recorded.
-  let ended: Promise<void> = Promise.resolve();
-  const pending: Promise<unknown>[] = [];
-  // A step that failed behind later variants stops the run before the next one starts.
-  let failed = false;
-  try {
-    let truth: Truth | undefined;
-    for (const [i, p] of planned.entries()) {
-      // At most one variant's step behind: each holds its pairs until it is done, and a run's
-      // steps may be slower than its evaluations (one pass over the collection an SCT variant,
-      // without stored values).
-      if (i >= 2) await Promise.allSettled([pending[i - 2]]);
-      ctx.signal.throwIfAborted();
-      if (failed) await ended;
-      const step = await runOne(p, i, truth);
-      if (p.variant.groundTruth) {
-        const saved = (await step.outcome).saved;
-        if (saved?.truth) truth = truthOf(saved.record, saved.truth, p.minScore === REPORT_FLOOR ? undefined : lookupsOf(p, i + 1, ctx));
-      }
-      pending.push(step.outcome);
-      step.outcome.catch(() => (failed = true));
-      const label = `[${i + 1}/${planned.length}] ${p.variant.name}`;
-      ended = Promise.all([ended, step.outcome]).then(([, s]) => {
-        records.push(...s.records);
-        if (s.resumed) resumed.push(p.variant.name);
-        progress.log(`${label}: ${s.resumed ? 'resumed from the checkpoint' : s.line}`);
-      });
-      ended.catch(() => undefined); // awaited below, after the loop
-    }
-    await ended;
-    return { records, resumed, truth };
-  } finally {
-    // A run that stops lets the steps it started end before its folder is closed.
-    await Promise.allSettled(pending);
-  }
-
-  /** Runs variant `i` up to its error step: `outcome` resolves once it is saved. */
-  async function runOne(p: PlannedVariant, i: number, truth: Truth | undefined): Promise<{ readonly outcome: Promise<VariantOutcome> }> {
+  let truth: Truth | undefined;
+  for (const [i, p] of planned.entries()) {
+    ctx.signal.throwIfAborted();
     const label = `[${i + 1}/${planned.length}] ${p.variant.name}`;
-    const vctx: VariantContext = { ...ctx, lane, progress: (phase, done, total) => progress.update(`${label} ${phase}`, done, total) };
+    const vctx: VariantContext = { ...ctx, progress: (phase, done, total) => progress.update(`${label} ${phase}`, done, total) };
     const position = i + 1;
+    let line: string;
+    let wasResumed: boolean;
     if (p.expansion) {
       // Expanded variants are scored without the reply oracle, as they always were (its measures are of one run's pairs).
       // Nor are their errors sampled: a trial or calibration run is not a variant a user acts on.
       const { replies: _replies, errors: _errors, ...expandedCtx } = vctx;
       const out = await runExpandedVariant({ planned: { ...p, expansion: p.expansion }, position, truth, log: (l) => progress.log(l) }, expandedCtx, sink);
-      return { outcome: Promise.resolve({ records: out.records, resumed: out.resumed, line: `${out.records.length - 1} runs` }) };
+      records.push(...out.records);
+      wasResumed = out.resumed;
+      line = `${out.records.length - 1} runs`;
+    } else {
+      // A ground truth saved from another floor holds other pairs (truthFloor); one saved without its pairs is run again.
+      const suffix = p.minScore === REPORT_FLOOR ? '' : ` from ${p.minScore}`;
+      const id = { ...p.variant, suffix };
+      // The ground truth's run is saved before its evaluation: a failure after its join keeps it.
+      const earlier = p.variant.groundTruth ? sink.checkpoint.restoreResult(p.variant.name, stepIdentity(id)) : undefined;
+      const step = await checkpointed(
+        sink,
+        id,
+        async (): Promise<SavedVariant> => {
+          const r = await runVariant(
+            {
+              planned: p,
+              place: { position },
+              truth,
+              ...(earlier ? { saved: resultOf(earlier) } : {}),
+              ...(p.variant.groundTruth ? { keep: (result: BackendRunResult) => keepResult(sink, p.variant.name, stepIdentity(id), result) } : {}),
+            },
+            vctx,
+          );
+          return { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
+        },
+        (saved) => !p.variant.groundTruth || saved.truth !== undefined,
+      );
+      if (p.variant.groundTruth && step.saved.truth) truth = truthOf(step.saved.record, step.saved.truth, p.minScore === REPORT_FLOOR ? undefined : lookupsOf(p, position, ctx));
+      records.push(step.saved.record);
+      wasResumed = step.resumed;
+      const m = step.saved.record.measures;
+      line = `${grouped(m.pairs ?? 0)} pairs, ${(m.runtime_s ?? 0).toFixed(2)} s`;
     }
-    // A ground truth saved from another floor holds other pairs (truthFloor); one saved without its pairs is run again.
-    const suffix = p.minScore === REPORT_FLOOR ? '' : ` from ${p.minScore}`;
-    const id = { ...p.variant, suffix };
-    // The ground truth's run is saved before its evaluation: a failure after its join keeps it.
-    const earlier = p.variant.groundTruth ? sink.checkpoint.restoreResult(p.variant.name, stepIdentity(id)) : undefined;
-    const usable = (saved: SavedVariant): boolean => !p.variant.groundTruth || saved.truth !== undefined;
-    const restored = restoredStep(sink, id, usable);
-    if (restored) return { outcome: Promise.resolve(outcomeOf(restored, true)) };
-    const started = await startVariant(
-      {
-        planned: p,
-        place: { position },
-        truth,
-        ...(earlier ? { saved: resultOf(earlier) } : {}),
-        ...(p.variant.groundTruth ? { keep: (result: BackendRunResult) => keepResult(sink, p.variant.name, stepIdentity(id), result) } : {}),
-      },
-      vctx,
-      // In the step's last piece of the lane: its files are written and saved outside any kernel's time.
-      (r): VariantOutcome => {
-        const fresh: SavedVariant = { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
-        saveStep(sink, id, fresh);
-        return outcomeOf(fresh, false);
-      },
-    );
-    started.result.catch(() => undefined); // awaited by the caller
-    return { outcome: started.result };
+    if (wasResumed) resumed.push(p.variant.name);
+    progress.log(`${label}: ${wasResumed ? 'resumed from the checkpoint' : line}`);
   }
-}
-
-function outcomeOf(saved: SavedVariant, resumed: boolean): VariantOutcome {
-  const m = saved.record.measures;
-  return { records: [saved.record], resumed, line: `${grouped(m.pairs ?? 0)} pairs, ${(m.runtime_s ?? 0).toFixed(2)} s`, saved };
-}
-
-/** A variant's end: its records in metrics.csv's order, and the line the log shows. */
-interface VariantOutcome {
-  readonly records: readonly VariantRecord[];
-  readonly resumed: boolean;
-  readonly line: string;
-  /** what the checkpoint holds of it (a plain variant) */
-  readonly saved?: SavedVariant;
+  return { records, resumed, truth };
 }
 
 /** Saves a run's result before its evaluation, when it is pairs only (a ground truth's). */

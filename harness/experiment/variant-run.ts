@@ -26,7 +26,6 @@ import { spanExamples } from '../results/span-examples.ts';
 import { pairsCsvGz } from '../results/pairs-file.ts';
 import type { OutputFileRecord, VariantRecord } from '../results/types.ts';
 import { expansionOf, type Expansion } from './expansion.ts';
-import { atOnce, type IdleLane } from './idle-lane.ts';
 import type { Experiment, Variant } from './types.ts';
 
 /**
@@ -134,11 +133,6 @@ export interface VariantContext {
   /** `evaluate.judgments`: human judgments of document pairs */
   readonly judgments?: Judgments;
   /**
-   * Where the error step runs (idle-lane.ts): behind the next variants, the lane held during
-   * every kernel of the run; absent: at once, before the variant's result.
-   */
-  readonly lane?: IdleLane;
-  /**
    * A plan's scorer (contract LocalKernel.scorer) made in this process, for a backend that has
    * none of its own (streaming, EMR: the ground truth's lookups, truth-lookups.ts)
    */
@@ -177,26 +171,16 @@ export interface VariantRunArgs {
 }
 
 export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Promise<VariantResult> {
-  return (await startVariant(args, ctx, (r) => r)).result;
-}
-
-/** A variant run and evaluated; its error step, if any, still to come (VariantContext.lane). */
-export interface StartedVariant<T> {
-  /** what `finish` made of the variant's result, once its error step is done */
-  readonly result: Promise<T>;
-}
-
-/**
- * Runs a variant up to its error step, which goes to `ctx.lane`: the caller may start the next
- * variant before `result` resolves. `finish` is given the variant's result in the step's last
- * piece of the lane, so that what it writes is never written during a later kernel.
- */
-export async function startVariant<T>(args: VariantRunArgs, ctx: VariantContext, finish: (r: VariantResult) => T): Promise<StartedVariant<T>> {
-  const { truth } = args;
-  const { variant: v, adapter, plan } = args.planned;
+  const { place, truth } = args;
+  const { variant: v, adapter, plan, minScore } = args.planned;
   const { exp, docs } = ctx;
   const memory = resetPeakRss();
-  const result = args.saved ?? (await measuredRun(args, ctx));
+  const result =
+    args.saved ??
+    (await ctx.backend.run(
+      { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: exp.seed, plan, ...place },
+      { docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
+    ));
   if (!args.saved) args.keep?.(result);
   const { pairs } = result.outputs;
   // The pairs file is made on a worker thread (or compressed on libuv's) while the evaluation runs here.
@@ -248,26 +232,14 @@ export async function startVariant<T>(args: VariantRunArgs, ctx: VariantContext,
     measures[m.key] = 'shows' in m ? (measures[m.shows] ?? null) : m.value(measured, truth?.measured ?? measured);
   }
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  // The rest, the error step first, is the variant's step of the lane: behind the next variants.
-  const step = ctx.lane?.begin();
-  const piece = step ? <P>(work: () => P | Promise<P>): Promise<P> => step.run(work) : atOnce;
-  const finished = async (): Promise<T> => {
-    const errorsFile =
-      ctx.errors && truth && !v.groundTruth
-        ? await errorFile({ variant: v, adapter, plan, pairs, compared: ev.compared, truth, tables: result.outputs.tables, kept: result.outputs.kept }, { ...ctx, piece }, ctx.errors)
-        : undefined;
-    return piece(() => {
-      if (errorsFile) files.push(errorsFile);
-      if (judged?.curve) {
-        files.push({
-          record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
-          bytes: Buffer.from(curveCsv(judged.curve)),
-        });
-      }
-      return finish(finishedVariant());
+  if (ctx.errors && truth && !v.groundTruth) files.push(await errorFile({ variant: v, adapter, plan, pairs, compared: ev.compared, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors));
+  if (judged?.curve) {
+    files.push({
+      record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
+      bytes: Buffer.from(curveCsv(judged.curve)),
     });
-  };
-  const finishedVariant = (): VariantResult => ({
+  }
+  return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
     ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
     record: {
@@ -294,25 +266,7 @@ export async function startVariant<T>(args: VariantRunArgs, ctx: VariantContext,
       memory,
       ...(result.extra ? { backend_extra: result.extra } : {}),
     },
-  });
-  return { result: finished().finally(() => step?.end()) };
-}
-
-/**
- * The variant's run on the backend, which measures its `cpu_s` and `runtime_s` over the whole
- * process: the lane is held meanwhile, so that no error step of an earlier variant runs in it.
- */
-async function measuredRun(args: VariantRunArgs, ctx: VariantContext): Promise<BackendRunResult> {
-  const { variant: v, plan, minScore } = args.planned;
-  await ctx.lane?.hold();
-  try {
-    return await ctx.backend.run(
-      { variant: v.name, algorithm: v.algorithm, params: v.params, minScore, seed: ctx.exp.seed, plan, ...args.place },
-      { docs: ctx.docs, workDir: ctx.workDir, signal: ctx.signal, progress: ctx.progress },
-    );
-  } finally {
-    ctx.lane?.release();
-  }
+  };
 }
 
 /** `errors/<variant>.jsonl`: a seeded sample of the variant's false positives and false negatives, explained (evaluate/explain/errors.ts). */
@@ -328,23 +282,18 @@ async function errorFile(
     readonly tables: PlanOutputs['tables'];
     readonly kept: PlanOutputs['kept'];
   },
-  ctx: VariantContext & { piece<P>(work: () => P | Promise<P>): Promise<P> },
+  ctx: VariantContext,
   e: ErrorSampling,
 ): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
-  // Each part a piece of the lane (behind the next variants), the explanations of a sample
-  // together in one: they gather what they all need in one pass (errors.ts errorsJsonl).
-  const piece = ctx.piece;
+  ctx.progress('explaining errors');
   // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
-  const truthNear = await piece(() => e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold)));
+  const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
   const clusters = r.plan.output.clusters;
-  const ofVariant = clusters
-    ? await piece(() => ({ clusterOf: clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length), links: decidedLinks(r.pairs, r.plan.output.decisions, threshold) }))
-    : undefined;
-  const clusterOf = ofVariant?.clusterOf;
+  const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
   // Sought among the pairs the evaluation compared: a join reports ten times more, far below any threshold.
-  const sample = await piece(() => sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size }));
+  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
   const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
@@ -355,24 +304,28 @@ async function errorFile(
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
     signal: ctx.signal,
-    piece,
     // counted once a run for the size groups: an explanation's document sides need them too
     words: ctx.sizes.words,
     ...(r.kept ? { kept: keptByName(r.kept) } : {}),
     ...(ctx.judgments ? { judgedOf: judgedOf(ctx.judgments, docs.ids.length) } : {}),
-    ...(ofVariant ? { clusters: { ...ofVariant, madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
+    ...(clusterOf ? { clusters: { clusterOf, links: decidedLinks(r.pairs, r.plan.output.decisions, threshold), madeOf: r.plan.output.clusterLinks ?? ('induced pairs' as const) } } : {}),
   };
   // With judgments, the errors against the judges follow those against the ground truth, marked.
-  const judgments = ctx.judgments;
-  const judged = judgments
-    ? await piece(() => sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size }))
+  const judged = ctx.judgments
+    ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
     : undefined;
   // A clustered variant's errors as its clusters read them follow, marked (docs/design.md §8.8).
   const ofClusters = clusterOf
-    ? await piece(() => sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size }))
+    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
     : undefined;
+  const bytes = Buffer.concat([
+    await errorsJsonl(sample, explainArgs),
+    ...(ofClusters ? [await errorsJsonl(ofClusters, { ...explainArgs, from: 'clusters' })] : []),
+    ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : []),
+  ]);
   const shown = sample.sample.length + (ofClusters?.sample.length ?? 0) + (judged?.sample.length ?? 0);
-  const record: OutputFileRecord = {
+  return {
+    record: {
       file: `errors/${r.variant.name}.jsonl`,
       rows: shown,
       description:
@@ -382,14 +335,9 @@ async function errorFile(
             (ofClusters.lookedAt < ofClusters.induced ? ` (the false positives among ${ofClusters.lookedAt} seeded draws of its ${ofClusters.induced} induced pairs)` : '')
           : '') +
         (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
+    },
+    bytes,
   };
-  // Each in pieces of its own (errors.ts errorsJsonl); the file is their bytes in this order.
-  const bytes = [
-    await errorsJsonl(sample, explainArgs),
-    ...(ofClusters ? [await errorsJsonl(ofClusters, { ...explainArgs, from: 'clusters' })] : []),
-    ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : []),
-  ];
-  return { record, bytes };
 }
 
 /** The pairs a variant decided: the links of its clusters' chains (evaluate/explain/chain.ts). */

@@ -12,7 +12,7 @@
 import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.ts';
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import { sortPairs } from '../sorted-pairs.ts';
-import { explainPair, truthOf, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
+import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
 
 export interface ErrorPair {
   readonly a: number;
@@ -410,11 +410,6 @@ export interface ErrorFileArgs {
   readonly from?: 'clusters';
   /** `evaluate.judgments`: whether the judges called the pair a duplicate; undefined when they did not judge it */
   judgedOf?(a: number, b: number): boolean | undefined;
-  /**
-   * Runs a piece of the work when the run lets it (experiment/idle-lane.ts: behind later
-   * variants, never during a kernel); absent: at once. What is written does not depend on it.
-   */
-  piece?<T>(work: () => T | Promise<T>): Promise<T>;
 }
 
 /**
@@ -464,15 +459,6 @@ function judgmentOf(judged: boolean | undefined): Judgment {
  * (feature-counts.ts PassCounts) instead of one pass an error; the lines keep the sample's order.
  */
 export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<Buffer> {
-  if (!o.piece) return explainedLines(sample, o);
-  // In pieces: what the truth says of each pair first, one piece a pair, kept by `cached` for the
-  // explanations, which then start together in one piece.
-  const { piece, cached } = o;
-  if (cached) for (const e of sample.sample) await piece(() => void truthOf({ docs: o.docs, a: e.a, b: e.b, truth: o.truth, cached, ...(o.words ? { words: o.words } : {}) }));
-  return piece(() => explainedLines(sample, o));
-}
-
-async function explainedLines(sample: ErrorSample, o: ErrorFileArgs): Promise<Buffer> {
   const explanations = await Promise.all(
     sample.sample.map((e) =>
       explainPair({

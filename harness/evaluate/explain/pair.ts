@@ -7,7 +7,7 @@
  */
 import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
-import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan, type SharedText } from './shared-text.ts';
+import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan } from './shared-text.ts';
 import { clusterChain, type ChainLinks } from './chain.ts';
 
 /** A variant of a run as an explanation needs it. */
@@ -131,16 +131,7 @@ export function verdictOf(decided: boolean, nearDuplicate: boolean): Verdict {
   return nearDuplicate ? 'false negative' : 'true negative';
 }
 
-/**
- * What the ground truth says of the pair (its shared text and both documents' sides), and each
- * document's features by the truth: through `q.cached` when given, so that a run computes them
- * once, however many variants err on the pair. A run's error step computes it apart first
- * (errors.ts), in pieces of its own.
- */
-export function truthOf(q: Pick<PairQuestion, 'docs' | 'a' | 'b' | 'truth' | 'cached' | 'words'>): {
-  readonly pair: { readonly shared: SharedText; readonly a: DocumentSide; readonly b: DocumentSide };
-  of(i: number): { readonly numbered: NumberedFeatures };
-} {
+export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const { docs, a, b } = q;
   if (!(a < b)) throw new Error(`explainPair: document indexes must be a < b, got ${a}, ${b}`);
   const features = q.truth.adapter.explain?.features;
@@ -170,12 +161,6 @@ export function truthOf(q: Pick<PairQuestion, 'docs' | 'a' | 'b' | 'truth' | 'ca
     return { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
   };
   const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
-  return { pair, of };
-}
-
-export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
-  const { docs, a, b } = q;
-  const { pair, of } = truthOf(q);
   const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
   const shared = pair.shared;
   const rr = shared.resemblance;
