@@ -78,7 +78,7 @@ export interface PrefixIndex {
  * Fills `prefixNext` and `listDocs` for one id's list, the prefix entries `entries[0 .. m)` of the
  * documents `docs[0 .. m)` (ascending), from `at` in `listDocs`; returns the next free place.
  */
-export function placeList(x: { readonly prefixNext: Uint32Array; readonly listDocs: Uint32Array; readonly work: Float64Array }, entries: Uint32Array, docs: Uint32Array, m: number, at: number): number {
+function placeList(x: { readonly prefixNext: Uint32Array; readonly listDocs: Uint32Array; readonly work: Float64Array }, entries: Uint32Array, docs: Uint32Array, m: number, at: number): number {
   if (m === 0) return at;
   if (m === 1) {
     x.prefixNext[entries[0] as number] = NO_NEXT;

@@ -18,13 +18,14 @@
  * every batch over arrays far larger than the cache, then a comparison heap over the runs, whose
  * depth grew with the batches (docs/performance.md, "The fingerprint runs without a merge").
  */
-import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import type { KernelContext } from '../../contract/index.ts';
+import { compareKeys } from '../../kernels/sort/compare-keys.ts';
 import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
 import { balancedRanges } from './chunks.ts';
 import { dropRepeats, sliceEntries } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
-import { RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { readRecords, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as FingerprintRunsModule from './fingerprint-runs.ts';
 
@@ -173,17 +174,6 @@ class PartBuffers {
   }
 }
 
-/** Reads records [from, to) of the run file `fd` into `into` from record `at`. */
-function readRecords(fd: number, path: string, o: { readonly from: number; readonly to: number; readonly record: number; readonly into: Uint32Array; readonly at: number }): void {
-  const bytes = Buffer.from(o.into.buffer, o.into.byteOffset + o.at * o.record * 4, (o.to - o.from) * o.record * 4);
-  let got = 0;
-  while (got < bytes.length) {
-    const n = readSync(fd, bytes, got, bytes.length - got, o.from * o.record * 4 + got);
-    if (n === 0) throw new Error(`${path}: run ends before record ${o.to}`);
-    got += n;
-  }
-}
-
 /**
  * Runs in a worker thread: for each part of the partition, reads that part of every run, sorts
  * it, drops repeats and writes its shared and single fingerprints apart.
@@ -218,7 +208,7 @@ export function splitPartition(p: SplitPartitionPayload): SplitPartitionResult {
       p.runs.forEach((r, i) => {
         const from = r.cuts[q] as number;
         const to = r.cuts[q + 1] as number;
-        if (to > from) readRecords(fds[i] as number, r.path, { from, to, record, into: buffers.records, at });
+        if (to > from) readRecords(fds[i] as number, r.path, { from, to, width: record, into: buffers.records, at });
         at += to - from;
       });
       const { records, keys, owners } = buffers;
@@ -272,7 +262,7 @@ function splitSorted(keys: Uint32Array, owners: Uint32Array, n: number, t: Split
   let start = 0;
   while (start < n) {
     let end = start + 1;
-    while (end < n && sameKeyAt(keys, start, end, width)) end++;
+    while (end < n && compareKeys(keys, start, keys, end, width) === 0) end++;
     const df = end - start;
     if (df === 1) {
       counts[2 * (owners[start] as number)]!++;
@@ -288,11 +278,6 @@ function splitSorted(keys: Uint32Array, owners: Uint32Array, n: number, t: Split
     }
     start = end;
   }
-}
-
-function sameKeyAt(keys: Uint32Array, i: number, j: number, width: number): boolean {
-  for (let x = 0; x < width; x++) if (keys[i * width + x] !== keys[j * width + x]) return false;
-  return true;
 }
 
 /** Records (key words, then owner) copied into a chunk and written a chunk at a time. */

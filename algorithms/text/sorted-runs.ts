@@ -99,6 +99,20 @@ export function runLength(path: string, width: number): number {
 }
 
 /**
+ * Reads records [from, to) of `width` words from the run file open as `fd` into `into`, from its
+ * record `at`; a file shorter than that is an error naming it.
+ */
+export function readRecords(fd: number, path: string, o: { readonly from: number; readonly to: number; readonly width: number; readonly into: Uint32Array; readonly at: number }): void {
+  const bytes = Buffer.from(o.into.buffer, o.into.byteOffset + o.at * o.width * 4, (o.to - o.from) * o.width * 4);
+  let got = 0;
+  while (got < bytes.length) {
+    const n = readSync(fd, bytes, got, bytes.length - got, o.from * o.width * 4 + got);
+    if (n === 0) throw new Error(`${path}: run ends before record ${o.to}`);
+    got += n;
+  }
+}
+
+/**
  * Streams the records of one run part through a buffer of `bufferRecords` records. The current
  * record is `words[at .. at + width)`; `next()` moves on, `done` says the part is exhausted.
  */
@@ -107,7 +121,6 @@ export class RunReader {
   at = 0;
   done = false;
   private readonly fd: number;
-  private readonly bytes: Buffer;
   /** the part's next record to load */
   private nextRecord: number;
   /** words of `words` holding records */
@@ -124,7 +137,6 @@ export class RunReader {
     }
     const records = Math.max(1, Math.min(bufferRecords, part.to - part.from));
     this.words = new Uint32Array(records * width);
-    this.bytes = Buffer.from(this.words.buffer);
     this.fd = openSync(part.path, 'r');
     this.nextRecord = part.from;
     this.fill();
@@ -137,13 +149,7 @@ export class RunReader {
       this.close();
       return;
     }
-    const want = records * this.width * 4;
-    let got = 0;
-    while (got < want) {
-      const n = readSync(this.fd, this.bytes, got, want - got, this.nextRecord * this.width * 4 + got);
-      if (n === 0) throw new Error(`${this.part.path}: run ends before record ${this.part.to}`);
-      got += n;
-    }
+    readRecords(this.fd, this.part.path, { from: this.nextRecord, to: this.nextRecord + records, width: this.width, into: this.words, at: 0 });
     this.nextRecord += records;
     this.loaded = records * this.width;
     this.at = 0;
