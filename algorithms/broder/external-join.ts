@@ -7,6 +7,7 @@
 import { PairBuffer } from '../text/pair-buffer.ts';
 import { fingerprintMod } from '../text/fingerprint.ts';
 import { mergePairCounts, PairCountSpiller, type PairRun } from '../text/pair-count-runs.ts';
+import { forEachSharedFingerprint } from '../text/fingerprint-runs.ts';
 import { mergeRunChunks, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import type { Sampling } from './params.ts';
 import { commonalityLimit, pairsOf, singleModulus, usesSampledSize } from './sampling.ts';
@@ -53,21 +54,16 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
   const mod = sampled ? singleModulus(p.sampling) : null;
   const own = sampled ? new Uint32Array(p.docs) : null;
   const spiller = new PairCountSpiller(p.capacityPairs, p.bounds, p.pathPrefix, p.stop);
-  const fp = new Uint32Array(width);
-  let group = new Uint32Array(1024);
-  let size = 0;
   let overSct = 0;
   let outputPairs = 0;
 
-  const close = (): void => {
-    if (size === 0) return;
+  forEachSharedFingerprint(p.shared, { width, bufferRecords: p.bufferRecords, stop: p.stop }, (fp, group, size) => {
     let df = size;
     if (mod && own) {
       // The mapper's sampling: a document emits the fingerprint when fp mod m == residue.
       if (residueOf(fp, width, mod.m) !== mod.residue) df = 0;
       for (let i = 0; i < df; i++) own[group[i] as number] = (own[group[i] as number] as number) + 1;
     }
-    size = 0;
     if (df > limit) {
       overSct++;
       return;
@@ -78,33 +74,10 @@ export function joinPartition(p: JoinPartitionPayload): JoinPartitionResult {
       const a = group[i] as number;
       for (let j = i + 1; j < df; j++) spiller.increment(a, group[j] as number);
     }
-  };
-
-  mergeRunChunks(
-    [p.shared],
-    record,
-    width,
-    (w, records) => {
-      for (let at = 0, end = records * record; at < end; at += record) {
-        let same = size > 0;
-        for (let x = 0; x < width && same; x++) same = w[at + x] === fp[x];
-        if (!same) {
-          close();
-          for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
-        }
-        if (size === group.length) {
-          const g = new Uint32Array(group.length * 2);
-          g.set(group);
-          group = g;
-        }
-        group[size++] = w[at + width] as number;
-      }
-    },
-    { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
-  );
-  close();
+  });
   if (p.single && mod && own) {
     // A fingerprint of one document pairs with nothing; it only counts in the document's size.
+    const fp = new Uint32Array(width);
     mergeRunChunks(
       [p.single],
       record,

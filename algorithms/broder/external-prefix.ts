@@ -21,9 +21,9 @@
 import { concatPairs, countIfAny, type KernelContext, type KernelResult } from '../../contract/index.ts';
 import { invertLists } from '../../kernels/postings.ts';
 import { workerModule } from '../../contract/tasks.ts';
-import { balancedRanges, sharedU32 } from '../text/chunks.ts';
-import type { FingerprintRuns } from '../text/fingerprint-runs.ts';
-import { mergeRunChunks, throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
+import { balancedRanges, settleAll, sharedU32 } from '../text/chunks.ts';
+import { forEachSharedFingerprint, type FingerprintRuns } from '../text/fingerprint-runs.ts';
+import { throwIfStopped, type RunPart } from '../text/sorted-runs.ts';
 import { MR1, MR2 } from './jobs.ts';
 import { countSharedPairs, distinctPostings, NO_NEXT, prefixJoin, prefixLength, sharingLists, type IdLists, type PrefixIndex, type PrefixJoinPayload, type SharingPayload } from './prefix-join.ts';
 import { pairsOf } from './sampling.ts';
@@ -37,6 +37,13 @@ export interface RankLists extends IdLists {
   readonly sizes: Uint32Array;
   /** fingerprints held by two documents or more: the ranks are 0 .. ranks-1 */
   readonly ranks: number;
+}
+
+/** What the rank lists hold, in bytes, from the runs' counts (before they are made): a shared entry's rank, and each document's start. */
+export function listsBytes(fp: FingerprintRuns): number {
+  let entries = 0;
+  for (const part of fp.partitions) entries += part.shared.to - part.shared.from;
+  return 4 * entries + 4 * (fp.docs + 1);
 }
 
 /** What the rank lists and the join's peak hold, in bytes, from the runs' counts (before anything is made). */
@@ -72,14 +79,9 @@ export interface RankPartitionPayload {
  */
 export function rankPartition(p: RankPartitionPayload): void {
   const { width, ranks, at } = p;
-  const record = width + 1;
   const next = new Map<number, number>();
   p.df.forEach((df, i) => next.set(df, p.firstRank[i] as number));
-  const fp = new Uint32Array(width);
-  let group = new Uint32Array(1024);
-  let size = 0;
-  const close = (): void => {
-    if (size === 0) return;
+  forEachSharedFingerprint(p.shared, { width, bufferRecords: p.bufferRecords, stop: p.stop }, (_fp, group, size) => {
     const rank = next.get(size);
     if (rank === undefined) throw new Error(`${p.shared.path}: a fingerprint held by ${size} documents, which the partition's counts do not have`);
     next.set(size, rank + 1);
@@ -88,31 +90,7 @@ export function rankPartition(p: RankPartitionPayload): void {
       ranks[at[d] as number] = rank;
       at[d] = (at[d] as number) + 1;
     }
-    size = 0;
-  };
-  mergeRunChunks(
-    [p.shared],
-    record,
-    width,
-    (w, records) => {
-      for (let o = 0, end = records * record; o < end; o += record) {
-        let same = size > 0;
-        for (let x = 0; x < width && same; x++) same = w[o + x] === fp[x];
-        if (!same) {
-          close();
-          for (let x = 0; x < width; x++) fp[x] = w[o + x] as number;
-        }
-        if (size === group.length) {
-          const g = new Uint32Array(group.length * 2);
-          g.set(group);
-          group = g;
-        }
-        group[size++] = w[o + width] as number;
-      }
-    },
-    { bufferRecords: p.bufferRecords, ...(p.stop ? { stop: p.stop } : {}) },
-  );
-  close();
+  });
 }
 
 export interface SortListsPayload {
@@ -133,6 +111,30 @@ export function sortLists(p: SortListsPayload): void {
   }
 }
 
+/** Where the ranks of each document frequency of each partition start, and how many ranks there are (fingerprints held by two documents or more). */
+export interface RankStarts {
+  /** `firstRanks[p][i]`: the first rank of partition p's fingerprints of frequency `frequencies.df[i]` */
+  readonly firstRanks: readonly Uint32Array[];
+  readonly ranks: number;
+}
+
+/** The ranks in the order (document frequency, partition, fingerprint): rarest first, and within a frequency, as the partitions hold the fingerprints. */
+export function rankStarts(fp: FingerprintRuns): RankStarts {
+  const dfs = [...new Set(fp.partitions.flatMap((part) => [...part.frequencies.df]))].sort((x, y) => x - y);
+  const firstRanks = fp.partitions.map((part) => new Uint32Array(part.frequencies.df.length));
+  const place = fp.partitions.map((part) => new Map([...part.frequencies.df].map((df, i) => [df, i])));
+  let rank = 0;
+  for (const df of dfs) {
+    fp.partitions.forEach((part, p) => {
+      const i = place[p]?.get(df);
+      if (i === undefined) return;
+      (firstRanks[p] as Uint32Array)[i] = rank;
+      rank += part.frequencies.groups[i] as number;
+    });
+  }
+  return { firstRanks, ranks: rank };
+}
+
 /**
  * The rank lists of the merged runs, on the worker threads: each partition's ranks of a
  * document frequency follow those of the partitions before it (partitions hold ascending
@@ -148,19 +150,7 @@ export async function rankLists(k: KernelContext, fp: FingerprintRuns, o: { read
   }
   const entries = docStart[docs] as number;
   if (!Number.isSafeInteger(entries) || entries >= 2 ** 32) throw new Error(`broder: ${entries} shared fingerprint entries, more than the out-of-core join's 2^32`);
-  // First ranks: by document frequency, then partition.
-  const dfs = [...new Set(fp.partitions.flatMap((part) => [...part.frequencies.df]))].sort((x, y) => x - y);
-  const firstRanks = fp.partitions.map((part) => new Uint32Array(part.frequencies.df.length));
-  const place = fp.partitions.map((part) => new Map([...part.frequencies.df].map((df, i) => [df, i])));
-  let rank = 0;
-  for (const df of dfs) {
-    fp.partitions.forEach((part, p) => {
-      const i = place[p]?.get(df);
-      if (i === undefined) return;
-      (firstRanks[p] as Uint32Array)[i] = rank;
-      rank += part.frequencies.groups[i] as number;
-    });
-  }
+  const { firstRanks, ranks: rank } = rankStarts(fp);
   const ranks = sharedU32(entries);
   const at = docStart.slice(0, docs);
   k.progress('rank lists (out of core)', 0, fp.partitions.length + 1);
@@ -231,14 +221,6 @@ export function rankPrefixIndex(l: RankLists, floor: number): PrefixIndex {
     work[d] = w;
   }
   return { docs, prefixStart: docStart, prefixEnd, prefixNext, listDocs, work };
-}
-
-/** Awaits every task, then throws the first failure: no thread is left working on what the caller frees. */
-async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(tasks);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
 export interface RankPrefixJoinOptions {

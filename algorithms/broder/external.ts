@@ -21,11 +21,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatPairs, countIfAny, type KernelContext, type KernelResult } from '../../contract/index.ts';
+import { settleAll } from '../text/chunks.ts';
 import { writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-runs.ts';
 import { pairCapacityFor, pairRanges, rangeParts } from '../text/pair-count-runs.ts';
 import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
-import { prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
+import { listsBytes, prefixJoinBytes, rankLists, runRankPrefixJoin, type RankLists } from './external-prefix.ts';
+import { runSctCount, sctCountBytes } from './external-sct.ts';
 import { MR1, MR2 } from './jobs.ts';
 import type { BroderParams } from './params.ts';
 import { usesPrefixJoin } from './prefix-join.ts';
@@ -83,14 +85,6 @@ interface CachedRuns extends FingerprintRuns {
   removed: boolean;
 }
 
-/** Awaits every task, then throws the first failure: no thread is left writing. */
-async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(tasks);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
-}
-
 /** What a run of the out-of-core kernel did, for tests and benchmarks. */
 export interface ExternalStats {
   readonly sizes: ExternalSizes;
@@ -109,6 +103,8 @@ export interface ExternalTuning extends Partial<ExternalSizes> {
    * the budget (default), always, or never (the spilled full join).
    */
   readonly prefixJoin?: 'fits' | 'always' | 'never';
+  /** SCT sampling by counting along the kept ranks' postings (external-sct.ts): when it fits the budget (default), always, or never (the spilled full join). */
+  readonly sctCount?: 'fits' | 'always' | 'never';
   report?(stats: ExternalStats): void;
 }
 
@@ -154,7 +150,7 @@ function headroom(k: KernelContext): number {
 
 export async function runExternal(k: KernelContext, params: BroderParams, floor: number, tuning: ExternalTuning = {}): Promise<KernelResult> {
   const stop = stopFlag(k.signal);
-  const { report, capacityPairs: fixedCapacity, prefixJoin = 'fits', ...fixed } = tuning;
+  const { report, capacityPairs: fixedCapacity, prefixJoin = 'fits', sctCount = 'fits', ...fixed } = tuning;
   const sizes: ExternalSizes = { ...externalSizes(k.memoryBudgetBytes, process.memoryUsage.rss(), k.parallelism), ...fixed };
   let created = false;
   let runs: CachedRuns | undefined;
@@ -167,6 +163,14 @@ export async function runExternal(k: KernelContext, params: BroderParams, floor:
       const lists = await k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
       k.signal.throwIfAborted();
       const r = await runRankPrefixJoin(k, { fp, lists, floor, stop, countDistinct: countsDistinctPairs(params.sampling) });
+      report?.({ sizes, capacityPairs: 0, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: 0, pairBytes: 0 });
+      return { ...r, spillBytes: created ? fp.bytes : 0 };
+    }
+    const sampling = params.sampling;
+    if (sampling.method === 'sct' && (sctCount === 'always' || (sctCount === 'fits' && listsBytes(fp) + sctCountBytes(fp, { threshold: sampling.threshold, threads: k.parallelism }) <= headroom(k)))) {
+      const lists = await k.cached(rankListsKey(params), () => rankLists(k, fp, { bufferRecords: sizes.bufferRecords, stop }));
+      k.signal.throwIfAborted();
+      const r = await runSctCount(k, { fp, lists, threshold: sampling.threshold, floor, bufferRecords: sizes.bufferRecords, stop });
       report?.({ sizes, capacityPairs: 0, fingerprintRuns: fp.runs, fingerprintBytes: fp.bytes, pairRuns: 0, pairBytes: 0 });
       return { ...r, spillBytes: created ? fp.bytes : 0 };
     }

@@ -10,6 +10,7 @@ import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../tex
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
 import { externalJoin, outOfCoreLists, runExternal } from './external.ts';
 import { externalPrefix } from './external-prefix.ts';
+import { externalSct } from './external-sct.ts';
 import { fingerprintRuns } from '../text/fingerprint-runs.ts';
 import { sampleFeatures, scanCount, unsampledCounters, type ScanPayload, type ScanResult } from './join.ts';
 import { buildPrefixIndex, countSharedPairs, distinctPostings, exactResemblance, sharingLists, prefixJoin, usesPrefixJoin, type IdLists, type PrefixJoinPayload, type PrefixJoinResult, type SharingPayload } from './prefix-join.ts';
@@ -59,7 +60,7 @@ export function broderKernel(params: BroderParams, floor: number): LocalKernel {
     },
     memoryBytes: broderKernelBytes,
     outOfCore: external,
-    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix],
+    workerModules: [featureTasks, join, prefixJoinTask, fingerprintRuns, externalJoin, externalPrefix, externalSct],
     ...(params.sampling.method === 'none' ? { scorer: (k: KernelContext) => exactScorer(k, params), scorerBytes: broderScorerBytes } : {}),
   };
 }

@@ -1,4 +1,4 @@
-/** Helpers the kernel shares between its phases: shared typed arrays and balanced work ranges. */
+/** Helpers the kernel shares between its phases: shared typed arrays, balanced work ranges, awaiting tasks. */
 
 /** A Uint32Array on a SharedArrayBuffer: worker threads read it without a copy. */
 export function sharedU32(length: number): Uint32Array {
@@ -63,4 +63,15 @@ export class U32Builder {
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
+}
+
+/**
+ * Awaits every task, then throws the first failure: no worker thread is left writing into what
+ * the caller frees or removes on that failure.
+ */
+export async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }

@@ -22,10 +22,10 @@ import { closeSync, openSync, rmSync } from 'node:fs';
 import type { KernelContext } from '../../contract/index.ts';
 import { compareKeys } from '../../kernels/sort/compare-keys.ts';
 import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
-import { balancedRanges } from './chunks.ts';
+import { balancedRanges, settleAll } from './chunks.ts';
 import { dropRepeats, sliceEntries } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
-import { readRecords, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
+import { mergeRunChunks, readRecords, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as FingerprintRunsModule from './fingerprint-runs.ts';
 
@@ -309,6 +309,47 @@ class RecordOut {
   }
 }
 
+/**
+ * Each fingerprint of a partition's `shared` records, in fingerprint order, with the documents
+ * holding it (ascending): `visit(fp, docs, df)` sees `docs[0 .. df)`; both arrays are valid only
+ * during the call. What every reader of the shared records walks (the joins, the rank lists).
+ */
+export function forEachSharedFingerprint(
+  shared: RunPart,
+  o: { readonly width: 2 | 4; readonly bufferRecords: number; readonly stop?: Int32Array | undefined },
+  visit: (fp: Uint32Array, docs: Uint32Array, df: number) => void,
+): void {
+  const width = o.width;
+  const record = width + 1;
+  const fp = new Uint32Array(width);
+  let group = new Uint32Array(1024);
+  let size = 0;
+  mergeRunChunks(
+    [shared],
+    record,
+    width,
+    (w, records) => {
+      for (let at = 0, end = records * record; at < end; at += record) {
+        let same = size > 0;
+        for (let x = 0; x < width && same; x++) same = w[at + x] === fp[x];
+        if (!same) {
+          if (size > 0) visit(fp, group, size);
+          size = 0;
+          for (let x = 0; x < width; x++) fp[x] = w[at + x] as number;
+        }
+        if (size === group.length) {
+          const g = new Uint32Array(group.length * 2);
+          g.set(group);
+          group = g;
+        }
+        group[size++] = w[at + width] as number;
+      }
+    },
+    { bufferRecords: o.bufferRecords, ...(o.stop ? { stop: o.stop } : {}) },
+  );
+  if (size > 0) visit(fp, group, size);
+}
+
 export interface FingerprintRunsOptions {
   readonly shingle: ShingleSpec;
   readonly kind: FingerprintKind;
@@ -349,7 +390,7 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const partBits = partBitsFor(chars, o.partitionBits);
   let done = 0;
   k.progress('fingerprint runs', 0, batches.length);
-  const settled = await Promise.allSettled(
+  const results = await settleAll(
     batches.map(async ([from, to], b) => {
       const r = await k.runInWorker(fingerprintRuns.task('fingerprintRun'), {
         texts: texts.slice(from, to),
@@ -364,28 +405,25 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
       return r;
     }),
   );
-  const results = settleOrThrow(settled);
   const runs = results.map((r) => r.run);
   const partitions = 1 << o.partitionBits;
   const partsEach = 2 ** (partBits - o.partitionBits);
   const width: 2 | 4 = o.kind === 'md5' ? 4 : 2;
   done = 0;
   k.progress('sorting fingerprint runs', 0, partitions);
-  const split = settleOrThrow(
-    await Promise.allSettled(
-      Array.from({ length: partitions }, async (_, p) => {
-        const r = await k.runInWorker(fingerprintRuns.task('splitPartition'), {
-          runs: runs.map((run) => ({ path: run.path, cuts: run.cuts.slice(p * partsEach, (p + 1) * partsEach + 1) })),
-          width,
-          partBits,
-          docs: texts.length,
-          path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,
-          ...(o.stop ? { stop: o.stop } : {}),
-        } satisfies SplitPartitionPayload);
-        k.progress('sorting fingerprint runs', ++done, partitions);
-        return r;
-      }),
-    ),
+  const split = await settleAll(
+    Array.from({ length: partitions }, async (_, p) => {
+      const r = await k.runInWorker(fingerprintRuns.task('splitPartition'), {
+        runs: runs.map((run) => ({ path: run.path, cuts: run.cuts.slice(p * partsEach, (p + 1) * partsEach + 1) })),
+        width,
+        partBits,
+        docs: texts.length,
+        path: `${o.dir}/partition-${String(p).padStart(3, '0')}`,
+        ...(o.stop ? { stop: o.stop } : {}),
+      } satisfies SplitPartitionPayload);
+      k.progress('sorting fingerprint runs', ++done, partitions);
+      return r;
+    }),
   );
   for (const r of runs) rmSync(r.path, { force: true });
   const sizes = new Uint32Array(new SharedArrayBuffer(Math.max(1, texts.length) * 4));
@@ -401,8 +439,3 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   };
 }
 
-function settleOrThrow<T>(settled: readonly PromiseSettledResult<T>[]): T[] {
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
-}
