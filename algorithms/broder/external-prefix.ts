@@ -182,33 +182,100 @@ export async function rankLists(k: KernelContext, fp: FingerprintRuns, o: { read
  * The prefix index over the heads of the rank lists: a document of size s with u fingerprints
  * of its own has them first in the order, so its prefix of prefixLength(s) entries holds
  * prefixLength(s) − u of its ranks (none when its own fill the prefix).
+ *
+ * Made on the worker threads, each owning a range of ranks (`countPrefixRanks`, then
+ * `fillPrefixRanks`): its lists, their places and each document's probing work over them. Every
+ * task reads every prefix, but writes only at its own ranks, at random: a thread's share of the
+ * random writes, which were this step's cost on the main thread (14.7 s of it at a million
+ * documents), and of the arrays they land in.
  */
-export function rankPrefixIndex(l: RankLists, floor: number): PrefixIndex {
+export async function rankPrefixIndex(k: KernelContext, l: RankLists, floor: number): Promise<PrefixIndex> {
   const { docs, docStart, ids: ranks, sizes } = l;
   const prefixEnd = sharedU32(docs);
-  const listStart = sharedU32(l.ranks + 1);
   for (let d = 0; d < docs; d++) {
     const s = docStart[d] as number;
     const h = (docStart[d + 1] as number) - s;
     const own = (sizes[d] as number) - h;
-    const k = Math.max(0, Math.min(h, prefixLength(sizes[d] as number, floor) - own));
-    prefixEnd[d] = s + k;
-    for (let e = s; e < s + k; e++) listStart[(ranks[e] as number) + 1]!++;
+    prefixEnd[d] = s + Math.max(0, Math.min(h, prefixLength(sizes[d] as number, floor) - own));
   }
+  const rankRanges = prefixRankRanges(l, prefixEnd, Math.max(1, k.parallelism * 2));
+  const listStart = sharedU32(l.ranks + 1);
+  await settleAll(rankRanges.map(([from, to]) => k.runInWorker(externalPrefix.task('countPrefixRanks'), { docStart, prefixEnd, ranks, listStart, from, to, docs } satisfies PrefixRanksPayload)));
   for (let r = 0; r < l.ranks; r++) listStart[r + 1] = (listStart[r + 1] as number) + (listStart[r] as number);
   const listDocs = sharedU32(listStart[l.ranks] as number);
   const prefixNext = sharedU32(ranks.length);
+  const works = await settleAll(rankRanges.map(([from, to]) => k.runInWorker(externalPrefix.task('fillPrefixRanks'), { docStart, prefixEnd, ranks, listStart, listDocs, prefixNext, from, to, docs } satisfies FillPrefixRanksPayload)));
   const work = new Float64Array(docs);
-  // A list of c documents keeps the c − 1 after its first, then NO_NEXT, at its place (placeList).
-  const fill = new Uint32Array(l.ranks);
-  for (let d = 0; d < docs; d++) {
-    let w = 0;
-    for (let e = docStart[d] as number; e < (prefixEnd[d] as number); e++) {
+  for (const w of works) for (let d = 0; d < docs; d++) work[d] = (work[d] as number) + (w[d] as number);
+  return { docs, prefixStart: docStart, prefixEnd, prefixNext, listDocs, work };
+}
+
+/**
+ * Ranges of ranks holding about equal shares of the prefixes' entries, estimated from every
+ * 64th document's prefix (the rarest ranks fill the prefixes: equal ranges of ranks would not do).
+ */
+function prefixRankRanges(l: RankLists, prefixEnd: Uint32Array, chunks: number): [number, number][] {
+  const BUCKETS = 1024;
+  const width = Math.max(1, Math.ceil(l.ranks / BUCKETS));
+  const seen = new Float64Array(BUCKETS);
+  for (let d = 0; d < l.docs; d += 64) for (let e = l.docStart[d] as number; e < (prefixEnd[d] as number); e++) seen[Math.floor((l.ids[e] as number) / width)]!++;
+  return balancedRanges(BUCKETS, (b) => (seen[b] as number) * 64, chunks)
+    .map(([from, to]): [number, number] => [Math.min(l.ranks, from * width), Math.min(l.ranks, to * width)])
+    .filter(([from, to]) => to > from)
+    .map(([from, to], i, all) => [from, i === all.length - 1 ? l.ranks : to]);
+}
+
+export interface PrefixRanksPayload {
+  readonly docStart: Uint32Array;
+  readonly prefixEnd: Uint32Array;
+  readonly ranks: Uint32Array;
+  /** counts (`countPrefixRanks` adds to `listStart[r + 1]`), then where each rank's list starts */
+  readonly listStart: Uint32Array;
+  /** the ranks this task owns */
+  readonly from: number;
+  readonly to: number;
+  readonly docs: number;
+}
+
+/** Runs in a worker thread: for each rank of [from, to), the prefixes holding it, into `listStart[r + 1]`. */
+export function countPrefixRanks(p: PrefixRanksPayload): void {
+  const { docStart, prefixEnd, ranks, listStart, from, to } = p;
+  for (let d = 0; d < p.docs; d++) {
+    const end = prefixEnd[d] as number;
+    for (let e = docStart[d] as number; e < end; e++) {
       const r = ranks[e] as number;
+      // A prefix is ascending: past the range, nothing more of it is this task's.
+      if (r >= to) break;
+      if (r >= from) listStart[r + 1]!++;
+    }
+  }
+}
+
+export interface FillPrefixRanksPayload extends PrefixRanksPayload {
+  readonly listDocs: Uint32Array;
+  readonly prefixNext: Uint32Array;
+}
+
+/**
+ * Runs in a worker thread: the lists of the ranks [from, to) and the places of their prefix
+ * entries (a list of c documents keeps the c − 1 after its first, then NO_NEXT: placeList), and
+ * each document's probing work over these ranks.
+ */
+export function fillPrefixRanks(p: FillPrefixRanksPayload): Float64Array {
+  const { docStart, prefixEnd, ranks, listStart, listDocs, prefixNext, from, to } = p;
+  const fill = new Uint32Array(Math.max(1, to - from));
+  const work = new Float64Array(Math.max(1, p.docs));
+  for (let d = 0; d < p.docs; d++) {
+    let w = 0;
+    const end = prefixEnd[d] as number;
+    for (let e = docStart[d] as number; e < end; e++) {
+      const r = ranks[e] as number;
+      if (r >= to) break;
+      if (r < from) continue;
       const base = listStart[r] as number;
       const c = (listStart[r + 1] as number) - base;
-      const i = fill[r] as number;
-      fill[r] = i + 1;
+      const i = fill[r - from] as number;
+      fill[r - from] = i + 1;
       if (i > 0) listDocs[base + i - 1] = d;
       if (i === c - 1) {
         prefixNext[e] = NO_NEXT;
@@ -220,7 +287,7 @@ export function rankPrefixIndex(l: RankLists, floor: number): PrefixIndex {
     }
     work[d] = w;
   }
-  return { docs, prefixStart: docStart, prefixEnd, prefixNext, listDocs, work };
+  return work;
 }
 
 export interface RankPrefixJoinOptions {
@@ -262,7 +329,7 @@ export async function runRankPrefixJoin(k: KernelContext, o: RankPrefixJoinOptio
   k.signal.throwIfAborted();
 
   k.progress('prefix index (out of core)');
-  const { work, ...index } = rankPrefixIndex(lists, floor);
+  const { work, ...index } = await rankPrefixIndex(k, lists, floor);
   const ranges = balancedRanges(docs, (d) => work[d] as number, chunks);
   let done = 0;
   k.progress('prefix join (out of core)', 0, ranges.length);
