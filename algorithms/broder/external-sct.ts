@@ -11,11 +11,11 @@
  * a's kept ranks after a (ScanCount, `sctJoin`) gives every pair sharing c ≥ 1 kept fingerprints,
  * scored c / (|A| + |B| − c) with the full sizes: MR#2's own expression, so the same double.
  *
- * MR#1's emissions (862 M at a million web-like documents, for 7.4 M distinct pairs) become
- * increments of a count held beside a mark, a document each, instead of records sorted and
- * merged through the disk: every one is still visited, but for a few nanoseconds. The postings
- * take four bytes a kept entry; `sctCountBytes` says what the phase holds, before anything is
- * made, for the caller to weigh against the budget.
+ * MR#1's emissions (862 M at a million web-like documents, for 38 M distinct pairs) become
+ * increments of a count a document, instead of records sorted and merged through the disk:
+ * every one is still visited, but for tens of nanoseconds instead of over a hundred. The
+ * postings take four bytes a kept entry; `sctCountBytes` says what the phase holds, before
+ * anything is made, for the caller to weigh against the budget.
  */
 import { concatPairs, countIfAny, type KernelContext, type KernelResult } from '../../contract/index.ts';
 import { workerModule } from '../../contract/tasks.ts';
@@ -62,10 +62,10 @@ function keptShare(fp: FingerprintRuns, threshold: number): KeptShare {
   return { kept, entries, overSct, emissions };
 }
 
-/** Bytes the count holds at its peak beside the rank lists: the postings, and each thread's marks, counts and touched documents. */
+/** Bytes the count holds at its peak beside the rank lists: the postings, and each thread's counts and touched documents. */
 export function sctCountBytes(fp: FingerprintRuns, o: { readonly threshold: number; readonly threads: number }): number {
   const share = keptShare(fp, o.threshold);
-  return 4 * share.entries + 4 * (share.kept + 1) + 12 * (fp.docs + 1) * Math.max(1, o.threads);
+  return 4 * share.entries + 4 * (share.kept + 1) + 8 * (fp.docs + 1) * Math.max(1, o.threads);
 }
 
 export interface SctPostingsPayload {
@@ -127,15 +127,15 @@ export interface SctJoinResult {
 /** Runs in a worker thread: the pairs (a, b > a), a in [from, to), sharing a kept fingerprint, scored, sorted by (a, b). */
 export function sctJoin(p: SctJoinPayload): SctJoinResult {
   const { docStart, ranks, kept, postStart, postDocs, sizes } = p;
-  // A document's mark (the last a it was counted for, plus one) and its count side by side:
-  // the postings visit documents at random, and one cache line then serves both.
-  const markAndCount = new Uint32Array(Math.max(1, p.docs) * 2);
+  // Each document's count for the current a, 0 between two a's (the touched ones are reset): the
+  // postings visit documents at random, and four bytes a document keep more of them in the cache
+  // than a count beside a mark (15–20% faster at a million documents).
+  const counts = new Uint32Array(Math.max(1, p.docs));
   const touched = new Uint32Array(Math.max(1, p.docs));
   const out = new PairBuffer(1 << 12);
   let distinct = 0;
   for (let a = p.from; a < p.to; a++) {
     if ((a & 0xfff) === 0) throwIfStopped(p.stop);
-    const mark = a + 1;
     let nt = 0;
     const end = docStart[a + 1] as number;
     for (let e = docStart[a] as number; e < end; e++) {
@@ -152,12 +152,9 @@ export function sctJoin(p: SctJoinPayload): SctJoinResult {
       }
       for (let q = lo; q < hi; q++) {
         const b = postDocs[q] as number;
-        if (markAndCount[2 * b] === mark) markAndCount[2 * b + 1]!++;
-        else {
-          markAndCount[2 * b] = mark;
-          markAndCount[2 * b + 1] = 1;
-          touched[nt++] = b;
-        }
+        const c = counts[b] as number;
+        if (c === 0) touched[nt++] = b;
+        counts[b] = c + 1;
       }
     }
     if (nt === 0) continue;
@@ -166,7 +163,8 @@ export function sctJoin(p: SctJoinPayload): SctJoinResult {
     const sa = sizes[a] as number;
     for (let t = 0; t < nt; t++) {
       const b = touched[t] as number;
-      const c = markAndCount[2 * b + 1] as number;
+      const c = counts[b] as number;
+      counts[b] = 0;
       // Same expression as `resemblance()` in sampling.ts and MR#2's scoreRange.
       const rr = c / (sa + (sizes[b] as number) - c);
       if (rr < p.floor) continue;
