@@ -277,6 +277,7 @@ function resumeCommandOf(opts: RunOptions, runId: string): string {
  */
 function errorSampling(run: PreparedRun, docs: DocumentSet, open: Pick<OpenRun, 'runtime' | 'backend'>): ErrorSampling {
   const { runtime, backend } = open;
+  const computed = backend.computedIfAny?.bind(backend);
   const gt = run.planned[0] as PlannedVariant;
   const shared = new Map<string, unknown>();
   const cached = <T>(key: string, compute: () => T): T => {
@@ -290,7 +291,7 @@ function errorSampling(run: PreparedRun, docs: DocumentSet, open: Pick<OpenRun, 
     cached,
     // Looked up once a value: a look-up hashes the documents' digest with the key and checks the entry.
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>): T | undefined => cached(`stored:${codec.key}`, () => store.peek(docs, codec)?.value) } : {}),
-    ...(backend.computedIfAny ? { computedIfAny: <T>(value: string | StoreCodec<T>): Promise<T | undefined> => backend.computedIfAny!(docs, value) } : {}),
+    ...(computed ? { computedIfAny: <T>(value: string | StoreCodec<T>): Promise<T | undefined> => computed(docs, value) } : {}),
   };
 }
 
