@@ -55,6 +55,15 @@ export interface ExplainContext {
    */
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
   /**
+   * A value this run's kernels computed and still hold for these documents: the one cached
+   * under a key (`KernelContext.cached`), or stored by a codec (`KernelContext.stored`); nothing
+   * is computed. Undefined when no kernel made it; absent when there is no run (`bench
+   * explain`) or its backend runs no kernel in this process. Asynchronous: a kernel's value is
+   * a promise. A value on disk (files under the kernel's work folder) stays there until the run
+   * ends, after its error samples.
+   */
+  computedIfAny?<T>(value: string | StoreCodec<T>): Promise<T | undefined>;
+  /**
    * A value shared by the explanations of one run or command, by key (a collection's document
    * frequencies, a lexicon): computed by the first that asks. The key must name everything the
    * value depends on besides the documents. Absent: compute it each time.

@@ -9,7 +9,8 @@
  * - sct: a shared fingerprint is dropped when more than `threshold` documents of the
  *   collection hold it; the score is kept / (|A| + |B| − kept).
  *
- * Computed again from the texts; the SCT counts scan the collection once.
+ * Computed again from the texts; the SCT counts come from the fingerprints the run computed
+ * (feature-counts.ts), else from one scan of the collection for a whole error sample.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
 import { IdMarks } from '../../kernels/id-marks.ts';

@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatPairs, countIfAny, type KernelContext, type KernelResult } from '../../contract/index.ts';
 import { settleAll } from '../text/chunks.ts';
-import { writeFingerprintRuns, type FingerprintRuns } from '../text/fingerprint-runs.ts';
+import { fingerprintRunsKey, writeFingerprintRuns, type HeldFingerprintRuns } from '../text/fingerprint-runs.ts';
 import { pairCapacityFor, pairRanges, rangeParts } from '../text/pair-count-runs.ts';
 import { stopFlag } from '../text/sorted-runs.ts';
 import type { JoinPartitionPayload, ScoreRangePayload } from './external-join.ts';
@@ -79,11 +79,8 @@ export function externalSizes(budgetBytes: number, residentBytes: number, parall
   };
 }
 
-/** Fingerprint runs as the kernel caches them, with their folder. */
-interface CachedRuns extends FingerprintRuns {
-  readonly dir: string;
-  removed: boolean;
-}
+/** Fingerprint runs as the kernel caches them, with their folder (read by the explanations too: feature-counts.ts). */
+type CachedRuns = HeldFingerprintRuns;
 
 /** What a run of the out-of-core kernel did, for tests and benchmarks. */
 export interface ExternalStats {
@@ -110,8 +107,7 @@ export interface ExternalTuning extends Partial<ExternalSizes> {
 
 /** The corpus' fingerprint runs, written once per run and shingling (`ctx.cached`). */
 async function fingerprintRuns(k: KernelContext, params: BroderParams, sizes: ExternalSizes, stop: Int32Array, creating: () => void): Promise<CachedRuns> {
-  const key = `broder-fingerprint-runs:${JSON.stringify(params.shingle)}:${params.fingerprint}`;
-  const runs = await k.cached<CachedRuns>(key, async () => {
+  const runs = await k.cached<CachedRuns>(fingerprintRunsKey(params.shingle, params.fingerprint), async () => {
     creating();
     const dir = mkdtempSync(join(k.workDir, 'fingerprint-runs-'));
     try {

@@ -1,36 +1,80 @@
 /**
- * How many documents of a collection hold given fingerprints (distinct, as hex): Broder's SCT
- * and PPJoin's token order, for explanations (contract/explain.ts) of one pair.
+ * How many documents of a collection hold given fingerprints (distinct, as hex or by number):
+ * Broder's SCT and PPJoin's token order, for explanations (contract/explain.ts) of one pair.
  */
 import type { DocumentSet, ExplainContext } from '../../contract/index.ts';
 import { featuresCodec } from './corpus-features.ts';
 import type { DocumentFeatures } from './features.ts';
+import { documentFrequencies, fingerprintRunsKey, type FingerprintRuns, type HeldFingerprintRuns } from './fingerprint-runs.ts';
 import { fingerprintHex, shingleFingerprints } from './fingerprint.ts';
 import { normalize } from './normalize.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
+type CountsContext = Pick<ExplainContext, 'docs' | 'storedIfAny' | 'computedIfAny' | 'cached' | 'signal'>;
+
 /**
- * How many documents of the collection hold each of `keys` (distinct fingerprints): their
- * posting lists' lengths in the fingerprint features an earlier run kept (corpus-features.ts),
- * else a pass that fingerprints every document (PassCounts): one pass for the keys of every
- * explanation started together, shared through `ctx.cached`.
+ * Where the counts come from: the fingerprint features an earlier run kept (corpus-features.ts)
+ * or this run's kernels computed in memory, by their posting lists' lengths; else the
+ * fingerprint runs this run's kernels wrote out of core (fingerprint-runs.ts), by a search in
+ * their files; else none (a run without either, `bench explain`): a pass over the collection.
  */
-export async function documentCounts(
-  ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached' | 'signal'>,
-  shingle: ShingleSpec,
-  kind: FingerprintKind,
-  keys: readonly string[],
-): Promise<Map<string, number>> {
+type CountSource = { readonly features: DocumentFeatures } | { readonly runs: FingerprintRuns } | undefined;
+
+async function countSource(ctx: CountsContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<CountSource> {
   const codec = featuresCodec(shingle, kind);
-  const kept = ctx.storedIfAny?.(codec);
-  if (!kept) {
+  const kept = ctx.storedIfAny?.(codec) ?? (await ctx.computedIfAny?.(codec));
+  if (kept) return { features: kept };
+  const runs = await ctx.computedIfAny?.<HeldFingerprintRuns>(fingerprintRunsKey(shingle, kind));
+  // An interrupt removed them: the run is ending, and the pass stops at the same interrupt.
+  return runs && !runs.removed ? { runs } : undefined;
+}
+
+/** Keys a search of the fingerprint runs takes between two turns of the event loop. */
+const SEARCH_KEYS = 1 << 12;
+
+/** documentFrequencies of `keys` (`width` words each) in pieces, yielding between them and stopping at `signal`. */
+async function countsFromRuns(runs: FingerprintRuns, keys: Uint32Array, signal: AbortSignal | undefined): Promise<Uint32Array> {
+  const w = runs.width;
+  const counts = new Uint32Array(keys.length / w);
+  for (let from = 0; from < counts.length; from += SEARCH_KEYS) {
+    signal?.throwIfAborted();
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const to = Math.min(counts.length, from + SEARCH_KEYS);
+    counts.set(documentFrequencies(runs, keys.subarray(from * w, to * w)), from);
+  }
+  return counts;
+}
+
+/** A fingerprint's hex as its 32-bit words, most significant first. */
+function hexWords(key: string, width: number, into: Uint32Array, at: number): void {
+  for (let k = 0; k < width; k++) into[at + k] = parseInt(key.slice(8 * k, 8 * k + 8), 16);
+}
+
+/**
+ * How many documents of the collection hold each of `keys` (distinct fingerprints): from what
+ * an earlier run kept or this run computed (countSource), else a pass that fingerprints every
+ * document (PassCounts): one pass for the keys of every explanation started together, shared
+ * through `ctx.cached`.
+ */
+export async function documentCounts(ctx: CountsContext, shingle: ShingleSpec, kind: FingerprintKind, keys: readonly string[]): Promise<Map<string, number>> {
+  const codec = featuresCodec(shingle, kind);
+  const source = await countSource(ctx, shingle, kind);
+  if (!source) {
     const make = (): PassCounts => new PassCounts(ctx.docs, shingle, kind, { signal: ctx.signal });
     return (ctx.cached ? ctx.cached(`document-counts-pass:${codec.key}`, make) : make()).counts(keys);
   }
   // Counts already looked up for an earlier pair of the same run are reused.
   const known = ctx.cached ? ctx.cached(`document-counts:${codec.key}`, () => new Map<string, number>()) : new Map<string, number>();
-  const missing = keys.filter((k) => !known.has(k));
-  for (const [k, n] of countsFromFeatures(kept, missing)) known.set(k, n);
+  const missing = [...new Set(keys.filter((k) => !known.has(k)))];
+  if ('features' in source) {
+    for (const [k, n] of countsFromFeatures(source.features, missing)) known.set(k, n);
+  } else {
+    const w = source.runs.width;
+    const words = new Uint32Array(missing.length * w);
+    missing.forEach((k, i) => hexWords(k, w, words, i * w));
+    const counts = await countsFromRuns(source.runs, words, ctx.signal);
+    missing.forEach((k, i) => known.set(k, counts[i] as number));
+  }
   return new Map(keys.map((k) => [k, known.get(k) as number]));
 }
 
@@ -41,28 +85,31 @@ export interface NumberedFingerprints {
 }
 
 /**
- * documentCounts for fingerprints given by number: from the stored fingerprint features by
- * their words (no hex made or parsed), counts kept by id for the run through `ctx.cached`;
- * without stored features, documentCounts' pass over their hex.
+ * documentCounts for fingerprints given by number: from the features or the fingerprint runs
+ * (countSource) by their words (no hex made or parsed), counts kept by id for the run through
+ * `ctx.cached`; without either, documentCounts' pass over their hex.
  */
-export async function documentCountsById(
-  ctx: Pick<ExplainContext, 'docs' | 'storedIfAny' | 'cached' | 'signal'>,
-  shingle: ShingleSpec,
-  kind: FingerprintKind,
-  fps: NumberedFingerprints,
-  ids: readonly number[],
-): Promise<Map<number, number>> {
+export async function documentCountsById(ctx: CountsContext, shingle: ShingleSpec, kind: FingerprintKind, fps: NumberedFingerprints, ids: readonly number[]): Promise<Map<number, number>> {
   const codec = featuresCodec(shingle, kind);
-  const kept = ctx.storedIfAny?.(codec);
-  if (!kept) {
+  const source = await countSource(ctx, shingle, kind);
+  if (!source) {
     const byKey = await documentCounts(ctx, shingle, kind, ids.map((id) => fps.hexOf(id)));
     return new Map(ids.map((id) => [id, byKey.get(fps.hexOf(id)) as number]));
   }
   const known = ctx.cached ? ctx.cached(`document-counts-by-id:${codec.key}`, () => new Map<number, number>()) : new Map<number, number>();
   const words = fps.numbering.keys();
   const w = fps.numbering.width;
-  if (w !== kept.width) throw new Error(`feature counts: fingerprints of ${w} words, stored features of ${kept.width}`);
-  for (const id of ids) if (!known.has(id)) known.set(id, postingLength(kept, words, id * w));
+  const width = 'features' in source ? source.features.width : source.runs.width;
+  if (w !== width) throw new Error(`feature counts: fingerprints of ${w} words, the run's of ${width}`);
+  const missing = [...new Set(ids.filter((id) => !known.has(id)))];
+  if ('features' in source) {
+    for (const id of missing) known.set(id, postingLength(source.features, words, id * w));
+  } else {
+    const asked = new Uint32Array(missing.length * w);
+    missing.forEach((id, i) => asked.set(words.subarray(id * w, id * w + w), i * w));
+    const counts = await countsFromRuns(source.runs, asked, ctx.signal);
+    missing.forEach((id, i) => known.set(id, counts[i] as number));
+  }
   return new Map(ids.map((id) => [id, known.get(id) as number]));
 }
 

@@ -439,3 +439,128 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   };
 }
 
+/**
+ * The cache key (`KernelContext.cached`) of the fingerprint runs of one shingling and
+ * fingerprint: the variants of a run share them, and the explanations of its errors read their
+ * document frequencies by it (feature-counts.ts).
+ */
+export function fingerprintRunsKey(shingle: ShingleSpec, kind: FingerprintKind): string {
+  return `fingerprint-runs:${JSON.stringify(shingle)}:${kind}`;
+}
+
+/** Fingerprint runs as a kernel keeps them for the run (`fingerprintRunsKey`): their folder, and whether an interrupt removed it. */
+export interface HeldFingerprintRuns extends FingerprintRuns {
+  readonly dir: string;
+  removed: boolean;
+}
+
+/** Records a search reads at once: the last steps of a binary search, and a group's end. */
+const SEARCH_WINDOW = 64;
+
+/**
+ * How many documents hold each of the fingerprints `keys` (`runs.width` words each, most
+ * significant first, key i at `keys[i * width]`), from the runs' partitions: the length of its
+ * group in the shared file of its partition (the top bits of its first word), else 1 when the
+ * single file holds it, else 0. By binary search over the files' records, each partition's keys
+ * in ascending order so that each search starts where the last one ended: a few small reads a
+ * key, where counting from the texts is a pass over the collection.
+ */
+export function documentFrequencies(runs: FingerprintRuns, keys: Uint32Array): Uint32Array {
+  const width = runs.width;
+  const n = keys.length / width;
+  const counts = new Uint32Array(n);
+  const bits = 31 - Math.clz32(runs.partitions.length);
+  const byPartition: number[][] = runs.partitions.map(() => []);
+  for (let i = 0; i < n; i++) byPartition[bits === 0 ? 0 : (keys[i * width] as number) >>> (32 - bits)]?.push(i);
+  runs.partitions.forEach((partition, p) => {
+    const asked = (byPartition[p] as number[]).sort((i, j) => compareKeys(keys, i, keys, j, width));
+    const absent = groupLengths(partition.shared, { width, keys, asked, counts });
+    groupLengths(partition.single, { width, keys, asked: absent, counts });
+  });
+  return counts;
+}
+
+/**
+ * Each key of `asked` (ascending)'s records in `part` into `counts`; returns the keys it has none of.
+ */
+function groupLengths(part: RunPart, o: { readonly width: number; readonly keys: Uint32Array; readonly asked: readonly number[]; readonly counts: Uint32Array }): number[] {
+  if (o.asked.length === 0 || part.to === part.from) return [...o.asked];
+  const absent: number[] = [];
+  const fd = openSync(part.path, 'r');
+  try {
+    const search = new RecordSearch(fd, part, o.width);
+    let from = part.from;
+    for (const i of o.asked) {
+      from = search.lowerBound(o.keys, i, from);
+      const held = search.groupEnd(o.keys, i, from) - from;
+      o.counts[i] = held;
+      if (held === 0) absent.push(i);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return absent;
+}
+
+/** Searches for keys in a run part of (key, document) records sorted by key, reading records at offsets. */
+class RecordSearch {
+  private readonly record: number;
+  private window: Uint32Array;
+
+  constructor(
+    private readonly fd: number,
+    private readonly part: RunPart,
+    private readonly width: number,
+  ) {
+    this.record = width + 1;
+    this.window = new Uint32Array(SEARCH_WINDOW * this.record);
+  }
+
+  /** Compares the key of the window's record r with key i of `keys`. */
+  private compare(r: number, keys: Uint32Array, i: number): number {
+    const w = this.width;
+    for (let x = 0; x < w; x++) {
+      const p = this.window[r * this.record + x] as number;
+      const q = keys[i * w + x] as number;
+      if (p !== q) return p < q ? -1 : 1;
+    }
+    return 0;
+  }
+
+  private read(from: number, to: number): void {
+    if (this.window.length < (to - from) * this.record) this.window = new Uint32Array((to - from) * this.record);
+    readRecords(this.fd, this.part.path, { from, to, width: this.record, into: this.window, at: 0 });
+  }
+
+  /** The first record of [from, part.to) whose key is not below key i of `keys`. */
+  lowerBound(keys: Uint32Array, i: number, from: number): number {
+    let lo = from;
+    let hi = this.part.to;
+    while (hi - lo > SEARCH_WINDOW) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      this.read(mid, mid + 1);
+      if (this.compare(0, keys, i) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === hi) return lo;
+    this.read(lo, hi);
+    let r = 0;
+    while (r < hi - lo && this.compare(r, keys, i) < 0) r++;
+    return lo + r;
+  }
+
+  /** The end of the records of key i from `from` (its first record, or where it would be): windows that double until one holds another key. */
+  groupEnd(keys: Uint32Array, i: number, from: number): number {
+    let at = from;
+    let span = SEARCH_WINDOW;
+    while (at < this.part.to) {
+      const to = Math.min(this.part.to, at + span);
+      this.read(at, to);
+      for (let r = 0; r < to - at; r++) if (this.compare(r, keys, i) !== 0) return at + r;
+      at = to;
+      span = Math.min(span * 2, 1 << 16);
+    }
+    return at;
+  }
+}
+

@@ -132,7 +132,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         ...(input.spanOracle ? { spanOracle: input.spanOracle } : {}),
         ...(input.replies ? { replies: input.replies } : {}),
         ...(input.planted ? { planted: input.planted } : {}),
-        ...(errorSample(run) > 0 ? { errors: errorSampling(run, input.docs, open.runtime) } : {}),
+        ...(errorSample(run) > 0 ? { errors: errorSampling(run, input.docs, open) } : {}),
         ...(input.judgments ? { judgments: input.judgments } : {}),
         localScorer: (plan) => localScorer(plan, { runtime: open.runtime, docs: input.docs, workDir: open.workDir, signal: opts.signal }),
       },
@@ -269,8 +269,15 @@ function resumeCommandOf(opts: RunOptions, runId: string): string {
   return opts.resumeCommand ? opts.resumeCommand(runId) : `bench run ${opts.configFile} --run-id ${runId} --resume`;
 }
 
-/** The run's error samples (issue 26): the ground truth as explanations see it, a cache they share, the run's stored values. */
-function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): ErrorSampling {
+/**
+ * The run's error samples (issue 26): the ground truth as explanations see it, a cache they
+ * share, the run's stored values, and what its kernels computed (the backend's, when it runs
+ * kernels here: the document frequencies an SCT explanation needs are in the ground truth's
+ * fingerprints, so no pass over the collection is made for them).
+ */
+function errorSampling(run: PreparedRun, docs: DocumentSet, open: Pick<OpenRun, 'runtime' | 'backend'>): ErrorSampling {
+  const { runtime, backend } = open;
+  const computed = backend.computedIfAny?.bind(backend);
   const gt = run.planned[0] as PlannedVariant;
   const shared = new Map<string, unknown>();
   const cached = <T>(key: string, compute: () => T): T => {
@@ -284,6 +291,7 @@ function errorSampling(run: PreparedRun, docs: DocumentSet, runtime: Runtime): E
     cached,
     // Looked up once a value: a look-up hashes the documents' digest with the key and checks the entry.
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>): T | undefined => cached(`stored:${codec.key}`, () => store.peek(docs, codec)?.value) } : {}),
+    ...(computed ? { computedIfAny: <T>(value: string | StoreCodec<T>): Promise<T | undefined> => computed(docs, value) } : {}),
   };
 }
 

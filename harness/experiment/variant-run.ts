@@ -146,6 +146,8 @@ export interface ErrorSampling {
   readonly size: number;
   cached<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** what the run's kernels computed (contract ExplainContext.computedIfAny) */
+  computedIfAny?<T>(value: string | StoreCodec<T>): Promise<T | undefined>;
 }
 
 /**
@@ -303,6 +305,7 @@ async function errorFile(
     width: 98,
     cached: e.cached,
     ...(e.storedIfAny ? { storedIfAny: e.storedIfAny } : {}),
+    ...(e.computedIfAny ? { computedIfAny: e.computedIfAny } : {}),
     signal: ctx.signal,
     // counted once a run for the size groups: an explanation's document sides need them too
     words: ctx.sizes.words,

@@ -3,7 +3,7 @@
  * document set and give back pairs by document index, counters, and measured time and cost.
  * Every backend must give the same pairs and scores for the same input.
  */
-import type { CounterRef, Counters, DocumentSet, PairScorer, Plan, ProcessTreeUsage } from '../../contract/index.ts';
+import type { CounterRef, Counters, DocumentSet, PairScorer, Plan, ProcessTreeUsage, StoreCodec } from '../../contract/index.ts';
 import type { PlanOutputs } from './outputs.ts';
 
 export interface VariantJob {
@@ -71,6 +71,14 @@ export interface Backend {
    * that runs kernels in this process has it.
    */
   scorer?(job: VariantJob, ctx: BackendContext): Promise<PairScorer | undefined>;
+  /**
+   * A value the kernels of this backend's runs on `docs` computed and still hold, by the key
+   * they cached it under or the codec they stored it by (contract ExplainContext
+   * `computedIfAny`): for the explanations of the run's errors. Undefined when no kernel made
+   * it, or its computation failed; nothing is computed. Only a backend that runs kernels in
+   * this process has it.
+   */
+  computedIfAny?<T>(docs: DocumentSet, value: string | StoreCodec<T>): Promise<T | undefined>;
   /** Releases threads, processes or clusters; always called, also after a failure. */
   close(): Promise<void>;
 }

@@ -50,6 +50,11 @@ export interface KernelScope {
   readonly shared: SharedCostScope;
 }
 
+/** The key under which `stored` keeps a value among the run's `cached` ones: what the run computed is read back by it (the local backend's `computedIfAny`). */
+export function storedCacheKey(codec: Pick<StoreCodec<unknown>, 'key'>): string {
+  return `stored:${codec.key}`;
+}
+
 export function makeKernelContext(o: KernelContextOptions): KernelScope {
   const counters: Counters = o.counters ?? {};
   const replayed: string[] = [];
@@ -78,27 +83,27 @@ export function makeKernelContext(o: KernelContextOptions): KernelScope {
     worthThreads: (steps) => o.tasks.worthThreads(steps),
     cached,
     stored: <T>(codec: StoreCodec<T>, compute: () => Promise<T>): Promise<T> =>
-      cached(`stored:${codec.key}`, async () => {
+      cached(storedCacheKey(codec), async () => {
         if (!store) {
           computed.push(codec.describe);
           return compute();
         }
-        const key = `stored:${codec.key}`;
+        const key = storedCacheKey(codec);
         const r = await store.get(docs, codec, compute, { cost: () => wholeCost(costs, key) });
         (r.replayed ? replayed : computed).push(codec.describe);
         if (r.replayed) shared.recordCost(r.cost ?? 'unknown');
         return r.value;
       }),
     storedIfAny: async <T>(codec: StoreCodec<T>): Promise<T | undefined> => {
-      const inRun = cache.get(`stored:${codec.key}`) as Promise<T> | undefined;
+      const inRun = cache.get(storedCacheKey(codec)) as Promise<T> | undefined;
       if (inRun) {
-        shared.use(`stored:${codec.key}`, { reused: true });
+        shared.use(storedCacheKey(codec), { reused: true });
         return inRun;
       }
       const peeked = store?.peek(docs, codec);
       if (peeked === undefined) return undefined;
       replayed.push(codec.describe);
-      return cached(`stored:${codec.key}`, async () => {
+      return cached(storedCacheKey(codec), async () => {
         shared.recordCost(peeked.cost ?? 'unknown');
         return peeked.value;
       });

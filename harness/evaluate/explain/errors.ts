@@ -396,6 +396,8 @@ export interface ErrorFileArgs {
   /** collection statistics shared by the explanations of a run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** what the run's kernels computed (contract/explain.ts) */
+  computedIfAny?<T>(value: string | StoreCodec<T>): Promise<T | undefined>;
   /** the run's interrupt (contract/explain.ts) */
   readonly signal?: AbortSignal;
   /** each document's words, counted once a run (pair.ts PairQuestion.words) */
@@ -473,6 +475,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
         width: o.width,
         ...(o.cached ? { cached: o.cached } : {}),
         ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+        ...(o.computedIfAny ? { computedIfAny: o.computedIfAny } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
         ...(o.words ? { words: o.words } : {}),
         ...(o.kept ? { kept: o.kept } : {}),

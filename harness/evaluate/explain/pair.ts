@@ -34,6 +34,8 @@ export interface PairQuestion {
   readonly width: number;
   /** values earlier runs kept for these documents (contract/explain.ts) */
   storedIfAny?<T>(codec: StoreCodec<T>): T | undefined;
+  /** values the run's kernels computed (contract/explain.ts) */
+  computedIfAny?<T>(value: string | StoreCodec<T>): Promise<T | undefined>;
   /** collection statistics shared by the explanations of one run (contract/explain.ts) */
   cached?<T>(key: string, compute: () => T): T;
   /** the run's interrupt, for evidence that passes over the collection (contract/explain.ts) */
@@ -169,7 +171,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const verdict = verdictOf(decided, nearDuplicate);
   const clusters = q.clusters ? clusterReading(q.clusters.clusterOf, a, b, nearDuplicate, rr ?? 0, q.threshold) : undefined;
   const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.computedIfAny ? { computedIfAny: q.computedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,

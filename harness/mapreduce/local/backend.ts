@@ -4,7 +4,8 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, CounterRef, Counters, DocumentSet, PairScorer, ProcessTreeUsage } from '../../../contract/index.ts';
+import type { CorpusShape, CounterRef, Counters, DocumentSet, PairScorer, ProcessTreeUsage, StoreCodec } from '../../../contract/index.ts';
+import { storedCacheKey } from '../../runtime/kernel-context.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { SharedCosts, SharedCostScope } from '../../runtime/shared-costs.ts';
 import type { PlanOutputs } from '../outputs.ts';
@@ -64,6 +65,11 @@ export function createLocalBackend(opts: LocalBackendOptions): Backend {
     async scorer(job: VariantJob, ctx: BackendContext): Promise<PairScorer | undefined> {
       const make = job.plan.local?.scorer;
       return make ? make(kernelFor(ctx).ctx) : undefined;
+    },
+    // Read access to the same cache the kernels share: a failed value is absent, as it is to a later kernel.
+    computedIfAny: async <T>(docs: DocumentSet, value: string | StoreCodec<T>): Promise<T | undefined> => {
+      const held = caches.get(docs)?.get(typeof value === 'string' ? value : storedCacheKey(value)) as Promise<T> | undefined;
+      return held?.catch(() => undefined);
     },
     // A runtime given is closed by whoever made it.
     close: async () => own?.close('finished'),

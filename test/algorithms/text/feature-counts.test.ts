@@ -1,9 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { adapter } from '../../../algorithms/broder/index.ts';
 import { countsByPass, countsFromFeatures, documentCounts, documentCountsById, PassCounts } from '../../../algorithms/text/feature-counts.ts';
 import { shingleOccurrences } from '../../../algorithms/text/offsets.ts';
+import { featuresCodec } from '../../../algorithms/text/corpus-features.ts';
 import { fingerprintSlice, mergeSlices } from '../../../algorithms/text/features.ts';
+import { fingerprintRunsKey, writeFingerprintRuns, type HeldFingerprintRuns } from '../../../algorithms/text/fingerprint-runs.ts';
+import type { StoreCodec } from '../../../contract/index.ts';
+import { WorkerPool } from '../../../harness/runtime/pool.ts';
 import { docSet } from '../../support/corpus.ts';
+import { kernelOnThreads } from '../../support/kernel-on-threads.ts';
 
 const explain = adapter.explain!;
 
@@ -98,4 +106,75 @@ describe('PassCounts', () => {
     setImmediate(() => setImmediate(() => ac.abort(new Error('interrupted'))));
     await expect(asked).rejects.toThrow('interrupted');
   });
+});
+
+describe('document counts from what the run computed', () => {
+  const pool = new WorkerPool(1);
+  const dir = mkdtempSync(join(tmpdir(), 'feature-counts-'));
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const texts = Array.from({ length: 60 }, (_, i) => `doc ${i % 7} the cat sat on mat ${i % 3} and the dog ran ${i % 5} times ${'x'.repeat(i % 4)} ${i % 11 === 0 ? `only ${i}` : ''}`);
+  const docs = docSet(texts);
+
+  /** A run's cache as the local backend offers it to explanations (ExplainContext.computedIfAny). */
+  function computed(values: Map<string, unknown>): <T>(value: string | StoreCodec<T>) => Promise<T | undefined> {
+    return async <T>(value: string | StoreCodec<T>) => values.get(typeof value === 'string' ? value : `stored:${value.key}`) as T | undefined;
+  }
+
+  for (const fingerprint of ['rabin64', 'md5'] as const) {
+    const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint });
+    const held = async (): Promise<HeldFingerprintRuns> => {
+      const work = mkdtempSync(join(dir, 'runs-'));
+      const k = kernelOnThreads({ docs, pool, threads: 1, budget: 2 ** 30, workDir: work });
+      return { ...(await writeFingerprintRuns(k, { shingle: p.shingle, kind: fingerprint, dir: work, batchChars: 200, partitionBits: 1 })), dir: work, removed: false };
+    };
+    /** Pairs' fingerprints by number and their hex; the counts a pass gives. */
+    const asked = (a: number, b: number) => {
+      const occ = shingleOccurrences(`${texts[a]} ${texts[b]} zebra crossing`, p.shingle, fingerprint);
+      const ids = [...new Set(occ.ids)];
+      return { occ, ids, expected: countsByPass(docs, p.shingle, fingerprint, ids.map((id) => occ.hexOf(id))) };
+    };
+
+    it(`come from the fingerprint runs without a pass, as a pass counts them (${fingerprint})`, async () => {
+      const runs = await held();
+      const pass = vi.spyOn(PassCounts.prototype, 'counts');
+      try {
+        const shared = new Map<string, unknown>();
+        const cached = <T>(key: string, compute: () => T): T => (shared.has(key) ? (shared.get(key) as T) : (shared.set(key, compute()), shared.get(key) as T));
+        const computedIfAny = computed(new Map([[fingerprintRunsKey(p.shingle, fingerprint), runs]]));
+        for (const [a, b] of [[0, 1], [11, 22], [0, 33]] as const) {
+          const { occ, ids, expected } = asked(a, b);
+          const byId = await documentCountsById({ docs, cached, computedIfAny }, p.shingle, fingerprint, occ, ids);
+          expect(new Map([...byId].map(([id, n]) => [occ.hexOf(id), n]))).toEqual(expected);
+          const keys = [...expected.keys()];
+          expect(await documentCounts({ docs, computedIfAny }, p.shingle, fingerprint, keys)).toEqual(expected);
+          // held by none (zebra), one (only 11), several
+          expect(new Set([...expected.values()].map((n) => Math.min(n, 2)))).toEqual(new Set([0, 1, 2]));
+        }
+        expect(pass).not.toHaveBeenCalled();
+      } finally {
+        pass.mockRestore();
+      }
+    });
+
+    it(`come from the features computed in the run, and from a pass once the runs were removed (${fingerprint})`, async () => {
+      const features = mergeSlices([fingerprintSlice({ texts, firstDoc: 0, shingle: p.shingle, kind: fingerprint })]);
+      const runs = { ...(await held()), removed: true };
+      const pass = vi.spyOn(PassCounts.prototype, 'counts');
+      try {
+        const { occ, ids, expected } = asked(0, 11);
+        const byHex = (m: Map<number, number>) => new Map([...m].map(([id, n]) => [occ.hexOf(id), n]));
+        const fromFeatures = computed(new Map<string, unknown>([[`stored:${featuresCodec(p.shingle, fingerprint).key}`, features]]));
+        expect(byHex(await documentCountsById({ docs, computedIfAny: fromFeatures }, p.shingle, fingerprint, occ, ids))).toEqual(expected);
+        expect(pass).not.toHaveBeenCalled();
+        const removed = computed(new Map([[fingerprintRunsKey(p.shingle, fingerprint), runs]]));
+        expect(byHex(await documentCountsById({ docs, computedIfAny: removed }, p.shingle, fingerprint, occ, ids))).toEqual(expected);
+        expect(pass).toHaveBeenCalledTimes(1);
+      } finally {
+        pass.mockRestore();
+      }
+    });
+  }
 });
