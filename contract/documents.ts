@@ -14,10 +14,43 @@ export interface Document {
   readonly meta?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The documents' texts, by index. An array is one. A run whose texts would take too much of its
+ * memory budget holds them in a file of its work folder instead (harness/corpus/spilled-texts.ts),
+ * read back a window at a time: a loop over every text costs a read of the file, so code that
+ * needs only the texts' lengths asks `lengthOf`.
+ */
+export interface DocumentTexts extends Iterable<string> {
+  readonly length: number;
+  /** the text of document `index`; undefined outside 0..length-1 */
+  at(index: number): string | undefined;
+  /** the texts `start..end-1`, as an array of their own (a batch to hand a thread) */
+  slice(start?: number, end?: number): string[];
+  /** a text's length in UTF-16 code units without reading it, where that is known apart (see `lengthOf`) */
+  readonly lengthAt?: (index: number) => number;
+}
+
+/** Text `index` of `texts` (in range: the caller's loop bounds it). */
+export function textAt(texts: DocumentTexts, index: number): string {
+  return texts.at(index) as string;
+}
+
+/** The length of text `index` in UTF-16 code units, without reading a spilled text. */
+export function lengthOf(texts: DocumentTexts, index: number): number {
+  return texts.lengthAt ? texts.lengthAt(index) : (texts.at(index) as string).length;
+}
+
+/** The texts' total length in UTF-16 code units, without reading spilled texts. */
+export function totalLength(texts: DocumentTexts): number {
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) n += lengthOf(texts, i);
+  return n;
+}
+
 /** The documents of a run, by index. */
 export interface DocumentSet {
   readonly ids: readonly string[];
-  readonly texts: readonly string[];
+  readonly texts: DocumentTexts;
   /** Each document's `meta`, same indexes; absent when the reader carries none. */
   readonly meta?: readonly (Readonly<Record<string, string>> | undefined)[];
 }

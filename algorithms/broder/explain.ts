@@ -131,7 +131,7 @@ interface Rule {
 
 function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: number }): Rule {
   const s = params.sampling;
-  const words = (i: number): number => normalizedWordCount(ctx.docs.texts[i] as string);
+  const words = (i: number): number => normalizedWordCount(ctx.docs.texts.at(i) as string);
   switch (s.method) {
     case 'none':
       return { text: 'no sampling: every fingerprint counts', data: { method: 'none' }, sampled: false };
@@ -162,7 +162,7 @@ function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: 
 async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evidence> {
   // The same document is explained by many variants of a run: its shingles are cut once.
   const key = `broder-distinct:${JSON.stringify([params.shingle, params.fingerprint])}`;
-  const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts[i] as string)));
+  const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts.at(i) as string)));
   const dA = of(ctx.a);
   const dB = of(ctx.b);
   const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
@@ -195,7 +195,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const kept = flagsSet(keptFlag);
   const denominator = sizeA + sizeB - kept;
   const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
-  const text = ctx.docs.texts[ctx.a] as string;
+  const text = ctx.docs.texts.at(ctx.a) as string;
   const sct = Number.isFinite(limit);
   const show = (flag: number): SharedFingerprint[] =>
     shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));

@@ -4,7 +4,7 @@
  * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
  * twenty samplings cost little more than one.
  */
-import { concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
+import { totalLength, concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
@@ -71,9 +71,7 @@ function outOfCore(k: KernelContext, external: boolean): boolean {
 }
 
 function shapeOf(k: KernelContext): CorpusShape {
-  let chars = 0;
-  for (const t of k.docs.texts) chars += t.length;
-  return { documents: k.docs.texts.length, chars };
+  return { documents: k.docs.texts.length, chars: totalLength(k.docs.texts) };
 }
 
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {

@@ -16,7 +16,7 @@ export function writeCorpusJsonl(docs: DocumentSet, text: 'normalized' | 'raw', 
     let chunk: string[] = [];
     let size = 0;
     docs.ids.forEach((id, i) => {
-      const t = docs.texts[i] as string;
+      const t = docs.texts.at(i) as string;
       const line = `${JSON.stringify({ id, text: text === 'raw' ? t : normalize(t) })}\n`;
       chunk.push(line);
       size += line.length;

@@ -32,8 +32,8 @@ export function lexiconsOf(params: ImatchParams, ctx: Pick<ExplainContext, 'docs
 
 function evidence(params: ImatchParams, ctx: ExplainContext): Evidence {
   const lexicons = lexiconsOf(params, ctx);
-  const termsA = sortedUnique(documentTerms(ctx.docs.texts[ctx.a] as string));
-  const termsB = sortedUnique(documentTerms(ctx.docs.texts[ctx.b] as string));
+  const termsA = sortedUnique(documentTerms(ctx.docs.texts.at(ctx.a) as string));
+  const termsB = sortedUnique(documentTerms(ctx.docs.texts.at(ctx.b) as string));
   const sigA = lexicons.signatures(termsA);
   const sigB = lexicons.signatures(termsB);
   const inBase = (ts: readonly string[]): string[] => ts.filter((t) => lexicons.has(0, t));

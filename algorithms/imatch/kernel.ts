@@ -9,7 +9,7 @@
  * from a ScanCount pass per document over its postings, which counts the signatures it shares
  * with every later document, as imatch-pairs sums them.
  */
-import type { CorpusShape, KernelContext, KernelResult, LocalKernel, PlanContext, SideRecord } from '../../contract/index.ts';
+import { lengthOf, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PlanContext, type SideRecord } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { mergeWordSlices, type WordSets } from '../text/word-sets.ts';
 import { COLLISIONS, DF, PAIRS, sharedScore, SIGNATURES } from './jobs.ts';
@@ -174,7 +174,7 @@ function scanPairs(docs: number, K1: number, docGroups: Int32Array, groupSize: r
 
 async function computeWordSets(k: KernelContext): Promise<WordSets> {
   const texts = k.docs.texts;
-  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  const slices = balancedRanges(texts.length, (i) => lengthOf(texts, i), Math.max(1, k.parallelism));
   let done = 0;
   k.progress('reading words', 0, texts.length);
   const parts = await Promise.all(

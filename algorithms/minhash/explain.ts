@@ -43,8 +43,8 @@ export function signed(s: MinhashSettings, text: string): Signed {
 function evidence(params: MinhashParams, ctx: ExplainContext): Evidence {
   const s = resolveSettings(params, { minScore: Number.MIN_VALUE, seed: ctx.seed });
   const { bands, rows } = s.lsh();
-  const A = signed(s, ctx.docs.texts[ctx.a] as string);
-  const B = signed(s, ctx.docs.texts[ctx.b] as string);
+  const A = signed(s, ctx.docs.texts.at(ctx.a) as string);
+  const B = signed(s, ctx.docs.texts.at(ctx.b) as string);
   const common = [...A.fingerprints].filter((f) => B.fingerprints.has(f)).length;
   const union = A.fingerprints.size + B.fingerprints.size - common;
   const jaccard = union === 0 ? null : common / union;

@@ -10,7 +10,7 @@
  * slots here where it is a key there, and the scores come from the same functions over the
  * same integers.
  */
-import { type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
+import { lengthOf, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { listOffsets } from '../../kernels/list-offsets.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { intersectionSize } from '../text/distinct.ts';
@@ -164,7 +164,7 @@ async function computeSignatures(k: KernelContext, s: MinhashSettings, o: { read
   const kk = s.sketch.k;
   const texts = k.docs.texts;
   const n = texts.length;
-  const ranges = signatureRanges((d) => (texts[d] as string).length, n, { threads: k.parallelism, inFlightChars: o.inFlightChars });
+  const ranges = signatureRanges((d) => lengthOf(texts, d), n, { threads: k.parallelism, inFlightChars: o.inFlightChars });
   const values = sharedU32(2 * kk * n);
   const sizes = new Uint32Array(n);
   let densified = 0;

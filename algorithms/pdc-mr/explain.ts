@@ -34,8 +34,8 @@ function evidence(params: PdcMrParams, ctx: ExplainContext): Evidence {
   const spec = params.signature;
   const tables = once(ctx, `pdc-mr-tables:${JSON.stringify(spec)}`, () => corpusTables(spec, needsDocumentFrequencies(spec) ? wordFrequencies(ctx) : null));
   const signer = makeSigner(spec, tables);
-  const ta = ctx.docs.texts[ctx.a] as string;
-  const tb = ctx.docs.texts[ctx.b] as string;
+  const ta = ctx.docs.texts.at(ctx.a) as string;
+  const tb = ctx.docs.texts.at(ctx.b) as string;
   const A = signDocument(ta, signer).sentences;
   const B = signDocument(tb, signer).sentences;
   const pairs = sentencePairs(A, B, params.tau);

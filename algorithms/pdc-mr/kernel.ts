@@ -4,7 +4,7 @@
  * sentence join is ScanCount on worker threads (`text/sentence-tasks.ts`), and sequence matching runs the
  * same `diagonalRunsOf` and `coverageScore` as MR#3's reducer. Counters are the jobs' counters.
  */
-import { countIfAny, type KernelContext, type LocalKernel, type PairList, type Span } from '../../contract/index.ts';
+import { lengthOf, countIfAny, type KernelContext, type LocalKernel, type PairList, type Span } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import type { DocumentFrequencies } from '../text/document-frequencies.ts';
 import { MAX_DIGIT_BITS } from '../../kernels/sort/digit-plan.ts';
@@ -29,7 +29,7 @@ export function pdcMrKernel(params: PdcMrParams, minScore: number): LocalKernel 
 async function runKernel(k: KernelContext, params: PdcMrParams, minScore: number): Promise<{ pairs: PairList; spans: Span[] }> {
   const texts = k.docs.texts;
   const docs = texts.length;
-  const slices = balancedRanges(docs, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 2));
+  const slices = balancedRanges(docs, (i) => lengthOf(texts, i), Math.max(1, k.parallelism * 2));
 
   let df: DocumentFrequencies | null = null;
   if (needsDocumentFrequencies(params.signature)) {

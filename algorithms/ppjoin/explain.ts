@@ -36,7 +36,7 @@ interface Step {
 }
 
 function side(doc: number, ctx: ExplainContext, params: PPJoinParams): { doc: number; keys: string[]; text: Map<string, string> } {
-  const t = ctx.docs.texts[doc] as string;
+  const t = ctx.docs.texts.at(doc) as string;
   const occ = shingleOccurrences(t, params.shingle, params.fingerprint);
   const text = new Map<string, string>();
   occ.keys.forEach((k, i) => {

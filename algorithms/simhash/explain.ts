@@ -67,7 +67,7 @@ function featureTexts(clean: string, o: WeightingOptions, meta: Readonly<Record<
 /** Document frequencies as the run had them: from the df file, or counted over the collection by the kernel's own task. */
 export function documentFrequencies(params: SimhashParams, o: WeightingOptions, docs: DocumentSet): DfLookup {
   if (params.document_frequencies.from === 'file') return dfFromRecords(readDfFile(params.document_frequencies.path), o.seeds);
-  const entries = sliceDocumentFrequencies({ texts: docs.texts, options: o });
+  const entries = sliceDocumentFrequencies({ texts: [...docs.texts], options: o });
   const table = new HashCounts(entries.length / 3);
   for (let i = 0; i < entries.length; i += 3) table.add(entries[i] as number, entries[i + 1] as number, entries[i + 2] as number);
   return { documents: docs.texts.length, get: (hi, lo) => table.get(hi, lo) };
@@ -103,8 +103,8 @@ const num = (x: number): number => Number(x.toPrecision(6));
 async function evidence(params: SimhashParams, ctx: ExplainContext): Promise<Evidence> {
   const o = weightingOptions(params, ctx.seed);
   const df = once(ctx, `simhash-df:${JSON.stringify({ f: o.features, strip: o.strip, seeds: o.seeds, df: params.document_frequencies })}`, () => documentFrequencies(params, o, ctx.docs));
-  const A = weighDocument(o, df, ctx.docs.texts[ctx.a] as string, ctx.docs.meta?.[ctx.a]);
-  const B = weighDocument(o, df, ctx.docs.texts[ctx.b] as string, ctx.docs.meta?.[ctx.b]);
+  const A = weighDocument(o, df, ctx.docs.texts.at(ctx.a) as string, ctx.docs.meta?.[ctx.a]);
+  const B = weighDocument(o, df, ctx.docs.texts.at(ctx.b) as string, ctx.docs.meta?.[ctx.b]);
   const lines: string[] = [];
   if (!A.fingerprint || !B.fingerprint) {
     const which = !A.fingerprint && !B.fingerprint ? 'neither document has' : !A.fingerprint ? 'A has' : 'B has';

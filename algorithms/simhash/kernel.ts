@@ -14,6 +14,7 @@
  * feature text: the two differ only if two distinct features of the corpus collide in 64 bits.
  */
 import type { KernelContext, KernelResult, LocalKernel } from '../../contract/plan.ts';
+import { lengthOf } from '../../contract/documents.ts';
 import type { SideRecord } from '../../contract/jobs.ts';
 import { concatPairs } from '../../contract/pairs.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
@@ -80,7 +81,7 @@ async function frozenDf(ctx: KernelContext, o: WeightingOptions, dfFile: string 
     return { arrays: df.table.shared(), documents: df.documents, terms: null };
   }
   const texts = ctx.docs.texts;
-  const ranges = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, ctx.parallelism));
+  const ranges = balancedRanges(texts.length, (i) => lengthOf(texts, i), Math.max(1, ctx.parallelism));
   ctx.progress('document frequencies', 0, texts.length);
   let done = 0;
   const parts = await Promise.all(
@@ -99,7 +100,7 @@ async function frozenDf(ctx: KernelContext, o: WeightingOptions, dfFile: string 
 async function fingerprints(ctx: KernelContext, o: WeightingOptions, df: FrozenDf): Promise<Fingerprints> {
   const texts = ctx.docs.texts;
   const metas = metaFieldsUsed(o).length > 0 ? (ctx.docs.meta ?? null) : null;
-  const ranges = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, ctx.parallelism * 2));
+  const ranges = balancedRanges(texts.length, (i) => lengthOf(texts, i), Math.max(1, ctx.parallelism * 2));
   ctx.progress('fingerprints', 0, texts.length);
   let done = 0;
   const parts = await Promise.all(

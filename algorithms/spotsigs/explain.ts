@@ -59,8 +59,8 @@ function evidence(params: SpotSigsParams, ctx: ExplainContext): Evidence {
   const spec = signatureSpec(params);
   const tables = once(ctx, `spotsigs-tables:${spec.method === 'spotsigs' ? spec.antecedents : ''}`, () => corpusTables(spec, wordFrequencies(ctx)));
   const antecedents = new Set(tables.antecedents);
-  const ta = ctx.docs.texts[ctx.a] as string;
-  const tb = ctx.docs.texts[ctx.b] as string;
+  const ta = ctx.docs.texts.at(ctx.a) as string;
+  const tb = ctx.docs.texts.at(ctx.b) as string;
   const A = chainsOf(ta, antecedents, params.distance, params.chain);
   const B = chainsOf(tb, antecedents, params.distance, params.chain);
   // the detector's own signer gives the sets it joins; the chains name them

@@ -1,5 +1,5 @@
 /** Document-level SpotSigs over typed arrays: PDC-MR's unit index and join with documents as units. */
-import { countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
+import { lengthOf, countIfAny, type KernelContext, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { balancedRanges } from '../text/chunks.ts';
 import { buildIndex, corpusDocumentFrequencies, joinUnits, sentenceTasks } from '../text/sentence-index.ts';
 import { corpusTables } from '../text/sentence-signatures.ts';
@@ -18,7 +18,7 @@ export function spotSigsKernel(params: SpotSigsParams, minScore: number): LocalK
 async function run(k: KernelContext, params: SpotSigsParams, minScore: number): Promise<{ pairs: PairList }> {
   const texts = k.docs.texts;
   const docs = texts.length;
-  const slices = balancedRanges(docs, (i) => (texts[i] as string).length, Math.max(1, k.parallelism * 2));
+  const slices = balancedRanges(docs, (i) => lengthOf(texts, i), Math.max(1, k.parallelism * 2));
   const df = await k.cached('document-terms:document-frequencies', () => corpusDocumentFrequencies(k, slices));
   countIfAny(k, DF, 'terms', df.df.size);
   const spec = signatureSpec(params);

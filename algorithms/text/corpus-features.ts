@@ -4,7 +4,7 @@
  * the same shingling and fingerprint (Broder's ground truth and samplings, MinHash, PPJoin)
  * shares one computation in a run, and a later run over the same documents replays it.
  */
-import type { KernelContext, StoreCodec } from '../../contract/index.ts';
+import { lengthOf, type KernelContext, type StoreCodec } from '../../contract/index.ts';
 import { balancedRanges } from './chunks.ts';
 import { codeDigest } from './code-digest.ts';
 import { mergeOnThreads, mergeSlices, type DocumentFeatures } from './features.ts';
@@ -42,7 +42,7 @@ export function featuresCodec(shingle: ShingleSpec, kind: FingerprintKind): Stor
 async function computeFeatures(k: KernelContext, shingle: ShingleSpec, kind: FingerprintKind): Promise<DocumentFeatures> {
   const texts = k.docs.texts;
   // One slice a thread: the merge costs a comparison per slice per entry.
-  const slices = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.max(1, k.parallelism));
+  const slices = balancedRanges(texts.length, (i) => lengthOf(texts, i), Math.max(1, k.parallelism));
   // Sliced for several threads, the slices are shared: the threads merge them too.
   const shared = slices.length > 1;
   let done = 0;

@@ -211,7 +211,7 @@ async function countsInPieces(
     signal?.throwIfAborted();
     let to = from;
     let chars = 0;
-    while (to < n && chars < o.pieceChars) chars += (docs.texts[to++] as string).length;
+    while (to < n && chars < o.pieceChars) chars += (docs.texts.at(to++) as string).length;
     for (const [k, c] of countsByPass(docs, shingle, kind, keys, { from, to })) counts.set(k, (counts.get(k) as number) + c);
     from = to;
     if (from < n) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -244,7 +244,7 @@ export function countsByPass(docs: DocumentSet, shingle: ShingleSpec, kind: Fing
   for (const w of firstWords) tops[w >>> 16] = 1;
   const to = range?.to ?? docs.texts.length;
   for (let d = range?.from ?? 0; d < to; d++) {
-    const text = docs.texts[d] as string;
+    const text = docs.texts.at(d) as string;
     const fps = shingleFingerprints(normalize(text), shingle, kind);
     const data = fps.data;
     const width = fps.width;

@@ -19,7 +19,7 @@
  * depth grew with the batches (docs/performance.md, "The fingerprint runs without a merge").
  */
 import { closeSync, openSync, rmSync } from 'node:fs';
-import type { KernelContext } from '../../contract/index.ts';
+import { totalLength, lengthOf, type KernelContext } from '../../contract/index.ts';
 import { compareKeys } from '../../kernels/sort/compare-keys.ts';
 import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
 import { balancedRanges, settleAll } from './chunks.ts';
@@ -381,12 +381,11 @@ export function partBitsFor(chars: number, partitionBits: number): number {
  */
 export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsOptions): Promise<FingerprintRuns> {
   const texts = k.docs.texts;
-  let chars = 0;
-  for (const t of texts) chars += t.length;
+  const chars = totalLength(texts);
   // A multiple of the threads: three batches on two threads left one thread idle for a third of the phase.
   const threads = Math.max(1, k.parallelism);
   const wanted = Math.max(1, Math.ceil(chars / Math.max(1, o.batchChars)));
-  const batches = balancedRanges(texts.length, (i) => (texts[i] as string).length, Math.ceil(wanted / threads) * threads);
+  const batches = balancedRanges(texts.length, (i) => lengthOf(texts, i), Math.ceil(wanted / threads) * threads);
   const partBits = partBitsFor(chars, o.partitionBits);
   let done = 0;
   k.progress('fingerprint runs', 0, batches.length);

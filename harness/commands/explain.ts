@@ -115,7 +115,7 @@ export async function explainFromRun(args: ExplainArgs): Promise<{ explanation: 
     kept,
     ...(store ? { storedIfAny: <T>(codec: StoreCodec<T>) => store.peek(docs, codec)?.value } : {}),
   });
-  return { explanation, texts: { a: docs.texts[a] as string, b: docs.texts[b] as string } };
+  return { explanation, texts: { a: docs.texts.at(a) as string, b: docs.texts.at(b) as string } };
 }
 
 interface Argv {

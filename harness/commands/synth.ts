@@ -56,7 +56,7 @@ async function readSources(args: SynthArgs, progress: Progress): Promise<{ docs:
   if (args.from) {
     const exp = await loadExperiment(args.from);
     const r = await readExperimentCorpus(exp, { onDocument: (n) => n % 500 === 0 && progress.update(`reading ${args.from}`, n) });
-    r.docs.ids.forEach((id, i) => docs.push({ id, text: r.docs.texts[i] as string }));
+    r.docs.ids.forEach((id, i) => docs.push({ id, text: r.docs.texts.at(i) as string }));
     sources.push({ source: args.from, documents: r.docs.ids.length });
   }
   const list = args.source ?? (args.from ? [] : ['mail']);

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DocumentSet } from '../../contract/index.ts';
+import { pickTexts } from './spilled-texts.ts';
 
 export interface ExactDuplicateGroup {
   /** the index (in the documents read) of the document kept */
@@ -32,23 +33,25 @@ export function removeExactDuplicates(docs: DocumentSet): ExactDuplicates {
   const first = new Map<string, number>();
   const groups = new Map<number, number[]>();
   const keep: number[] = [];
-  docs.texts.forEach((text, i) => {
+  let i = 0;
+  for (const text of docs.texts) {
     const digest = createHash('md5').update(canonicalText(text), 'utf8').digest('hex');
     const k = first.get(digest);
     if (k === undefined) {
       first.set(digest, i);
       keep.push(i);
-      return;
+    } else {
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = []));
+      g.push(i);
     }
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(i);
-  });
+    i++;
+  }
   const meta = docs.meta;
   return {
     docs: {
       ids: keep.map((i) => docs.ids[i] as string),
-      texts: keep.map((i) => docs.texts[i] as string),
+      texts: pickTexts(docs.texts, keep),
       ...(meta ? { meta: keep.map((i) => meta[i]) } : {}),
     },
     groups: [...groups].map(([kept, removed]) => ({ kept, removed })).sort((x, y) => x.kept - y.kept),

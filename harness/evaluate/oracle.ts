@@ -24,7 +24,7 @@ export function loadSpanOracle(file: string, docs: DocumentSet): SpanOracle {
   const sentences = new Map<number, SentenceSpan[]>();
   const sentencesOf = (d: number): SentenceSpan[] => {
     let s = sentences.get(d);
-    if (!s) sentences.set(d, (s = splitSentences(docs.texts[d] as string)));
+    if (!s) sentences.set(d, (s = splitSentences(docs.texts.at(d) as string)));
     return s;
   };
   return {

@@ -14,7 +14,7 @@
  * A span's kind is decided by where it starts: a quoted reply that runs on into the quoted
  * footer is a reply, not a footer.
  */
-import type { Span } from '../../contract/index.ts';
+import { type DocumentTexts, textAt, type Span } from '../../contract/index.ts';
 import { normalize } from '../../algorithms/text/normalize.ts';
 
 export const LIST_FOOTER =
@@ -94,11 +94,11 @@ export function signatureBlocks(text: string): [number, number][] {
  * whatever the order of the spans. Each distinct side (document, start, end) is looked at once:
  * a footer pairs one range of a mail with hundreds of others.
  */
-export function spanKinds(spans: readonly Span[], texts: readonly string[], repeatedDocuments: number): SpanKind[] {
+export function spanKinds(spans: readonly Span[], texts: DocumentTexts, repeatedDocuments: number): SpanKind[] {
   const blocks = new Map<number, [number, number][]>();
   const inSignature = (d: number, at: number): boolean => {
     let b = blocks.get(d);
-    if (!b) blocks.set(d, (b = signatureBlocks(texts[d] as string)));
+    if (!b) blocks.set(d, (b = signatureBlocks(textAt(texts, d))));
     return b.some(([s, e]) => at >= s && at < e);
   };
   interface Side {
@@ -115,7 +115,7 @@ export function spanKinds(spans: readonly Span[], texts: readonly string[], repe
     const key = `${doc}:${start}:${end}`;
     let s = sides.get(key);
     if (s) return s;
-    const t = texts[doc] as string;
+    const t = textAt(texts, doc);
     const normalized = normalize(t.slice(start, end));
     let text = textIds.get(normalized);
     if (text === undefined) {

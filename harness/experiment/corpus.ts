@@ -4,7 +4,10 @@
  * and `bench corpus`, so both count and skip the same way.
  */
 import { setImmediate } from 'node:timers/promises';
-import type { DocumentSet } from '../../contract/index.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DocumentSet, DocumentTexts } from '../../contract/index.ts';
+import { SpilledTextsWriter } from '../corpus/spilled-texts.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
@@ -28,6 +31,8 @@ export interface CorpusRead {
     readonly missing: number;
   };
   readonly seconds: number;
+  /** the UTF-8 bytes of the texts read (before exact duplicates are removed) */
+  readonly textBytes: number;
   /** with `corpus.exact_duplicates: remove`: the groups of identical texts, by document id, and how many documents were removed */
   readonly exactDuplicates?: { readonly groups: readonly { readonly kept: string; readonly removed: readonly string[] }[]; readonly removed: number };
 }
@@ -40,6 +45,12 @@ export interface CorpusReadOptions {
   readonly cache?: CorpusCacheOptions;
   /** The run's fingerprints of its inputs (inputs.ts), so that the cache need not take the corpus's again. */
   readonly inputs?: readonly FileSetFingerprint[];
+  /**
+   * Texts beyond `aboveChars` UTF-16 code units go to a file in `dir` (made if missing), with
+   * those read before, instead of staying in memory (corpus/spilled-texts.ts). The file has one
+   * owner: the folder's, which removes it.
+   */
+  readonly spill?: { readonly dir: string; readonly aboveChars: number };
   onDocument?(count: number): void;
 }
 
@@ -50,7 +61,7 @@ export async function readExperimentCorpus(exp: Pick<Experiment, 'corpus'>, opts
   const stats = newCorpusStats();
   const subset = c.subset ? await buildSubset(c.subset, { skip: (s: Skip) => recordSkip(stats, s, c.strict) }) : undefined;
   const ids: string[] = [];
-  const texts: string[] = [];
+  const held = new HeldTexts(opts.spill);
   const meta: (Readonly<Record<string, string>> | undefined)[] = [];
   let withMeta = 0;
   let outside = 0;
@@ -69,25 +80,32 @@ export async function readExperimentCorpus(exp: Pick<Experiment, 'corpus'>, opts
     stats,
   );
   let yielded = performance.now();
-  for await (const d of source as AsyncIterable<Document>) {
-    // Readers that read synchronously between awaits never let timers and signal handlers run:
-    // give the event loop a turn every 50 ms, so that Ctrl-C stops the reading at once.
-    if (performance.now() - yielded > 50) {
-      await setImmediate();
-      yielded = performance.now();
+  let finished = false;
+  try {
+    for await (const d of source as AsyncIterable<Document>) {
+      // Readers that read synchronously between awaits never let timers and signal handlers run:
+      // give the event loop a turn every 50 ms, so that Ctrl-C stops the reading at once.
+      if (performance.now() - yielded > 50) {
+        await setImmediate();
+        yielded = performance.now();
+      }
+      opts.signal?.throwIfAborted();
+      if (subset && !subset.ids.has(d.id)) {
+        outside++;
+        continue;
+      }
+      ids.push(d.id);
+      held.add(d.text);
+      meta.push(d.meta);
+      if (d.meta) withMeta++;
+      opts.onDocument?.(ids.length);
+      if (subset && c.limit !== undefined && ids.length >= c.limit) break;
     }
-    opts.signal?.throwIfAborted();
-    if (subset && !subset.ids.has(d.id)) {
-      outside++;
-      continue;
-    }
-    ids.push(d.id);
-    texts.push(d.text);
-    meta.push(d.meta);
-    if (d.meta) withMeta++;
-    opts.onDocument?.(ids.length);
-    if (subset && c.limit !== undefined && ids.length >= c.limit) break;
+    finished = true;
+  } finally {
+    if (!finished) held.discard();
   }
+  const texts = held.finish();
   if (subset && ids.length === 0) {
     throw new DataError(
       `${c.path ?? c.format}: none of the ${subset.ids.size} documents the subset selects is in the collection (${stats.kept} documents read)`,
@@ -102,7 +120,46 @@ export async function readExperimentCorpus(exp: Pick<Experiment, 'corpus'>, opts
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
     seconds: (performance.now() - t0) / 1000,
+    textBytes: held.utf8Bytes,
   };
+}
+
+/** The texts as they are read: in an array, until they pass the spill's size, then in a file. */
+class HeldTexts {
+  private readonly inMemory: string[] = [];
+  private chars = 0;
+  private writer: SpilledTextsWriter | undefined;
+  private bytes = 0;
+
+  constructor(private readonly spill: CorpusReadOptions['spill']) {}
+
+  get utf8Bytes(): number {
+    return this.writer ? this.writer.utf8Bytes : this.bytes;
+  }
+
+  add(text: string): void {
+    if (this.writer) {
+      this.writer.add(text);
+      return;
+    }
+    this.inMemory.push(text);
+    this.bytes += Buffer.byteLength(text, 'utf8');
+    this.chars += text.length;
+    if (this.spill && this.chars > this.spill.aboveChars) {
+      mkdirSync(this.spill.dir, { recursive: true });
+      this.writer = new SpilledTextsWriter(join(this.spill.dir, 'texts'));
+      for (const t of this.inMemory) this.writer.add(t);
+      this.inMemory.length = 0;
+    }
+  }
+
+  finish(): DocumentTexts {
+    return this.writer ? this.writer.finish() : this.inMemory;
+  }
+
+  discard(): void {
+    this.writer?.discard();
+  }
 }
 
 function recordSkip(stats: CorpusStats, s: Skip, strict: boolean): void {

@@ -24,6 +24,8 @@ export interface ReadOptions {
   readonly inputs: InputsFingerprint;
   readonly identifyFilesBy: 'stat' | 'content';
   readonly corpusCache?: CorpusCacheOptions;
+  /** where texts go that the run should not hold in memory (experiment/corpus.ts) */
+  readonly spill?: { readonly dir: string; readonly aboveChars: number };
   readonly signal: AbortSignal;
   readonly progress: Progress;
 }
@@ -48,6 +50,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
     signal: o.signal,
     threads: o.runtime.reads,
     ...(o.corpusCache ? { cache: { ...o.corpusCache, method: o.identifyFilesBy } } : {}),
+    ...(o.spill ? { spill: o.spill } : {}),
     onDocument: (n) => {
       if (n % 500 === 0) o.progress.update('reading documents', n);
     },
@@ -66,7 +69,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
       path: exp.corpus.path ?? null,
       documents: docs.ids.length,
       // The size a cost curve is drawn against (the EMR estimate's CPU-seconds per MB).
-      text_bytes: docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0),
+      text_bytes: r.textBytes,
       read: r.stats.read,
       skipped: r.stats.skipped,
       recovered: r.stats.recovered,

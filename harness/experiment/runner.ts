@@ -114,10 +114,20 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let completed = false;
   try {
     const open = await openRun(held, run, opts);
-    const input = await readRunInput(run.exp, { runtime: open.runtime, inputs: run.inputs, identifyFilesBy, ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}), signal: opts.signal, progress: opts.progress });
+    // The budget also bounds the texts held: beyond it they wait in the work folder (texts_mb).
+    const budgetMb = 'memory_mb' in run.backend && typeof run.backend.memory_mb === 'number' ? run.backend.memory_mb : undefined;
+    const spill = textsSpill(run.backend, budgetMb, open.workDir);
+    const input = await readRunInput(run.exp, {
+      runtime: open.runtime,
+      inputs: run.inputs,
+      identifyFilesBy,
+      ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}),
+      ...(spill ? { spill } : {}),
+      signal: opts.signal,
+      progress: opts.progress,
+    });
     clock.mark('read');
     // The truth's lookups hold its features in memory: over memory_mb it reports every pair instead.
-    const budgetMb = 'memory_mb' in run.backend && typeof run.backend.memory_mb === 'number' ? run.backend.memory_mb : undefined;
     const planned = truthWithinMemory(run.planned, { exp: run.exp, detectors: run.detectors, shape: corpusShape(input.docs), budgetBytes: budgetMb === undefined ? undefined : budgetMb * 2 ** 20 });
     const variants = await runVariants(
       planned,
@@ -156,6 +166,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   } finally {
     await closeRun(held, { completed, run, opts });
   }
+}
+
+/**
+ * Where the texts go beyond what a backend with a memory budget holds of them: `texts_mb`, or
+ * half of `memory_mb` (the kernels' structures need the rest). None without a budget.
+ */
+function textsSpill(backend: PreparedRun['backend'], budgetMb: number | undefined, workDir: string): { dir: string; aboveChars: number } | undefined {
+  if (budgetMb === undefined) return undefined;
+  const textsMb = 'texts_mb' in backend && typeof backend.texts_mb === 'number' ? backend.texts_mb : budgetMb / 2;
+  return { dir: join(workDir, 'texts'), aboveChars: textsMb * 2 ** 20 };
 }
 
 /** What a run holds from its lock on, as far as it got: released by `closeRun`, in reverse order. */

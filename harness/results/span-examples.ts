@@ -97,8 +97,8 @@ export function spanExamples(variant: string, spans: readonly Span[], docs: Docu
     const its = order.map((i) => spans[i] as Span);
     return {
       note,
-      a: excerpt(docs.ids[g.a] as string, docs.texts[g.a] as string, its.map((s) => [s.aStart, s.aEnd] as const)),
-      b: excerpt(docs.ids[g.b] as string, docs.texts[g.b] as string, its.map((s) => [s.bStart, s.bEnd] as const)),
+      a: excerpt(docs.ids[g.a] as string, docs.texts.at(g.a) as string, its.map((s) => [s.aStart, s.aEnd] as const)),
+      b: excerpt(docs.ids[g.b] as string, docs.texts.at(g.b) as string, its.map((s) => [s.bStart, s.bEnd] as const)),
       spans: order.map((i, k) => {
         const s = its[k] as Span;
         return { a: [s.aStart, s.aEnd] as const, b: [s.bStart, s.bEnd] as const, sentences: s.units?.length ?? null, kind: kinds ? kindName(kinds[i] as SpanKind) : null };

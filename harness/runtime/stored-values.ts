@@ -29,7 +29,7 @@ import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../../kernels/io/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { endianness } from 'node:os';
-import type { DocumentSet, StoreCodec, StoredForm } from '../../contract/index.ts';
+import { totalLength, type DocumentSet, type StoreCodec, type StoredForm } from '../../contract/index.ts';
 import { clearFolder, listFolder, removeDeadTemporaries, trimToSize } from './cache-folder.ts';
 import type { SharedCost } from './shared-costs.ts';
 
@@ -105,8 +105,7 @@ const sizes = new WeakMap<DocumentSet, number>();
 function documentChars(docs: DocumentSet): number {
   let chars = sizes.get(docs);
   if (chars === undefined) {
-    chars = 0;
-    for (const t of docs.texts) chars += t.length;
+    chars = totalLength(docs.texts);
     sizes.set(docs, chars);
   }
   return chars;

@@ -34,8 +34,8 @@ export interface JobsOutcome {
 
 /** Every job of the plan in order, each in memory. */
 export function runPlanJobs(plan: Plan, docs: DocumentSet, o: JobsOptions = {}): JobsOutcome {
-  const datasets = new Map<string, SideRecord[]>([[DOCUMENTS, docs.texts.map((t, i): SideRecord => [String(i), t])]]);
-  if (o.meta) datasets.set(DOCUMENTS_META, docs.texts.map((_, i): SideRecord => [String(i), encodeDocumentMeta(docs.meta?.[i])]));
+  const datasets = new Map<string, SideRecord[]>([[DOCUMENTS, Array.from(docs.texts).map((t, i): SideRecord => [String(i), t])]]);
+  if (o.meta) datasets.set(DOCUMENTS_META, Array.from(docs.texts).map((_, i): SideRecord => [String(i), encodeDocumentMeta(docs.meta?.[i])]));
   const counters: Counters = {};
   const random = o.shuffleSeed === undefined ? undefined : mulberry32(o.shuffleSeed);
   for (const job of plan.jobs) {

@@ -495,7 +495,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   // A document's text is most of a line's bytes, and the same document is in the errors of many
   // variants of a run: its JSON is made once there.
   const textJson = (i: number): string => {
-    const make = () => JSON.stringify(carriedText(o.docs.texts[i] as string));
+    const make = () => JSON.stringify(carriedText(o.docs.texts.at(i) as string));
     return o.cached ? o.cached(`carried-text-json:${i}`, make) : make();
   };
   const lines = order.map((i) => {

@@ -118,7 +118,7 @@ export interface ClusterReading {
 }
 
 function side(docs: DocumentSet, i: number, features: number, spans: readonly SharedSpan[], words: number): DocumentSide {
-  const text = docs.texts[i] as string;
+  const text = docs.texts.at(i) as string;
   return { id: docs.ids[i] as string, index: i, chars: text.length, words, features, spans: spans.map((s) => [s.start, s.end, s.occurrences] as const) };
 }
 
@@ -144,7 +144,7 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures; words: number }>();
   const of = (i: number) => {
     const compute = () => {
-      const text = docs.texts[i] as string;
+      const text = docs.texts.at(i) as string;
       const occ = features(q.truth.params as never, text);
       return { occ, numbered: numberedFeatures(occ, numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
     };

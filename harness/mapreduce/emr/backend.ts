@@ -50,6 +50,7 @@ import { DEFAULT_BACKOFF, withBackoff, type Backoff, type Sleep } from './retry.
 import { parseS3Uri } from './s3uri.ts';
 import { describeDocuments } from './splits.ts';
 import { stageDocumentMeta, stageDocuments, uploadFile, uploadObject } from './staging.ts';
+import { utf8Bytes } from '../../corpus/spilled-texts.ts';
 
 export interface EmrDeps {
   readonly emr?: EMRClient;
@@ -112,7 +113,7 @@ async function defaultBundle(_outDir: string): Promise<string> {
 }
 
 function sameDocuments(a: DocumentSet, b: DocumentSet): boolean {
-  return a === b || (a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.texts[i] === b.texts[i]));
+  return a === b || (a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.texts.at(i) === b.texts.at(i)));
 }
 
 function ms(d: Date | undefined): number | undefined {
@@ -295,7 +296,7 @@ class EmrBackend implements Backend {
     this.estimate = planEstimate(this.config, {
       ...(spot ? { spot } : {}),
       variants: this.plannedVariants ?? [],
-      documents: { count: ctx.docs.texts.length, textBytes: ctx.docs.texts.reduce((n, t) => n + Buffer.byteLength(t), 0), exact: true },
+      documents: { count: ctx.docs.texts.length, textBytes: utf8Bytes(ctx.docs.texts), exact: true },
       curves: this.curves,
       prices: this.prices,
     });

@@ -49,10 +49,11 @@ export function cutSplits(lineBytes: ArrayLike<number>, splitBytes: number): Spl
 export function describeDocuments(docs: DocumentSet, splitMb: number): DocsDescription {
   const lens = new Float64Array(docs.texts.length);
   let total = 0;
-  docs.texts.forEach((t, i) => {
+  let i = 0;
+  for (const t of docs.texts) {
     lens[i] = Buffer.byteLength(documentLine(i, t));
-    total += lens[i] as number;
-  });
+    total += lens[i++] as number;
+  }
   return { kind: 'exact', count: docs.texts.length, recordBytes: total, splits: cutSplits(lens, splitBytesOf(splitMb)) };
 }
 

@@ -52,7 +52,7 @@ export async function uploadFile(s3: S3Client, bucket: string, key: string, path
 
 export function splitText(docs: DocumentSet, r: SplitRange): string {
   let s = '';
-  for (let i = r.first; i < r.end; i++) s += documentLine(i, docs.texts[i] as string);
+  for (let i = r.first; i < r.end; i++) s += documentLine(i, docs.texts.at(i) as string);
   return s;
 }
 

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CorpusShape, CounterRef, Counters, DocumentSet, PairScorer, ProcessTreeUsage, StoreCodec } from '../../../contract/index.ts';
+import { totalLength, type CorpusShape, type CounterRef, type Counters, type DocumentSet, type PairScorer, type ProcessTreeUsage, type StoreCodec } from '../../../contract/index.ts';
 import { storedCacheKey } from '../../runtime/kernel-context.ts';
 import { createRuntime, type Runtime } from '../../runtime/runtime.ts';
 import type { SharedCosts, SharedCostScope } from '../../runtime/shared-costs.ts';
@@ -36,9 +36,7 @@ export interface LocalBackendOptions {
 
 /** The shape of a document set, for a plan's cost model. */
 export function corpusShape(docs: DocumentSet): CorpusShape {
-  let chars = 0;
-  for (const t of docs.texts) chars += t.length;
-  return { documents: docs.texts.length, chars };
+  return { documents: docs.texts.length, chars: totalLength(docs.texts) };
 }
 
 export function createLocalBackend(opts: LocalBackendOptions): Backend {

@@ -20,6 +20,14 @@ export const localBackendSchema = z
       .default('auto')
       .describe("auto: an algorithm's in-process kernel when it has one; jobs: always its MapReduce jobs"),
     memory_mb: z.number().int().min(16).default(2048).describe('memory budget (MB): the shuffle spills to disk beyond it, and a kernel that would not fit runs as text jobs'),
+    texts_mb: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "the documents' texts held in memory up to this many MB (a character a byte), beyond it read back from a file in the run's work folder; default: half of memory_mb",
+      ),
     price_per_vcpu_hour: z
       .number()
       .min(0)

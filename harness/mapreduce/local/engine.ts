@@ -33,7 +33,7 @@ export type Pair = [key: string, value: string];
 
 export function writeDocuments(docs: DocumentSet, path: string): void {
   const w = new LineWriter(path);
-  for (let i = 0; i < docs.texts.length; i++) w.write(encodeRecord(String(i), docs.texts[i] as string));
+  for (let i = 0; i < docs.texts.length; i++) w.write(encodeRecord(String(i), docs.texts.at(i) as string));
   w.close();
 }
 

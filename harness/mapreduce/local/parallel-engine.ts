@@ -6,7 +6,7 @@
  * which runs them on one thread.
  */
 import { join } from 'node:path';
-import { addCounters, DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, type DocumentSet, type Plan } from '../../../contract/index.ts';
+import { totalLength, addCounters, DOCUMENTS, DOCUMENTS_META, readsDataset, type Counters, type DocumentSet, type Plan } from '../../../contract/index.ts';
 import { writeDocumentMeta } from './engine.ts';
 import { LineWriter } from '../lines.ts';
 import { encodeRecord } from '../records.ts';
@@ -47,7 +47,7 @@ export interface PlanIdentity {
 
 /** One documents file per thread, cut where the text length is even. */
 function writeDocumentParts(docs: DocumentSet, dir: string, parts: number): string[] {
-  const total = docs.texts.reduce((s, t) => s + t.length + 1, 0);
+  const total = totalLength(docs.texts) + docs.texts.length;
   const files: string[] = [];
   let w: LineWriter | undefined;
   let acc = 0;
@@ -58,7 +58,7 @@ function writeDocumentParts(docs: DocumentSet, dir: string, parts: number): stri
       files.push(path);
       w = new LineWriter(path);
     }
-    const text = docs.texts[i] as string;
+    const text = docs.texts.at(i) as string;
     w.write(encodeRecord(String(i), text));
     acc += text.length + 1;
   }

@@ -17,7 +17,7 @@ export async function writeDocuments(file: string, docs: DocumentSet, signal?: A
   try {
     let buf = '';
     for (let i = 0; i < docs.texts.length; i++) {
-      buf += encodeRecord(String(i), docs.texts[i] as string) + '\n';
+      buf += encodeRecord(String(i), docs.texts.at(i) as string) + '\n';
       if (buf.length >= WRITE_CHARS) {
         signal?.throwIfAborted();
         await fh.write(buf);

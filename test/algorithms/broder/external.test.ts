@@ -26,7 +26,7 @@ import { generator as random } from '../../../harness/synth/random.ts';
 function corpus(): DocumentSet {
   const small = smallCorpus();
   const r = random(7);
-  const words = small.texts.join(' ').split(/\s+/);
+  const words = Array.from(small.texts).join(' ').split(/\s+/);
   const sentences = Array.from({ length: 40 }, () => Array.from({ length: 8 + Math.floor(r() * 8) }, () => words[Math.floor(r() * words.length)]).join(' ') + '.');
   const texts = [...small.texts];
   for (let d = 0; d < 150; d++) {

@@ -28,7 +28,7 @@ describe('I-Match on the local backend: kernel and text jobs', () => {
     const kernel = await runPlan('imatch', params, docs, { engine: 'auto', seed: 4 });
     const jobs = await runPlan('imatch', params, docs, { engine: 'jobs', seed: 4 });
     const spilled = await runPlan('imatch', params, docs, { engine: 'jobs', seed: 4, workers: 2, memoryMb: 0.01 });
-    expect(kernel.rows).toEqual(bruteForce(docs.texts, imatchParams.parse(params), 4).rows);
+    expect(kernel.rows).toEqual(bruteForce([...docs.texts], imatchParams.parse(params), 4).rows);
     expect(kernel.rows.length).toBeGreaterThan(0);
     for (const other of [jobs, spilled]) {
       expect(other.rows).toEqual(kernel.rows);

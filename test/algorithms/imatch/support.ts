@@ -35,7 +35,7 @@ export interface JobOptions {
 }
 
 export function runJobs(plan: Plan, docs: DocumentSet, o: JobOptions): Output {
-  const datasets = new Map<string, SideRecord[]>([[DOCUMENTS, docs.texts.map((t, i) => [String(i), t] as const)]]);
+  const datasets = new Map<string, SideRecord[]>([[DOCUMENTS, Array.from(docs.texts).map((t, i) => [String(i), t] as const)]]);
   const counters: Counters = {};
   for (const job of plan.jobs) {
     const side = new Map(job.side?.map((s) => [s, datasets.get(s) as SideRecord[]]));

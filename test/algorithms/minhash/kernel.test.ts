@@ -71,7 +71,7 @@ describe('the kernel in many slices', () => {
   ])('gives the pairs, counters and clusters of a slice a thread for %j', async (raw) => {
     const plan = planFor(raw);
     const settings = resolveSettings(minhashParams.parse(raw), { minScore: Number.MIN_VALUE, seed: 1 });
-    const chars = docs.texts.reduce((s, t) => s + t.length, 0);
+    const chars = Array.from(docs.texts).reduce((s, t) => s + t.length, 0);
     // about one document a slice
     const sliced = { ...plan, local: minhashKernel(settings, { inFlightChars: Math.ceil((2 * chars) / docs.texts.length) }) };
     const whole = await runPlanKernel(plan, docs, { workers: 2, tasks: 'cloned' });

@@ -88,7 +88,7 @@ function naive(sets: bigint[][], k: number, t: number, verify: 'estimated' | 'ex
 const tableRows = (records: readonly (readonly [string, string])[] | undefined): string[] => (records ?? []).map(([k, v]) => `${k} ${v}`);
 
 describe('MinHash-LSH against the definitions', () => {
-  const sets = fingerprintSets(docs.texts, 16);
+  const sets = fingerprintSets([...docs.texts], 16);
 
   it.each([
     ['estimated', 0.5, undefined],

@@ -64,7 +64,7 @@ function allPairs(sets: readonly Set<string>[], thresholds: readonly number[]): 
 describe('PPJoin on the bundled corpus', () => {
   it('equals an all-pairs Jaccard over the char-64 shingle sets at t = 0.5, 0.7, 0.8, 0.9', async () => {
     const thresholds = [0.5, 0.7, 0.8, 0.9];
-    const expected = allPairs(tokenSets(docs.texts, char64), thresholds);
+    const expected = allPairs(tokenSets([...docs.texts], char64), thresholds);
     for (const t of thresholds) {
       const r = await runPlan('ppjoin', { threshold: t, filters: { suffix: true } }, docs, { engine: 'auto', workers: 2, memoryMb: 2048 });
       expect(r.rows, `t=${t}`).toEqual(expected.get(t));

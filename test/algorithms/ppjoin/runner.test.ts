@@ -33,7 +33,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'ppjoin-runner-'));
   const small = smallCorpus();
   const lines = [
-    ...small.texts.map((text, i) => JSON.stringify({ id: small.ids[i], text })),
+    ...Array.from(small.texts).map((text, i) => JSON.stringify({ id: small.ids[i], text })),
     ...nearDuplicateCorpus(42).map((text, i) => JSON.stringify({ id: `g${i}`, text })),
   ];
   writeFileSync(join(root, 'corpus.jsonl'), lines.join('\n') + '\n');

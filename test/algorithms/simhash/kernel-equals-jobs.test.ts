@@ -144,7 +144,7 @@ describe('document frequencies from a file', () => {
 
   it('give the corpus run when the file holds the corpus counts, plain or gzipped', async () => {
     const fromCorpus = planFor({});
-    const dfRecords = runJobInMemory(fromCorpus.jobs[0]!, docs.texts.map((t, i) => [String(i), t] as const)).records;
+    const dfRecords = runJobInMemory(fromCorpus.jobs[0]!, Array.from(docs.texts).map((t, i) => [String(i), t] as const)).records;
     expect(fromCorpus.jobs[0]!.output).toBe(DF_OUTPUT);
     const text = dfRecords.map(([k, v]) => `${k}\t${v}\n`).join('');
     writeFileSync(join(dir, 'df.tsv'), text);

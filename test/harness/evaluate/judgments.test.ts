@@ -34,7 +34,7 @@ for (let i = 0; i < JUDGED_IDS.length; i++) for (let j = i + 1; j < JUDGED_IDS.l
 
 /** The full-shingle resemblance (char-16 shingles as strings), naively. */
 function rr(a: string, b: string): number {
-  const text = (id: string): string => docs.texts[docs.ids.indexOf(id)] as string;
+  const text = (id: string): string => docs.texts.at(docs.ids.indexOf(id)) as string;
   const A = new Set(charShingles(normalize(text(a)), 16));
   const B = new Set(charShingles(normalize(text(b)), 16));
   let common = 0;

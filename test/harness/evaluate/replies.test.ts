@@ -112,12 +112,12 @@ describe('reply measures', () => {
       { message_id: '<v@x>' },
     ],
   };
-  const f = (d: number): number => docs.texts[d]!.indexOf('List');
+  const f = (d: number): number => docs.texts.at(d)!.indexOf('List');
   const spans: Span[] = [
     { a: 0, b: 1, aStart: 0, aEnd: body.length, bStart: 2, bEnd: 2 + body.length },
-    { a: 2, b: 3, aStart: f(2), aEnd: docs.texts[2]!.length, bStart: f(3), bEnd: docs.texts[3]!.length },
-    { a: 2, b: 6, aStart: f(2), aEnd: docs.texts[2]!.length, bStart: f(6), bEnd: docs.texts[6]!.length },
-    { a: 3, b: 6, aStart: f(3), aEnd: docs.texts[3]!.length, bStart: f(6), bEnd: docs.texts[6]!.length },
+    { a: 2, b: 3, aStart: f(2), aEnd: docs.texts.at(2)!.length, bStart: f(3), bEnd: docs.texts.at(3)!.length },
+    { a: 2, b: 6, aStart: f(2), aEnd: docs.texts.at(2)!.length, bStart: f(6), bEnd: docs.texts.at(6)!.length },
+    { a: 3, b: 6, aStart: f(3), aEnd: docs.texts.at(3)!.length, bStart: f(6), bEnd: docs.texts.at(6)!.length },
   ];
   const oracle = loadReplyOracle(docs, { repeated_documents: 10 });
 

@@ -53,7 +53,7 @@ function deterministicMetrics(csv: string): string {
 /** Ground-truth RR of every pair, from the definitions (sets of fingerprint hex strings). */
 function naiveTruth(): Map<string, number> {
   const docs = smallCorpus();
-  const sets = docs.texts.map((t) => new Set(charShingles(normalize(t), 16).map((s) => fingerprintHex(fingerprintOf(s, 'rabin64'), 0, 2))));
+  const sets = Array.from(docs.texts).map((t) => new Set(charShingles(normalize(t), 16).map((s) => fingerprintHex(fingerprintOf(s, 'rabin64'), 0, 2))));
   const out = new Map<string, number>();
   for (let i = 0; i < sets.length; i++) {
     for (let j = i + 1; j < sets.length; j++) {

@@ -38,7 +38,7 @@ async function run(name: RunName, variants: string, backend = 'backend: { kind: 
   runs[name] = { dir: outcome.dir, record: outcome.record };
 }
 
-const shingleSets = (): Set<string>[] => smallCorpus().texts.map((t) => new Set(charShingles(normalize(t), 16)));
+const shingleSets = (): Set<string>[] => Array.from(smallCorpus().texts).map((t) => new Set(charShingles(normalize(t), 16)));
 
 /** MR#1's output pairs from the definition: C(d, 2) for a shingle in d documents. */
 function naiveEmissions(): number {

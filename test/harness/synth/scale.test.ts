@@ -6,7 +6,7 @@ import { smallCorpus } from '../../support/corpus.ts';
 import { runPlan } from '../../support/run-plan.ts';
 
 const small = smallCorpus();
-const source = small.texts.map((text, i) => ({ id: `s${i}`, text: `${text}\nnon-Latin-1 words like \u2018this\u2019 or \u4e2d\u6587 are left out of the model` }));
+const source = Array.from(small.texts).map((text, i) => ({ id: `s${i}`, text: `${text}\nnon-Latin-1 words like \u2018this\u2019 or \u4e2d\u6587 are left out of the model` }));
 const model = buildTextModel(source);
 const options = (documents: number, seed = 1, more: Partial<ScaleSynthOptions> = {}): ScaleSynthOptions => ({ ...DEFAULT_SCALE, documents, seed, ...more });
 
@@ -34,7 +34,7 @@ describe('synth scale: the text model', () => {
     expect(model.words).not.toContain('\u2018this\u2019');
     expect(model.words.some((w) => [...w].some((c) => c.charCodeAt(0) > 0xff))).toBe(false);
     // the added line leaves out two tokens a document, on top of what the texts alone leave out
-    const plain = buildTextModel(small.texts.map((text, i) => ({ id: `s${i}`, text })));
+    const plain = buildTextModel(Array.from(small.texts).map((text, i) => ({ id: `s${i}`, text })));
     expect(model.leftOut - plain.leftOut).toBe(2 * small.texts.length);
     expect(model.lengths.length).toBe(small.texts.length);
     // "the" is in most texts: its share of the tokens is its count in the source

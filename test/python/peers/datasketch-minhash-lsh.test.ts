@@ -45,7 +45,7 @@ describe.skipIf(skipsWithout(setup.found, 'the datasketch wrapper test', setup.f
     const python = setup.found ? setup.python : '';
     const docs = smallCorpus();
     const args = { shingle: 16, num_perm: 64, threshold: 0.5, seed: 1 };
-    const direct = pythonJson(python, DIRECT, { ...args, ids: docs.ids, texts: docs.texts.map(normalize) }) as [string, string, number][];
+    const direct = pythonJson(python, DIRECT, { ...args, ids: docs.ids, texts: Array.from(docs.texts).map(normalize) }) as [string, string, number][];
     const { record, pairs } = await runPeer(
       python,
       `      program: ${PEERS}datasketch_minhash_lsh.py

@@ -55,7 +55,7 @@ describe.skipIf(skipsWithout(setup.found, 'the datatrove wrapper test', setup.fo
     const work = mkdtempSync(join(tmpdir(), 'datatrove-direct-'));
     let direct: Record<string, number>;
     try {
-      direct = pythonJson(python, DIRECT, { work, n_grams: 3, ids: docs.ids, texts: docs.texts.map(normalize) }) as Record<string, number>;
+      direct = pythonJson(python, DIRECT, { work, n_grams: 3, ids: docs.ids, texts: Array.from(docs.texts).map(normalize) }) as Record<string, number>;
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

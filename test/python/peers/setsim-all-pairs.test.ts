@@ -33,7 +33,7 @@ describe.skipIf(skipsWithout(setup.found, 'the SetSimilaritySearch wrapper test'
     requireTool(setup.found, 'the SetSimilaritySearch wrapper test', setup.found ? '' : setup.reason);
     const python = setup.found ? setup.python : '';
     const docs = smallCorpus();
-    const direct = pythonJson(python, DIRECT, { shingle: 16, threshold: 0.5, ids: docs.ids, texts: docs.texts.map(normalize) }) as [string, string, number][];
+    const direct = pythonJson(python, DIRECT, { shingle: 16, threshold: 0.5, ids: docs.ids, texts: Array.from(docs.texts).map(normalize) }) as [string, string, number][];
     const { record, pairs } = await runPeer(
       python,
       `      program: ${PEERS}setsim_all_pairs.py

@@ -29,7 +29,7 @@ describe.skipIf(skipsWithout(setup.found, 'the simhash wrapper test', setup.foun
     requireTool(setup.found, 'the simhash wrapper test', setup.found ? '' : setup.reason);
     const python = setup.found ? setup.python : '';
     const docs = smallCorpus();
-    const direct = pythonJson(python, DIRECT, { k: 6, ids: docs.ids, texts: docs.texts.map(normalize) }) as [string, string, number][];
+    const direct = pythonJson(python, DIRECT, { k: 6, ids: docs.ids, texts: Array.from(docs.texts).map(normalize) }) as [string, string, number][];
     const { pairs } = await runPeer(
       python,
       `      program: ${PEERS}simhash_index.py

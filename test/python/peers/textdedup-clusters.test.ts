@@ -91,7 +91,7 @@ function textDedupCommand(python: string, c: Case, docs: { ids: readonly string[
   const work = mkdtempSync(join(tmpdir(), 'textdedup-direct-'));
   try {
     const corpus = join(work, 'corpus.jsonl');
-    writeFileSync(corpus, docs.ids.map((id, i) => JSON.stringify({ id, text: docs.texts[i] })).join('\n') + '\n');
+    writeFileSync(corpus, docs.ids.map((id, i) => JSON.stringify({ id, text: docs.texts.at(i) })).join('\n') + '\n');
     const out = join(work, 'out');
     const args = ['-m', `text_dedup.${algorithm}`, '--path', 'json', '--data_files', corpus, '--split', 'train', '--cache_dir', join(work, 'cache'), '--output', out, '--column', 'text', '--idx_column', 'id', '--debug', ...options];
     const r = spawnSync(python, args, { cwd: work, encoding: 'utf8', env: { ...process.env, HF_HOME: join(work, 'hf'), HF_DATASETS_OFFLINE: '1' } });
@@ -124,7 +124,7 @@ function argsYaml(c: Case): string {
 /** The small corpus's normalized texts this case hands text-dedup (the wrapper's rule: SimHash gets none under 5 characters). */
 function handedOver(c: Case): { ids: string[]; texts: string[] } {
   const small = smallCorpus();
-  const texts = small.texts.map(normalize);
+  const texts = Array.from(small.texts).map(normalize);
   const handed = small.ids.flatMap((_, i) => ((texts[i] ?? '').length >= c.minChars ? [i] : []));
   return { ids: handed.map((i) => small.ids[i] as string), texts: handed.map((i) => texts[i] as string) };
 }

@@ -103,7 +103,7 @@ describe('errors/<variant>.jsonl in a run', () => {
     const fn = [...keys].filter((k) => (mod.get(k) ?? 0) < 0.5 && (truth.get(k) ?? 0) >= 0.5);
     expect(fp.length + fn.length).toBeGreaterThan(0);
     const corpus = smallCorpus();
-    const textOf = new Map(corpus.ids.map((id, i) => [id, corpus.texts[i]]));
+    const textOf = new Map(corpus.ids.map((id, i) => [id, corpus.texts.at(i)]));
     const lines = readFileSync(join(r.dir, 'errors', 'sampled.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBe(Math.min(fp.length, 20) + Math.min(fn.length, 20));
     for (const l of lines) {
@@ -263,7 +263,7 @@ describe('errorsJsonl', () => {
         expect(JSON.stringify(parsed)).toBe(line);
         expect(Object.keys(parsed)).toEqual(['kind', ...('against' in extra ? ['against'] : []), 'rank', 'of', 'explanation', 'texts', ...('judgedOf' in extra ? ['judgment'] : [])]);
         const e = sample.sample[i]!;
-        expect(parsed['texts']).toEqual({ a: carriedText(docs.texts[e.a]!), b: carriedText(docs.texts[e.b]!) });
+        expect(parsed['texts']).toEqual({ a: carriedText(docs.texts.at(e.a)!), b: carriedText(docs.texts.at(e.b)!) });
       });
     }
   });

@@ -62,7 +62,7 @@ export interface ExpectedPair {
 
 /** The toy algorithm by brute force over all pairs of documents. */
 export function expectedToy(docs: DocumentSet, params: Pick<ToyParams, 'max_df'>): { pairs: ExpectedPair[]; distinctWords: number; postingPairs: number } {
-  const words = docs.texts.map(cleanText);
+  const words = Array.from(docs.texts).map(cleanText);
   const occurrences = new Map<string, number>();
   for (const ws of words) for (const w of ws) occurrences.set(w, (occurrences.get(w) ?? 0) + 1);
   const rare = words.map((ws) => new Set(ws.filter((w) => (occurrences.get(w) as number) <= params.max_df)));

@@ -1,0 +1,212 @@
+/**
+ * The documents' texts in a file instead of the process' memory, for a collection whose texts
+ * would take too much of the run's budget (five million web pages are 12 GB of strings). The
+ * file is in the run's work folder, so it goes with the folder however the run ends.
+ *
+ * Each text is stored as one byte a code unit when it is ASCII, else as UTF-16LE, so that every
+ * string, lone surrogates included, reads back exactly as it was read. A text is found by its
+ * byte offset and read back through a window of the file: a pass in index order (a batch for a
+ * thread, the words of every document) reads the file once, a few megabytes at a time.
+ */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { lengthOf, type DocumentTexts } from '../../contract/index.ts';
+
+const BUFFER_BYTES = 8 << 20;
+
+/** Appends texts to `file` (created; it must not exist), then `finish` gives them back to read. */
+export class SpilledTextsWriter {
+  private readonly fd: number;
+  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
+  private flushed = 0;
+  private n = 0;
+  private starts = new Float64Array(1024);
+  private units = new Uint32Array(1024);
+  private ascii = new Uint8Array(1024);
+  /** UTF-8 bytes of the texts written, which a run reports */
+  utf8Bytes = 0;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'wx');
+  }
+
+  add(text: string): void {
+    if (this.n + 1 >= this.starts.length) this.grow();
+    const utf8 = Buffer.byteLength(text, 'utf8');
+    const ascii = utf8 === text.length;
+    const bytes = ascii ? text.length : 2 * text.length;
+    this.utf8Bytes += utf8;
+    this.starts[this.n] = this.flushed + this.used;
+    this.units[this.n] = text.length;
+    this.ascii[this.n] = ascii ? 1 : 0;
+    this.n++;
+    if (this.used + bytes > this.buffer.length) this.flush();
+    if (bytes > this.buffer.length) {
+      this.writeAll(Buffer.from(text, ascii ? 'latin1' : 'utf16le'));
+      return;
+    }
+    this.used += this.buffer.write(text, this.used, ascii ? 'latin1' : 'utf16le');
+  }
+
+  /** The texts written, to read; the writer is closed. */
+  finish(): SpilledTexts {
+    this.flush();
+    closeSync(this.fd);
+    this.starts[this.n] = this.flushed;
+    return new SpilledTexts({ file: this.file, starts: this.starts.slice(0, this.n + 1), units: this.units.slice(0, this.n), ascii: this.ascii.slice(0, this.n), utf8Bytes: this.utf8Bytes });
+  }
+
+  /** Closes the file without handing it on (a read that stopped); the work folder removes it. */
+  discard(): void {
+    closeSync(this.fd);
+  }
+
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const starts = new Float64Array(size);
+    starts.set(this.starts);
+    const units = new Uint32Array(size);
+    units.set(this.units);
+    const ascii = new Uint8Array(size);
+    ascii.set(this.ascii);
+    this.starts = starts;
+    this.units = units;
+    this.ascii = ascii;
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.writeAll(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private writeAll(bytes: Buffer): void {
+    let at = 0;
+    while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at, this.flushed + at);
+    this.flushed += bytes.length;
+  }
+}
+
+interface SpilledLayout {
+  readonly file: string;
+  /** byte offset of each text, and the file's length last */
+  readonly starts: Float64Array;
+  /** each text's UTF-16 code units */
+  readonly units: Uint32Array;
+  /** 1 when the text is stored one byte a code unit */
+  readonly ascii: Uint8Array;
+  readonly utf8Bytes: number;
+}
+
+/** Texts read back from a file `SpilledTextsWriter` wrote. */
+export class SpilledTexts implements DocumentTexts {
+  readonly length: number;
+  private buffer = Buffer.alloc(0);
+  private window = Buffer.alloc(0);
+  /** the file's bytes `windowStart..windowStart + window.length` */
+  private windowStart = 0;
+
+  constructor(private readonly layout: SpilledLayout) {
+    this.length = layout.units.length;
+  }
+
+  readonly lengthAt = (index: number): number => this.layout.units[index] as number;
+
+  /** the texts' UTF-8 bytes, counted as they were written */
+  get utf8Bytes(): number {
+    return this.layout.utf8Bytes;
+  }
+
+  at(index: number): string | undefined {
+    const i = index < 0 ? index + this.length : index;
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+    const start = this.layout.starts[i] as number;
+    const end = this.layout.starts[i + 1] as number;
+    if (start < this.windowStart || end > this.windowStart + this.window.length) this.load(start, end);
+    return this.window.toString(this.layout.ascii[i] === 1 ? 'latin1' : 'utf16le', start - this.windowStart, end - this.windowStart);
+  }
+
+  slice(start = 0, end = this.length): string[] {
+    const from = clampIndex(start, this.length);
+    const to = clampIndex(end, this.length);
+    const out: string[] = [];
+    for (let i = from; i < to; i++) out.push(this.at(i) as string);
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.length; i++) yield this.at(i) as string;
+  }
+
+  /** Reads the window that holds bytes `start..end` and as much after as a window holds. */
+  private load(start: number, end: number): void {
+    const fileEnd = this.layout.starts[this.length] as number;
+    const size = Math.min(Math.max(end - start, BUFFER_BYTES), fileEnd - start);
+    if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, BUFFER_BYTES));
+    const fd = openSync(this.layout.file, 'r');
+    try {
+      let got = 0;
+      while (got < size) {
+        const n = readSync(fd, this.buffer, got, size - got, start + got);
+        if (n === 0) throw new Error(`${this.layout.file}: the texts' file ends at byte ${start + got}, before byte ${start + size}`);
+        got += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    this.window = this.buffer.subarray(0, size);
+    this.windowStart = start;
+  }
+}
+
+/** `Array.prototype.slice`'s reading of an index: negative counts from the end, clamped. */
+function clampIndex(i: number, length: number): number {
+  const t = Math.trunc(i) || 0;
+  return t < 0 ? Math.max(0, length + t) : Math.min(t, length);
+}
+
+/**
+ * The texts `indexes` of `texts`, in that order (the documents a step keeps): a new array when
+ * the texts are in memory, a view of the file when they are not, so that none is read here.
+ */
+export function pickTexts(texts: DocumentTexts, indexes: readonly number[]): DocumentTexts {
+  if (Array.isArray(texts)) return indexes.map((i) => texts[i] as string);
+  return new PickedTexts(texts, Uint32Array.from(indexes));
+}
+
+class PickedTexts implements DocumentTexts {
+  readonly length: number;
+
+  constructor(
+    private readonly base: DocumentTexts,
+    private readonly indexes: Uint32Array,
+  ) {
+    this.length = indexes.length;
+  }
+
+  readonly lengthAt = (index: number): number => lengthOf(this.base, this.indexes[index] as number);
+
+  at(index: number): string | undefined {
+    const i = index < 0 ? index + this.length : index;
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+    return this.base.at(this.indexes[i] as number);
+  }
+
+  slice(start = 0, end = this.length): string[] {
+    const out: string[] = [];
+    for (let i = clampIndex(start, this.length); i < clampIndex(end, this.length); i++) out.push(this.at(i) as string);
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.length; i++) yield this.at(i) as string;
+  }
+}
+
+/** The texts' UTF-8 bytes: counted when they were spilled, else now. */
+export function utf8Bytes(texts: DocumentTexts): number {
+  if (texts instanceof SpilledTexts) return texts.utf8Bytes;
+  let n = 0;
+  for (const t of texts) n += Buffer.byteLength(t, 'utf8');
+  return n;
+}
