@@ -12,7 +12,7 @@
  */
 import { lengthOf, type CorpusShape, type KernelContext, type KernelResult, type LocalKernel, type PairList } from '../../contract/index.ts';
 import { listOffsets } from '../../kernels/list-offsets.ts';
-import { balancedRanges, sharedU32 } from '../text/chunks.ts';
+import { balancedRanges, settleLimited, sharedU32 } from '../text/chunks.ts';
 import { intersectionSize } from '../text/distinct.ts';
 import { fingerprintWidth } from '../text/fingerprint.ts';
 import { estimateResemblance, matchingSlots } from './estimate.ts';
@@ -172,24 +172,23 @@ async function computeSignatures(k: KernelContext, s: MinhashSettings, o: { read
   const setWords: Uint32Array[] = [];
   let done = 0;
   k.progress('signatures', 0, n);
-  await Promise.all(
-    ranges.map(async ([from, to], i) => {
-      const p = await k.runInWorker(worker.task('signatureSlice'), {
-        texts: texts.slice(from, to),
-        shingle: s.shingle,
-        fingerprint: s.fingerprint,
-        sketch: s.sketch,
-        keepSets: o.keepSets,
-      });
-      // copied in as each slice arrives, so that no more than the slices in flight are held twice
-      values.set(p.values, 2 * kk * from);
-      sizes.set(p.sizes, from);
-      densified += p.densified;
-      if (p.setWords) setWords[i] = p.setWords;
-      done += to - from;
-      k.progress('signatures', done, n);
-    }),
-  );
+  // Slices are read back (texts a file holds) only as threads take them: two a thread in flight.
+  await settleLimited(ranges, 2 * Math.max(1, k.parallelism), async ([from, to], i) => {
+    const p = await k.runInWorker(worker.task('signatureSlice'), {
+      texts: texts.slice(from, to),
+      shingle: s.shingle,
+      fingerprint: s.fingerprint,
+      sketch: s.sketch,
+      keepSets: o.keepSets,
+    });
+    // copied in as each slice arrives, so that no more than the slices in flight are held twice
+    values.set(p.values, 2 * kk * from);
+    sizes.set(p.sizes, from);
+    densified += p.densified;
+    if (p.setWords) setWords[i] = p.setWords;
+    done += to - from;
+    k.progress('signatures', done, n);
+  });
   const signed: number[] = [];
   for (let d = 0; d < n; d++) if (sizes[d] !== 0) signed.push(d);
   const signedArr = sharedU32(signed.length);

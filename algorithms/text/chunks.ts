@@ -66,6 +66,31 @@ export class U32Builder {
 }
 
 /**
+ * `task(item, i)` for every item, at most `limit` at a time, each started only when one ends: a
+ * task's payload (a slice of texts a file holds, read back) then exists only while it is in
+ * flight, not for every item at once. Results in the items' order; like `settleAll`, every
+ * started task settles before the first failure is thrown, and none starts after it.
+ */
+export async function settleLimited<I, T>(items: readonly I[], limit: number, task: (item: I, index: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(items.length);
+  let next = 0;
+  let failure: { reason: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !failure) {
+      const i = next++;
+      try {
+        out[i] = await task(items[i] as I, i);
+      } catch (e) {
+        failure ??= { reason: e };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  if (failure) throw failure.reason;
+  return out;
+}
+
+/**
  * Awaits every task, then throws the first failure: no worker thread is left writing into what
  * the caller frees or removes on that failure.
  */

@@ -22,7 +22,7 @@ import { closeSync, openSync, rmSync } from 'node:fs';
 import { totalLength, lengthOf, type KernelContext } from '../../contract/index.ts';
 import { compareKeys } from '../../kernels/sort/compare-keys.ts';
 import { scatterByTopBits, sortUniformKeys } from '../../kernels/sort/uniform-keys.ts';
-import { balancedRanges, settleAll } from './chunks.ts';
+import { balancedRanges, settleAll, settleLimited } from './chunks.ts';
 import { dropRepeats, sliceEntries } from './features.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 import { mergeRunChunks, readRecords, RunWriter, throwIfStopped, type RunPart } from './sorted-runs.ts';
@@ -389,21 +389,21 @@ export async function writeFingerprintRuns(k: KernelContext, o: FingerprintRunsO
   const partBits = partBitsFor(chars, o.partitionBits);
   let done = 0;
   k.progress('fingerprint runs', 0, batches.length);
-  const results = await settleAll(
-    batches.map(async ([from, to], b) => {
-      const r = await k.runInWorker(fingerprintRuns.task('fingerprintRun'), {
-        texts: texts.slice(from, to),
-        firstDoc: from,
-        shingle: o.shingle,
-        kind: o.kind,
-        path: `${o.dir}/fingerprints-${String(b).padStart(5, '0')}`,
-        partBits,
-        ...(o.stop ? { stop: o.stop } : {}),
-      } satisfies FingerprintRunPayload);
-      k.progress('fingerprint runs', ++done, batches.length);
-      return r;
-    }),
-  );
+  // Two batches a thread in flight: the pool is never idle, and texts a file holds are read back
+  // a batch at a time rather than all at once.
+  const results = await settleLimited(batches, 2 * threads, async ([from, to], b) => {
+    const r = await k.runInWorker(fingerprintRuns.task('fingerprintRun'), {
+      texts: texts.slice(from, to),
+      firstDoc: from,
+      shingle: o.shingle,
+      kind: o.kind,
+      path: `${o.dir}/fingerprints-${String(b).padStart(5, '0')}`,
+      partBits,
+      ...(o.stop ? { stop: o.stop } : {}),
+    } satisfies FingerprintRunPayload);
+    k.progress('fingerprint runs', ++done, batches.length);
+    return r;
+  });
   const runs = results.map((r) => r.run);
   const partitions = 1 << o.partitionBits;
   const partsEach = 2 ** (partBits - o.partitionBits);

@@ -7,7 +7,7 @@ import { setImmediate } from 'node:timers/promises';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentSet, DocumentTexts } from '../../contract/index.ts';
-import { SpilledTextsWriter } from '../corpus/spilled-texts.ts';
+import { SpilledTextsWriter, utf8Bytes } from '../corpus/spilled-texts.ts';
 import type { CorpusCacheOptions } from '../corpus/cache.ts';
 import type { FileSetFingerprint } from '../corpus/fingerprints.ts';
 import { newCorpusStats, readCorpus, type CorpusStats } from '../corpus/read.ts';
@@ -31,8 +31,10 @@ export interface CorpusRead {
     readonly missing: number;
   };
   readonly seconds: number;
-  /** the UTF-8 bytes of the texts read (before exact duplicates are removed) */
+  /** the UTF-8 bytes of the texts `docs` holds */
   readonly textBytes: number;
+  /** where `docs` holds them: in memory, or in the spill's file */
+  readonly textsIn: 'memory' | 'file';
   /** with `corpus.exact_duplicates: remove`: the groups of identical texts, by document id, and how many documents were removed */
   readonly exactDuplicates?: { readonly groups: readonly { readonly kept: string; readonly removed: readonly string[] }[]; readonly removed: number };
 }
@@ -120,7 +122,8 @@ export async function readExperimentCorpus(exp: Pick<Experiment, 'corpus'>, opts
     stats,
     ...(subset ? { subset: { spec: subset, outside, missing: c.limit === undefined ? subset.ids.size - ids.length : 0 } } : {}),
     seconds: (performance.now() - t0) / 1000,
-    textBytes: held.utf8Bytes,
+    textBytes: dedup ? utf8Bytes(dedup.docs.texts) : held.utf8Bytes,
+    textsIn: held.spilled ? 'file' : 'memory',
   };
 }
 
@@ -132,6 +135,10 @@ class HeldTexts {
   private bytes = 0;
 
   constructor(private readonly spill: CorpusReadOptions['spill']) {}
+
+  get spilled(): boolean {
+    return this.writer !== undefined;
+  }
 
   get utf8Bytes(): number {
     return this.writer ? this.writer.utf8Bytes : this.bytes;

@@ -70,6 +70,7 @@ export async function readRunInput(exp: Experiment, o: ReadOptions): Promise<Run
       documents: docs.ids.length,
       // The size a cost curve is drawn against (the EMR estimate's CPU-seconds per MB).
       text_bytes: r.textBytes,
+      texts: r.textsIn,
       read: r.stats.read,
       skipped: r.stats.skipped,
       recovered: r.stats.recovered,

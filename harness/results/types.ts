@@ -157,6 +157,8 @@ export interface RunRecord {
     /** the first skips, with file and offset */
     readonly skips: readonly Skip[];
     readonly read_s: number;
+    /** where the run held the texts: in memory, or beyond `texts_mb` in a file of its work folder (absent in runs before it was recorded) */
+    readonly texts?: 'memory' | 'file';
     /** the corpus cache (corpus/cache.ts): `hit` replayed the reader's output, `written` stored it, `not-written` could not, `off` not asked */
     readonly cache?: 'hit' | 'written' | 'not-written' | 'off';
     /** with `corpus.subset`: documents it selects, documents read but not selected, selected but not found */
