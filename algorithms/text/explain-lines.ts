@@ -32,5 +32,5 @@ export function fit(line: string, width: number): string {
 
 /** The collection's document frequencies of the words of the normalized texts (I-Match, PDC-MR, SpotSigs), once per cache. */
 export function wordFrequencies(ctx: Pick<ExplainContext, 'cached' | 'docs'>): DocumentFrequencies {
-  return once(ctx, 'document-frequencies:words', () => documentFrequencies(Array.from(ctx.docs.texts).map((t) => words(normalize(t)))));
+  return once(ctx, 'document-frequencies:words', () => documentFrequencies(Array.from(ctx.docs.texts, (t) => words(normalize(t)))));
 }
