@@ -47,6 +47,18 @@ export function totalLength(texts: DocumentTexts): number {
   return n;
 }
 
+/**
+ * `count(text)` of every text, reading one at a time: `Uint32Array.from(texts, f)` would first
+ * list every text (a typed array's `from` collects an iterable before it maps), which for texts a
+ * file holds is the whole collection in memory.
+ */
+export function countPerText(texts: DocumentTexts, count: (text: string) => number): Uint32Array {
+  const out = new Uint32Array(texts.length);
+  let i = 0;
+  for (const t of texts) out[i++] = count(t);
+  return out;
+}
+
 /** The documents of a run, by index. */
 export interface DocumentSet {
   readonly ids: readonly string[];

@@ -4,7 +4,7 @@
  * variant of a run that uses the same shingling (`ctx.cached`), which is what makes a sweep of
  * twenty samplings cost little more than one.
  */
-import { totalLength, concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
+import { countPerText, totalLength, concatPairs, type CorpusShape, type PairScorer, type KernelContext, type KernelResult, type LocalKernel } from '../../contract/index.ts';
 import { balancedRanges, sharedU32 } from '../text/chunks.ts';
 import { corpusFeatures, featuresCodec, featuresKey, featureTasks } from '../text/corpus-features.ts';
 import { buildEntryOrder, entryOrderCodec, entryOrderFor } from './entry-order.ts';
@@ -77,7 +77,7 @@ function shapeOf(k: KernelContext): CorpusShape {
 async function runKernel(k: KernelContext, params: BroderParams, floor: number): Promise<KernelResult> {
   const features = await corpusFeatures(k, params.shingle, params.fingerprint);
   if (usesPrefixJoin(params, floor)) return runPrefixJoin(k, features, { floor, countDistinct: countsDistinctPairs(params.sampling) });
-  const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => Uint32Array.from(k.docs.texts, documentWords)) : undefined;
+  const words = usesWords(params.sampling) ? await k.stored(wordCountsCodec(), async () => countPerText(k.docs.texts, documentWords)) : undefined;
   // An entry order costs a few passes over every entry and saves each later variant its own
   // copy of what it keeps: it pays from a sweep's second variant on, so the first one goes
   // without, unless an earlier run stored it.

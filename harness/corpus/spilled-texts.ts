@@ -3,8 +3,9 @@
  * would take too much of the run's budget (five million web pages are 12 GB of strings). The
  * file is in the run's work folder, so it goes with the folder however the run ends.
  *
- * Each text is stored as one byte a code unit when it is ASCII, else as UTF-16LE, so that every
- * string, lone surrogates included, reads back exactly as it was read. A text is found by its
+ * Each text is stored as UTF-8 (one byte a character when it is ASCII), or as UTF-16LE when it
+ * holds a lone surrogate (a JSON reader can yield one), which UTF-8 cannot carry: every string
+ * reads back exactly as it was read. A text is found by its
  * byte offset and read back through a window of the file: a pass in index order (a batch for a
  * thread, the words of every document) reads the file once, a few megabytes at a time.
  */
@@ -12,6 +13,9 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { lengthOf, type DocumentTexts } from '../../contract/index.ts';
 
 const BUFFER_BYTES = 8 << 20;
+
+/** How a text is stored, by `SpilledLayout.encoding` */
+const ENCODINGS = ['utf8', 'utf16le'] as const;
 
 /** Appends texts to `file` (created; it must not exist), then `finish` gives them back to read. */
 export class SpilledTextsWriter {
@@ -22,7 +26,7 @@ export class SpilledTextsWriter {
   private n = 0;
   private starts = new Float64Array(1024);
   private units = new Uint32Array(1024);
-  private ascii = new Uint8Array(1024);
+  private encoding = new Uint8Array(1024);
   /** UTF-8 bytes of the texts written, which a run reports */
   utf8Bytes = 0;
 
@@ -33,19 +37,20 @@ export class SpilledTextsWriter {
   add(text: string): void {
     if (this.n + 1 >= this.starts.length) this.grow();
     const utf8 = Buffer.byteLength(text, 'utf8');
-    const ascii = utf8 === text.length;
-    const bytes = ascii ? text.length : 2 * text.length;
+    // UTF-8 would write a lone surrogate as U+FFFD; a text that is all ASCII has none.
+    const e = utf8 === text.length || text.isWellFormed() ? 0 : 1;
+    const bytes = e === 0 ? utf8 : 2 * text.length;
     this.utf8Bytes += utf8;
     this.starts[this.n] = this.flushed + this.used;
     this.units[this.n] = text.length;
-    this.ascii[this.n] = ascii ? 1 : 0;
+    this.encoding[this.n] = e;
     this.n++;
     if (this.used + bytes > this.buffer.length) this.flush();
     if (bytes > this.buffer.length) {
-      this.writeAll(Buffer.from(text, ascii ? 'latin1' : 'utf16le'));
+      this.writeAll(Buffer.from(text, ENCODINGS[e]));
       return;
     }
-    this.used += this.buffer.write(text, this.used, ascii ? 'latin1' : 'utf16le');
+    this.used += this.buffer.write(text, this.used, ENCODINGS[e]);
   }
 
   /** The texts written, to read; the writer is closed. */
@@ -53,7 +58,7 @@ export class SpilledTextsWriter {
     this.flush();
     closeSync(this.fd);
     this.starts[this.n] = this.flushed;
-    return new SpilledTexts({ file: this.file, starts: this.starts.slice(0, this.n + 1), units: this.units.slice(0, this.n), ascii: this.ascii.slice(0, this.n), utf8Bytes: this.utf8Bytes });
+    return new SpilledTexts({ file: this.file, starts: this.starts.slice(0, this.n + 1), units: this.units.slice(0, this.n), encoding: this.encoding.slice(0, this.n), utf8Bytes: this.utf8Bytes });
   }
 
   /** Closes the file without handing it on (a read that stopped); the work folder removes it. */
@@ -67,11 +72,11 @@ export class SpilledTextsWriter {
     starts.set(this.starts);
     const units = new Uint32Array(size);
     units.set(this.units);
-    const ascii = new Uint8Array(size);
-    ascii.set(this.ascii);
+    const encoding = new Uint8Array(size);
+    encoding.set(this.encoding);
     this.starts = starts;
     this.units = units;
-    this.ascii = ascii;
+    this.encoding = encoding;
   }
 
   private flush(): void {
@@ -93,8 +98,8 @@ interface SpilledLayout {
   readonly starts: Float64Array;
   /** each text's UTF-16 code units */
   readonly units: Uint32Array;
-  /** 1 when the text is stored one byte a code unit */
-  readonly ascii: Uint8Array;
+  /** each text's index in ENCODINGS */
+  readonly encoding: Uint8Array;
   readonly utf8Bytes: number;
 }
 
@@ -123,7 +128,7 @@ export class SpilledTexts implements DocumentTexts {
     const start = this.layout.starts[i] as number;
     const end = this.layout.starts[i + 1] as number;
     if (start < this.windowStart || end > this.windowStart + this.window.length) this.load(start, end);
-    return this.window.toString(this.layout.ascii[i] === 1 ? 'latin1' : 'utf16le', start - this.windowStart, end - this.windowStart);
+    return this.window.toString(ENCODINGS[this.layout.encoding[i] as 0 | 1], start - this.windowStart, end - this.windowStart);
   }
 
   slice(start = 0, end = this.length): string[] {

@@ -15,7 +15,7 @@
  * with both statements; they are a reconstruction, named as such in the README.
  */
 import { documentWords } from '../../algorithms/text/word-count.ts';
-import type { DocumentSet } from '../../contract/index.ts';
+import { countPerText, type DocumentSet } from '../../contract/index.ts';
 
 /** A size group: documents of min_words to max_words words, both inclusive; max_words null is unbounded. */
 export interface SizeGroup {
@@ -90,7 +90,7 @@ export interface DocumentSizes {
  * `assignGroups`.
  */
 export function countDocumentWords(docs: DocumentSet): Uint32Array {
-  return Uint32Array.from(docs.texts, documentWords);
+  return countPerText(docs.texts, documentWords);
 }
 
 /** The documents' groups, from their words (`countDocumentWords`, or the same replayed). */

@@ -55,9 +55,9 @@ describe('spilled texts', () => {
     expect(utf8Bytes(samples)).toBe(utf8Bytes(s));
   });
 
-  it('stores an ASCII text one byte a character and any other two', () => {
-    spill(['abc', 'é']);
-    expect(statSync(join(dir, 'texts')).size).toBe(3 + 2);
+  it('stores a text as UTF-8 unless it holds a lone surrogate, then as UTF-16', () => {
+    spill(['abc', 'é中', 'x\udc00']);
+    expect(statSync(join(dir, 'texts')).size).toBe(3 + (2 + 3) + 2 * 2);
   });
 
   it('picks texts by index from an array or from the file, reading none of them', () => {
