@@ -13,6 +13,8 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { lengthOf, type DocumentTexts } from '../../contract/index.ts';
 
 const BUFFER_BYTES = 8 << 20;
+/** what a read out of order takes beyond its text: an explanation's two documents need no more */
+const RANDOM_READ_BYTES = 64 << 10;
 
 /** How a text is stored, by `SpilledLayout.encoding` */
 const ENCODINGS = ['utf8', 'utf16le'] as const;
@@ -110,6 +112,8 @@ export class SpilledTexts implements DocumentTexts {
   private window = Buffer.alloc(0);
   /** the file's bytes `windowStart..windowStart + window.length` */
   private windowStart = 0;
+  /** the index read last: the next one in order reads a whole window ahead */
+  private last = -2;
 
   constructor(private readonly layout: SpilledLayout) {
     this.length = layout.units.length;
@@ -127,7 +131,8 @@ export class SpilledTexts implements DocumentTexts {
     if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
     const start = this.layout.starts[i] as number;
     const end = this.layout.starts[i + 1] as number;
-    if (start < this.windowStart || end > this.windowStart + this.window.length) this.load(start, end);
+    if (start < this.windowStart || end > this.windowStart + this.window.length) this.load(start, end, i === this.last + 1 ? BUFFER_BYTES : RANDOM_READ_BYTES);
+    this.last = i;
     return this.window.toString(ENCODINGS[this.layout.encoding[i] as 0 | 1], start - this.windowStart, end - this.windowStart);
   }
 
@@ -143,10 +148,10 @@ export class SpilledTexts implements DocumentTexts {
     for (let i = 0; i < this.length; i++) yield this.at(i) as string;
   }
 
-  /** Reads the window that holds bytes `start..end` and as much after as a window holds. */
-  private load(start: number, end: number): void {
+  /** Reads the window that holds bytes `start..end`, at least `bytes` of it when the file has them. */
+  private load(start: number, end: number, bytes: number): void {
     const fileEnd = this.layout.starts[this.length] as number;
-    const size = Math.min(Math.max(end - start, BUFFER_BYTES), fileEnd - start);
+    const size = Math.min(Math.max(end - start, bytes), fileEnd - start);
     if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, BUFFER_BYTES));
     const fd = openSync(this.layout.file, 'r');
     try {
