@@ -2,7 +2,7 @@
  * How many documents of a collection hold given fingerprints (distinct, as hex or by number):
  * Broder's SCT and PPJoin's token order, for explanations (contract/explain.ts) of one pair.
  */
-import type { DocumentSet, ExplainContext } from '../../contract/index.ts';
+import { lengthOf, type DocumentSet, type ExplainContext } from '../../contract/index.ts';
 import { featuresCodec } from './corpus-features.ts';
 import type { DocumentFeatures } from './features.ts';
 import { documentFrequencies, fingerprintRunsKey, type FingerprintRuns, type HeldFingerprintRuns } from './fingerprint-runs.ts';
@@ -211,7 +211,7 @@ async function countsInPieces(
     signal?.throwIfAborted();
     let to = from;
     let chars = 0;
-    while (to < n && chars < o.pieceChars) chars += (docs.texts.at(to++) as string).length;
+    while (to < n && chars < o.pieceChars) chars += lengthOf(docs.texts, to++);
     for (const [k, c] of countsByPass(docs, shingle, kind, keys, { from, to })) counts.set(k, (counts.get(k) as number) + c);
     from = to;
     if (from < n) await new Promise<void>((resolve) => setImmediate(resolve));
