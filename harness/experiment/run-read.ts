@@ -17,6 +17,7 @@ import type { SliceTable } from '../results/slices-csv.ts';
 import type { InputsFingerprint, RunRecord } from '../results/types.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { readExperimentCorpus } from './corpus.ts';
+import type { TextsSpill } from './texts-spill.ts';
 import type { Experiment } from './types.ts';
 
 export interface ReadOptions {
@@ -24,8 +25,8 @@ export interface ReadOptions {
   readonly inputs: InputsFingerprint;
   readonly identifyFilesBy: 'stat' | 'content';
   readonly corpusCache?: CorpusCacheOptions;
-  /** where texts go that the run should not hold in memory (experiment/corpus.ts) */
-  readonly spill?: { readonly dir: string; readonly aboveChars: number };
+  /** where texts go that the run should not hold in memory (texts-spill.ts) */
+  readonly spill?: TextsSpill;
   readonly signal: AbortSignal;
   readonly progress: Progress;
 }

@@ -13,6 +13,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import type { DocumentSet, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
 import type { DetectorCatalog } from '../detectors.ts';
 import { InterruptedError, noteKept, UserError } from '../errors.ts';
@@ -29,6 +30,7 @@ import { storeBesideCorpusCache, ValueStore } from '../runtime/stored-values.ts'
 import { startRunClock } from './run-clock.ts';
 import { prepareRun, type PreparedRun } from './run-prepare.ts';
 import { readRunInput } from './run-read.ts';
+import { textsSpill } from './texts-spill.ts';
 import { runVariants } from './run-variants.ts';
 import type { ErrorSampling, PlannedVariant } from './variant-run.ts';
 import { REPORT_FLOOR, truthWithinMemory } from './variant-run.ts';
@@ -114,15 +116,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let completed = false;
   try {
     const open = await openRun(held, run, opts);
-    // The budget also bounds the texts held: beyond it they wait in the work folder (texts_mb).
+    // The budget and V8's heap bound the texts held: beyond, they wait in the work folder.
     const budgetMb = 'memory_mb' in run.backend && typeof run.backend.memory_mb === 'number' ? run.backend.memory_mb : undefined;
-    const spill = textsSpill(run.backend, budgetMb, open.workDir);
+    const textsMb = 'texts_mb' in run.backend && typeof run.backend.texts_mb === 'number' ? run.backend.texts_mb : undefined;
+    const spill = textsSpill({ workDir: open.workDir, heapLimitBytes: getHeapStatistics().heap_size_limit, ...(budgetMb === undefined ? {} : { budgetMb }), ...(textsMb === undefined ? {} : { textsMb }) });
     const input = await readRunInput(run.exp, {
       runtime: open.runtime,
       inputs: run.inputs,
       identifyFilesBy,
       ...(inputs.corpusCache ? { corpusCache: inputs.corpusCache } : {}),
-      ...(spill ? { spill } : {}),
+      spill,
       signal: opts.signal,
       progress: opts.progress,
     });
@@ -166,16 +169,6 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   } finally {
     await closeRun(held, { completed, run, opts });
   }
-}
-
-/**
- * Where the texts go beyond what a backend with a memory budget holds of them: `texts_mb`, or
- * half of `memory_mb` (the kernels' structures need the rest). None without a budget.
- */
-function textsSpill(backend: PreparedRun['backend'], budgetMb: number | undefined, workDir: string): { dir: string; aboveChars: number } | undefined {
-  if (budgetMb === undefined) return undefined;
-  const textsMb = 'texts_mb' in backend && typeof backend.texts_mb === 'number' ? backend.texts_mb : budgetMb / 2;
-  return { dir: join(workDir, 'texts'), aboveChars: textsMb * 2 ** 20 };
 }
 
 /** What a run holds from its lock on, as far as it got: released by `closeRun`, in reverse order. */

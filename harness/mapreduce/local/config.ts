@@ -26,7 +26,7 @@ export const localBackendSchema = z
       .min(0)
       .optional()
       .describe(
-        "the documents' texts held in memory up to this many MB (a character a byte), beyond it read back from a file in the run's work folder; default: half of memory_mb",
+        "the documents' texts held in memory up to this many MB (a character a byte), beyond it read back from a file in the run's work folder; default: the smaller of half of memory_mb and 60% of V8's heap limit",
       ),
     price_per_vcpu_hour: z
       .number()
