@@ -25,8 +25,8 @@ import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './
 const SHOWN = 5;
 
 interface SharedFingerprint {
-  /** its number (offsets.ts) */
-  readonly id: number;
+  /** in hex, made once: the data and the lines both show it */
+  readonly hex: string;
   /** the first occurrence in document a: where its shingle lies */
   readonly start: number;
   readonly end: number;
@@ -198,11 +198,11 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const text = ctx.docs.texts[ctx.a] as string;
   const sct = Number.isFinite(limit);
   const show = (flag: number): SharedFingerprint[] =>
-    shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
+    shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ hex: dA.occ.hexOf(both.ids[i] as number), start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
   const keptShown = show(1);
   const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
-  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: dA.occ.hexOf(f.id), start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
@@ -214,7 +214,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     if (fs.length === 0) return;
     lines.push(title);
     for (const f of fs) {
-      const head = `  ${dA.occ.hexOf(f.id)}${valueName ? ` ${valueName} ${f.value}` : ''} `;
+      const head = `  ${f.hex}${valueName ? ` ${valueName} ${f.value}` : ''} `;
       lines.push(fit(head + quoted(text.slice(f.start, f.end), ctx.width - head.length), ctx.width));
     }
   };

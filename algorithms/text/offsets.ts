@@ -5,9 +5,8 @@
  * reference over one document, and the tests hold its text equal to `normalize`'s.
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
-import { fingerprintHex, fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
 import { KeyTable } from './key-table.ts';
-import { normalize } from './normalize.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -77,6 +76,7 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
   const origin = loweredOrigins(text, lower);
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
+  const out = new Uint16Array(lower.length);
   let o = 0;
   let pendingSpace = -1;
   for (let i = 0; i < lower.length; ) {
@@ -91,23 +91,26 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
       continue;
     }
     if (pendingSpace >= 0 && o > 0) {
+      out[o] = 0x20;
       from[o] = origin.from[pendingSpace] as number;
       to[o++] = origin.to[pendingSpace] as number;
     }
     pendingSpace = -1;
     for (let k = 0; k < units; k++) {
+      out[o] = lower.charCodeAt(i + k);
       from[o] = origin.from[i + k] as number;
       to[o++] = origin.to[i + k] as number;
     }
     i += units;
   }
-  // The walk above keeps the code units `normalize` keeps, a space for each run of separators
-  // between words: its text is `normalize`'s (the tests hold the two equal), made there faster
-  // than by decoding the units kept here.
-  const normalized = normalize(text);
-  if (normalized.length !== o) throw new Error(`offsets: ${o} code units kept, normalize kept ${normalized.length}`);
-  return { normalized, from: from.slice(0, o), to: to.slice(0, o) };
+  // The walk keeps the code units `normalize` keeps, a space for each run of separators between
+  // words (the tests hold the two texts equal). Made here, not by `normalize`: its class table
+  // of all 65,536 code units cost more than the few documents an error sample explains.
+  return { normalized: utf16.decode(out.subarray(0, o)), from: from.subarray(0, o), to: to.subarray(0, o) };
 }
+
+/** Decodes the units kept: only whole surrogate pairs are kept, so nothing is replaced. */
+const utf16 = new TextDecoder('utf-16le');
 
 /**
  * normalizeWithOffsets of an ASCII text (most mail), given lowered: it lowers unit for unit, so
@@ -207,8 +210,19 @@ class NumberedOccurrences implements ShingleOccurrences {
   }
 
   hexOf(id: number): string {
-    return fingerprintHex(this.numbering.keys(), id, this.numbering.width as 2 | 4);
+    return hexOfWords(this.numbering.keys(), id * this.numbering.width, this.numbering.width);
   }
+}
+
+/**
+ * fingerprintHex of the `width` words at `at`, by the built-in conversion: an explanation shows a
+ * few fingerprints, and the 65,536-entry table fingerprintHex builds for the kernels' millions
+ * cost more than all of them (docs/performance.md, the error step an eighth time).
+ */
+function hexOfWords(words: Uint32Array, at: number, width: number): string {
+  let hex = '';
+  for (let k = 0; k < width; k++) hex += (words[at + k] as number).toString(16).padStart(8, '0');
+  return hex;
 }
 
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: KeyTable): ShingleOccurrences {
