@@ -45,11 +45,6 @@ export interface SampleArgs {
   /** the variant's pairs (any order) and the ground truth's, sorted (sortPairs) */
   readonly pairs: PairList;
   readonly truth: PairList;
-  /**
-   * The truth's pairs at or above the threshold (`nearDuplicatesOf`), when the caller keeps
-   * them for several variants: the truth may hold millions of pairs below it.
-   */
-  readonly truthNear?: PairList;
   readonly documents: number;
   readonly decisions: ExplainedVariant['decisions'];
   readonly threshold: number;
@@ -126,28 +121,28 @@ export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
 }
 
 /**
- * Two passes, each over what can be an error of its kind: the variant's decided pairs, each
- * looked up in the truth (a walk along it), and the truth's near-duplicates, each looked up in
- * the variant (by binary search: the variant may report a hundred times more pairs than the
- * truth has near-duplicates). Pass the pairs the evaluation compared (VariantEvaluation
- * .compared), not all a join reports: a tenth as many, and every one that can be an error.
+ * One walk along the variant's pairs and the truth's together (both sorted): a decided pair
+ * below the threshold in the truth is a false positive, a truth pair at or above it that the
+ * variant did not decide a false negative. Pass the pairs the evaluation compared
+ * (VariantEvaluation.compared), not all a join reports: a tenth as many, and every one that can
+ * be an error.
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
-  const v = columns(sortPairs(s.pairs, s.documents, 'variant'));
   const fp = new SmallestHashes(s.size);
   const fn = new SmallestHashes(s.size);
   const pass = { seed: s.seed, threshold: s.threshold, everyReported: s.decisions.kind === 'every-reported-pair' };
-  seekFalsePositives(v, columns(s.truth), fp, pass);
-  seekFalseNegatives(columns(s.truthNear ?? s.truth), v, fn, pass);
+  seekErrors(columns(sortPairs(s.pairs, s.documents, 'variant')), columns(s.truth), { fp, fn }, pass);
   return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
 }
 
 /*
- * The passes of sampleErrors are small functions over pair lists of one shape (`columns`), and
- * every ErrorPair is made at one place (`errorPair`): the lists come from the evaluation, a
- * kernel's worker or a checkpoint, each an object of its own shape, and V8 threw away and
- * compiled again the code of one larger function each time another shape came by
- * (docs/performance.md, the error step's compilation).
+ * The walk is a small function over pair lists of one shape (`columns`), and every ErrorPair is
+ * made at one place (`errorPair`): the lists come from the evaluation, a kernel's worker or a
+ * checkpoint, each an object of its own shape, and V8 threw away and compiled again the code of
+ * one larger function each time another shape came by (docs/performance.md, the error step's
+ * compilation). One walk, not one a kind: the truth was walked for the false positives anyway,
+ * and the false negatives were binary searches in the variant's pairs besides (docs/performance.md,
+ * the error step an eighth time).
  */
 
 /** A pair list as an object of one shape, the same columns. */
@@ -165,39 +160,40 @@ interface PassArgs {
   readonly everyReported: boolean;
 }
 
-/** The variant's decided pairs below the threshold in the truth, each looked up by a walk along the truth (both sorted). */
-function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: PassArgs): void {
+/** The variant's pairs `v` and the truth's `t`, both sorted, merged: each pair once, with its score in each (0 / absent where missing). */
+function seekErrors(v: PairList, t: PairList, kept: { readonly fp: SmallestHashes; readonly fn: SmallestHashes }, o: PassArgs): void {
   const { a: va, b: vb, score: vs } = v;
   const { a: ta, b: tb, score: ts } = t;
   const th = o.threshold;
-  for (let i = 0, j = 0; i < vs.length; i++) {
-    const score = vs[i] as number;
-    if (!o.everyReported && score < th) continue;
-    const a = va[i] as number;
-    const b = vb[i] as number;
-    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
-    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
-    if (rr >= th) continue;
-    const h = pairHash(o.seed, a, b);
-    if (fp.accepts(h, a, b)) fp.insert(h, errorPair(a, b, score, rr, 'false positive', th));
+  const every = o.everyReported;
+  const nv = vs.length;
+  const nt = ts.length;
+  let i = 0;
+  let j = 0;
+  while (i < nv || j < nt) {
+    // which list's pair comes first: < 0 the variant's alone, > 0 the truth's alone, 0 both
+    const order = i === nv ? 1 : j === nt ? -1 : (va[i] as number) !== (ta[j] as number) ? (va[i] as number) - (ta[j] as number) : (vb[i] as number) - (tb[j] as number);
+    const a = order > 0 ? (ta[j] as number) : (va[i] as number);
+    const b = order > 0 ? (tb[j] as number) : (vb[i] as number);
+    const rr = order < 0 ? 0 : (ts[j] as number);
+    const reported = order <= 0;
+    const score = reported ? (vs[i] as number) : 0;
+    const decided = reported && (every || score >= th);
+    if (decided && rr < th) falsePositive(kept.fp, a, b, score, rr, o);
+    else if (!decided && rr >= th) falseNegative(kept.fn, a, b, reported ? score : null, rr, o);
+    if (order <= 0) i++;
+    if (order >= 0) j++;
   }
 }
 
-/** The truth's near-duplicates the variant did not decide, each looked up in the variant by binary search. */
-function seekFalseNegatives(near: PairList, v: PairList, fn: SmallestHashes, o: PassArgs): void {
-  const { a: na, b: nb, score: ns } = near;
-  const th = o.threshold;
-  for (let j = 0; j < ns.length; j++) {
-    const rr = ns[j] as number;
-    if (rr < th) continue;
-    const a = na[j] as number;
-    const b = nb[j] as number;
-    const at = indexOf(v, a, b);
-    const score = at < 0 ? null : (v.score[at] as number);
-    if (score !== null && (o.everyReported || score >= th)) continue;
-    const h = pairHash(o.seed, a, b);
-    if (fn.accepts(h, a, b)) fn.insert(h, errorPair(a, b, score, rr, 'false negative', th));
-  }
+function falsePositive(fp: SmallestHashes, a: number, b: number, score: number, rr: number, o: PassArgs): void {
+  const h = pairHash(o.seed, a, b);
+  if (fp.accepts(h, a, b)) fp.insert(h, errorPair(a, b, score, rr, 'false positive', o.threshold));
+}
+
+function falseNegative(fn: SmallestHashes, a: number, b: number, score: number | null, rr: number, o: PassArgs): void {
+  const h = pairHash(o.seed, a, b);
+  if (fn.accepts(h, a, b)) fn.insert(h, errorPair(a, b, score, rr, 'false negative', o.threshold));
 }
 
 export interface ClusterSampleArgs {
