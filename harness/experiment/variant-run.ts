@@ -290,10 +290,12 @@ async function errorFile(
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
+  // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
+  const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
   const clusters = r.plan.output.clusters;
   const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
   // Sought among the pairs the evaluation compared: a join reports ten times more, far below any threshold.
-  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
   const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
@@ -316,10 +318,8 @@ async function errorFile(
     ? sampleJudgedErrors({ pairs: r.pairs, truth: r.truth.pairs, judged: ctx.judgments.judged, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size })
     : undefined;
   // A clustered variant's errors as its clusters read them follow, marked (docs/design.md §8.8).
-  // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
-  const nearOf = (truth: PairList): PairList => e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(truth, threshold));
   const ofClusters = clusterOf
-    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear: nearOf(r.truth.pairs), documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
+    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
     : undefined;
   const bytes = Buffer.concat([
     await errorsJsonl(sample, explainArgs),

@@ -45,6 +45,11 @@ export interface SampleArgs {
   /** the variant's pairs (any order) and the ground truth's, sorted (sortPairs) */
   readonly pairs: PairList;
   readonly truth: PairList;
+  /**
+   * The truth's pairs at or above the threshold (`nearDuplicatesOf`), when the caller keeps
+   * them for several variants: the truth may hold millions of pairs below it.
+   */
+  readonly truthNear?: PairList;
   readonly documents: number;
   readonly decisions: ExplainedVariant['decisions'];
   readonly threshold: number;
@@ -121,28 +126,28 @@ export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
 }
 
 /**
- * One walk along the variant's pairs and the truth's together (both sorted): a decided pair
- * below the threshold in the truth is a false positive, a truth pair at or above it that the
- * variant did not decide a false negative. Pass the pairs the evaluation compared
- * (VariantEvaluation.compared), not all a join reports: a tenth as many, and every one that can
- * be an error.
+ * Two passes, each over what can be an error of its kind: the variant's decided pairs, each
+ * looked up in the truth (a walk along it), and the truth's near-duplicates, each looked up in
+ * the variant (by binary search: the variant may report a hundred times more pairs than the
+ * truth has near-duplicates). Pass the pairs the evaluation compared (VariantEvaluation
+ * .compared), not all a join reports: a tenth as many, and every one that can be an error.
  */
 export function sampleErrors(s: SampleArgs): ErrorSample {
+  const v = columns(sortPairs(s.pairs, s.documents, 'variant'));
   const fp = new SmallestHashes(s.size);
   const fn = new SmallestHashes(s.size);
   const pass = { seed: s.seed, threshold: s.threshold, everyReported: s.decisions.kind === 'every-reported-pair' };
-  seekErrors(columns(sortPairs(s.pairs, s.documents, 'variant')), columns(s.truth), { fp, fn }, pass);
+  seekFalsePositives(v, columns(s.truth), fp, pass);
+  seekFalseNegatives(columns(s.truthNear ?? s.truth), v, fn, pass);
   return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
 }
 
 /*
- * The walk is a small function over pair lists of one shape (`columns`), and every ErrorPair is
- * made at one place (`errorPair`): the lists come from the evaluation, a kernel's worker or a
- * checkpoint, each an object of its own shape, and V8 threw away and compiled again the code of
- * one larger function each time another shape came by (docs/performance.md, the error step's
- * compilation). One walk, not one a kind: the truth was walked for the false positives anyway,
- * and the false negatives were binary searches in the variant's pairs besides (docs/performance.md,
- * the error step an eighth time).
+ * The passes of sampleErrors are small functions over pair lists of one shape (`columns`), and
+ * every ErrorPair is made at one place (`errorPair`): the lists come from the evaluation, a
+ * kernel's worker or a checkpoint, each an object of its own shape, and V8 threw away and
+ * compiled again the code of one larger function each time another shape came by
+ * (docs/performance.md, the error step's compilation).
  */
 
 /** A pair list as an object of one shape, the same columns. */
@@ -160,122 +165,39 @@ interface PassArgs {
   readonly everyReported: boolean;
 }
 
-/**
- * The variant's pairs `v` and the truth's `t`, both sorted, merged: each pair once, with its
- * score in each (0 / absent where missing). First the walk records where each error lies, with
- * no call and no load that only some pairs make (V8 compiles the loop while the first variant's
- * walk runs, and threw it away at the first pair of a kind not met yet); then the errors are
- * hashed and sampled.
- */
-function seekErrors(v: PairList, t: PairList, kept: { readonly fp: SmallestHashes; readonly fn: SmallestHashes }, o: PassArgs): void {
-  const found = mergedErrors(v, t, o);
-  for (let k = 0; k < found.count; k++) {
-    const vi = found.inV[k] as number;
-    const tj = found.inT[k] as number;
-    const a = vi >= 0 ? (v.a[vi] as number) : (t.a[tj] as number);
-    const b = vi >= 0 ? (v.b[vi] as number) : (t.b[tj] as number);
-    const rr = tj >= 0 ? (t.score[tj] as number) : 0;
-    const score = vi >= 0 ? (v.score[vi] as number) : null;
-    const h = pairHash(o.seed, a, b);
-    if (found.kind[k] === FP) {
-      if (kept.fp.accepts(h, a, b)) kept.fp.insert(h, errorPair(a, b, score, rr, 'false positive', o.threshold));
-    } else if (kept.fn.accepts(h, a, b)) kept.fn.insert(h, errorPair(a, b, score, rr, 'false negative', o.threshold));
-  }
-}
-
-const FP = 1;
-const FN = 2;
-
-/** Where each error of the walk lies: its index in `v` and in `t` (−1: not there), and its kind, FP or FN. */
-interface MergedErrors {
-  readonly inV: Int32Array;
-  readonly inT: Int32Array;
-  readonly kind: Uint8Array;
-  readonly count: number;
-}
-
-function mergedErrors(v: PairList, t: PairList, o: PassArgs): MergedErrors {
-  const nv = v.score.length;
-  const nt = t.score.length;
-  const out = { inV: new Int32Array(nv + nt), inT: new Int32Array(nv + nt), kind: new Uint8Array(nv + nt) };
-  const every = o.everyReported ? 1 : 0;
-  // [i, j]: where walkBoth stopped in each list
-  const at = new Int32Array(2);
-  const inBoth = walkBoth(v.a, v.b, v.score, t.a, t.b, t.score, o.threshold, every, out, at);
-  const n = walkVariantRest(v.score, o.threshold, every, out, { i: at[0] as number, n: inBoth });
-  return { ...out, count: walkTruthRest(t.score, o.threshold, out, { j: at[1] as number, n }) };
-}
-
-/*
- * The three walks are functions of their own, their arrays given one by one: V8 compiles the
- * first while the first variant's walk runs (on the stack), and a tail in the same function, not
- * run yet, threw that code away when reached ("insufficient type feedback").
- */
-
-interface WalkOut {
-  readonly inV: Int32Array;
-  readonly inT: Int32Array;
-  readonly kind: Uint8Array;
-}
-
-/** While both lists have pairs left: every load and operation is made for every pair, and the choices are between values already loaded. */
-function walkBoth(va: ArrayLike<number>, vb: ArrayLike<number>, vs: ArrayLike<number>, ta: ArrayLike<number>, tb: ArrayLike<number>, ts: ArrayLike<number>, th: number, every: number, out: WalkOut, at: Int32Array): number {
-  const { inV, inT, kind } = out;
-  const nv = vs.length;
-  const nt = ts.length;
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < nv && j < nt) {
-    const dA = (va[i] as number) - (ta[j] as number);
-    const dB = (vb[i] as number) - (tb[j] as number);
+/** The variant's decided pairs below the threshold in the truth, each looked up by a walk along the truth (both sorted). */
+function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: PassArgs): void {
+  const { a: va, b: vb, score: vs } = v;
+  const { a: ta, b: tb, score: ts } = t;
+  const th = o.threshold;
+  for (let i = 0, j = 0; i < vs.length; i++) {
     const score = vs[i] as number;
-    const r = ts[j] as number;
-    const order = dA !== 0 ? dA : dB;
-    const isV = order <= 0 ? 1 : 0;
-    const isT = order >= 0 ? 1 : 0;
-    const rr = isT === 1 ? r : 0;
-    const decided = isV & (every | (score >= th ? 1 : 0));
-    const fp = decided & (rr < th ? 1 : 0);
-    const fn = isT & (decided ^ 1) & (rr >= th ? 1 : 0);
-    inV[n] = isV === 1 ? i : -1;
-    inT[n] = isT === 1 ? j : -1;
-    kind[n] = fp * FP + fn * FN;
-    n += fp | fn;
-    i += isV;
-    j += isT;
-    // where the walk is, kept in the loop: V8 compiles the loop while it runs, and a property
-    // stored after it, not stored yet, would throw that code away at the loop's end
-    at[0] = i;
-    at[1] = j;
+    if (!o.everyReported && score < th) continue;
+    const a = va[i] as number;
+    const b = vb[i] as number;
+    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
+    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
+    if (rr >= th) continue;
+    const h = pairHash(o.seed, a, b);
+    if (fp.accepts(h, a, b)) fp.insert(h, errorPair(a, b, score, rr, 'false positive', th));
   }
-  return n;
 }
 
-/** The variant's pairs after the truth's last (resemblance 0): false positives when decided. */
-function walkVariantRest(vs: ArrayLike<number>, th: number, every: number, out: WalkOut, at: { readonly i: number; readonly n: number }): number {
-  const { inV, inT, kind } = out;
-  let n = at.n;
-  for (let i = at.i; i < vs.length; i++) {
-    inV[n] = i;
-    inT[n] = -1;
-    kind[n] = FP;
-    n += (every | ((vs[i] as number) >= th ? 1 : 0)) & (0 < th ? 1 : 0);
+/** The truth's near-duplicates the variant did not decide, each looked up in the variant by binary search. */
+function seekFalseNegatives(near: PairList, v: PairList, fn: SmallestHashes, o: PassArgs): void {
+  const { a: na, b: nb, score: ns } = near;
+  const th = o.threshold;
+  for (let j = 0; j < ns.length; j++) {
+    const rr = ns[j] as number;
+    if (rr < th) continue;
+    const a = na[j] as number;
+    const b = nb[j] as number;
+    const at = indexOf(v, a, b);
+    const score = at < 0 ? null : (v.score[at] as number);
+    if (score !== null && (o.everyReported || score >= th)) continue;
+    const h = pairHash(o.seed, a, b);
+    if (fn.accepts(h, a, b)) fn.insert(h, errorPair(a, b, score, rr, 'false negative', th));
   }
-  return n;
-}
-
-/** The truth's pairs after the variant's last: false negatives at or above the threshold. */
-function walkTruthRest(ts: ArrayLike<number>, th: number, out: WalkOut, at: { readonly j: number; readonly n: number }): number {
-  const { inV, inT, kind } = out;
-  let n = at.n;
-  for (let j = at.j; j < ts.length; j++) {
-    inV[n] = -1;
-    inT[n] = j;
-    kind[n] = FN;
-    n += (ts[j] as number) >= th ? 1 : 0;
-  }
-  return n;
 }
 
 export interface ClusterSampleArgs {
