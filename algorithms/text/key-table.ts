@@ -1,3 +1,6 @@
+/** The key `id2` adds, in the words `id` reads. */
+const PAIR = new Uint32Array(2);
+
 /**
  * Dense ids for fixed-width binary keys (64-bit fingerprints, 160-bit digests) held in typed
  * arrays: an open-addressing hash table, linear probing, that numbers the distinct keys 0, 1, …
@@ -9,9 +12,6 @@
  * every sentence of a corpus in turn. A slot holds its stamp, id and key side by side, so that a
  * probe of a large table touches one cache line.
  */
-/** The key `id2` adds, in the words `id` reads. */
-const PAIR = new Uint32Array(2);
-
 export class KeyTable {
   /** uint32 words per key */
   readonly width: number;
