@@ -25,8 +25,8 @@ import { commonalityLimit, documentLevel, resemblance, samplingLevels } from './
 const SHOWN = 5;
 
 interface SharedFingerprint {
-  /** its number (offsets.ts) */
-  readonly id: number;
+  /** in hex, made once: the data and the lines both show it */
+  readonly hex: string;
   /** the first occurrence in document a: where its shingle lies */
   readonly start: number;
   readonly end: number;
@@ -160,13 +160,20 @@ function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: 
 }
 
 async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evidence> {
-  // The same document is explained by many variants of a run: its shingles are cut once.
-  const key = `broder-distinct:${JSON.stringify([params.shingle, params.fingerprint])}`;
-  const of = (i: number) => once(ctx, `${key}:${i}`, () => distinct(features(params, ctx.docs.texts.at(i) as string)));
+  // The same document is explained by many variants of a run: its shingles are cut once; what
+  // is known of documents and pairs is kept by number, one look-up of the run's cache a pair.
+  const known = once(ctx, `broder-known:${JSON.stringify([params.shingle, params.fingerprint])}`, () => new Known());
+  const of = (i: number): Distinct => {
+    let d = known.distinct.get(i);
+    if (!d) known.distinct.set(i, (d = distinct(features(params, ctx.docs.texts.at(i) as string))));
+    return d;
+  };
   const dA = of(ctx.a);
   const dB = of(ctx.b);
   const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
-  const both = once(ctx, `${key}:shared:${ctx.a}:${ctx.b}`, () => sharedOf(dA, dB));
+  const pairKey = ctx.a * ctx.docs.ids.length + ctx.b;
+  let both = known.shared.get(pairKey);
+  if (!both) known.shared.set(pairKey, (both = sharedOf(dA, dB)));
   // One value and flag a shared fingerprint, in typed arrays: a near-duplicate pair shares
   // thousands, and only the few shown become objects.
   const n = both.ids.length;
@@ -178,7 +185,15 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     const m = r.m;
     const residue = r.residue ?? 0;
     // A document is in the errors of many variants of one modulus, and of several moduli.
-    const keptIn = (i: number, d: Distinct): number => once(ctx, `${key}:mod ${m} = ${residue}:${i}`, () => keptByMod(d, m, residue));
+    const modRule = `${m}:${residue}`;
+    let keptOf = known.keptByMod.get(modRule);
+    if (!keptOf) known.keptByMod.set(modRule, (keptOf = new Map()));
+    const kept = keptOf;
+    const keptIn = (i: number, d: Distinct): number => {
+      let k = kept.get(i);
+      if (k === undefined) kept.set(i, (k = keptByMod(d, m, residue)));
+      return k;
+    };
     sizeA = keptIn(ctx.a, dA);
     sizeB = keptIn(ctx.b, dB);
     modValues(dA.occ, both.ids, { m, residue, value, keptFlag });
@@ -186,10 +201,9 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const limit = commonalityLimit(params.sampling);
   if (Number.isFinite(limit)) {
     // The same pair is an error of many SCT thresholds: its counts are looked up once.
-    const counts = await once(ctx, `${key}:shared-counts:${ctx.a}:${ctx.b}`, async () => {
-      const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, both.ids);
-      return Float64Array.from(both.ids, (id) => byId.get(id) as number);
-    });
+    let asked = known.sharedCounts.get(pairKey);
+    if (!asked) known.sharedCounts.set(pairKey, (asked = sharedCounts(ctx, params, dA, both.ids)));
+    const counts = await asked;
     countValues(counts, { limit, value, keptFlag });
   }
   const kept = flagsSet(keptFlag);
@@ -198,11 +212,11 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const text = ctx.docs.texts.at(ctx.a) as string;
   const sct = Number.isFinite(limit);
   const show = (flag: number): SharedFingerprint[] =>
-    shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ id: both.ids[i] as number, start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
+    shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ hex: dA.occ.hexOf(both.ids[i] as number), start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
   const keptShown = show(1);
   const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
-  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: dA.occ.hexOf(f.id), start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
@@ -214,7 +228,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     if (fs.length === 0) return;
     lines.push(title);
     for (const f of fs) {
-      const head = `  ${dA.occ.hexOf(f.id)}${valueName ? ` ${valueName} ${f.value}` : ''} `;
+      const head = `  ${f.hex}${valueName ? ` ${valueName} ${f.value}` : ''} `;
       lines.push(fit(head + quoted(text.slice(f.start, f.end), ctx.width - head.length), ctx.width));
     }
   };
@@ -245,6 +259,21 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
  * its closures inlined, took 60-110 ms to compile each time, several times a run
  * (docs/performance.md, the error step's compilation).
  */
+
+/** What a run's explanations of one shingling know of its documents and pairs (pairs by a · documents + b). */
+class Known {
+  readonly distinct = new Map<number, Distinct>();
+  readonly shared = new Map<number, SharedOf>();
+  /** by `m:residue`, then document */
+  readonly keptByMod = new Map<string, Map<number, number>>();
+  readonly sharedCounts = new Map<number, Promise<Float64Array>>();
+}
+
+/** The document counts of a pair's shared fingerprints, in their order. */
+async function sharedCounts(ctx: ExplainContext, params: BroderParams, dA: Distinct, ids: readonly number[]): Promise<Float64Array> {
+  const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, ids);
+  return Float64Array.from(ids, (id) => byId.get(id) as number);
+}
 
 /** Each shared fingerprint's fp mod m into `value`, and whether it is the residue into `keptFlag`. */
 function modValues(occ: ShingleOccurrences, ids: readonly number[], o: { readonly m: number; readonly residue: number; readonly value: Float64Array; readonly keptFlag: Uint8Array }): void {

@@ -5,9 +5,9 @@
  * reference over one document, and the tests hold its text equal to `normalize`'s.
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
-import { fingerprintHex, fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
+import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
 import { KeyTable } from './key-table.ts';
-import { normalize } from './normalize.ts';
+import { wordStarts } from './tokens.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -77,6 +77,7 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
   const origin = loweredOrigins(text, lower);
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
+  const out = new Uint16Array(lower.length);
   let o = 0;
   let pendingSpace = -1;
   for (let i = 0; i < lower.length; ) {
@@ -91,23 +92,26 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
       continue;
     }
     if (pendingSpace >= 0 && o > 0) {
+      out[o] = 0x20;
       from[o] = origin.from[pendingSpace] as number;
       to[o++] = origin.to[pendingSpace] as number;
     }
     pendingSpace = -1;
     for (let k = 0; k < units; k++) {
+      out[o] = lower.charCodeAt(i + k);
       from[o] = origin.from[i + k] as number;
       to[o++] = origin.to[i + k] as number;
     }
     i += units;
   }
-  // The walk above keeps the code units `normalize` keeps, a space for each run of separators
-  // between words: its text is `normalize`'s (the tests hold the two equal), made there faster
-  // than by decoding the units kept here.
-  const normalized = normalize(text);
-  if (normalized.length !== o) throw new Error(`offsets: ${o} code units kept, normalize kept ${normalized.length}`);
-  return { normalized, from: from.slice(0, o), to: to.slice(0, o) };
+  // The walk keeps the code units `normalize` keeps, a space for each run of separators between
+  // words (the tests hold the two texts equal). Made here, not by `normalize`: its class table
+  // of all 65,536 code units cost more than the few documents an error sample explains.
+  return { normalized: utf16.decode(out.subarray(0, o)), from: from.subarray(0, o), to: to.subarray(0, o) };
 }
+
+/** Decodes the units kept: only whole surrogate pairs are kept, so nothing is replaced. */
+const utf16 = new TextDecoder('utf-16le');
 
 /**
  * normalizeWithOffsets of an ASCII text (most mail), given lowered: it lowers unit for unit, so
@@ -207,25 +211,70 @@ class NumberedOccurrences implements ShingleOccurrences {
   }
 
   hexOf(id: number): string {
-    return fingerprintHex(this.numbering.keys(), id, this.numbering.width as 2 | 4);
+    return hexOfWords(this.numbering.keys(), id * this.numbering.width, this.numbering.width);
   }
+}
+
+/**
+ * fingerprintHex of the `width` words at `at`, by the built-in conversion: an explanation shows a
+ * few fingerprints, and the 65,536-entry table fingerprintHex builds for the kernels' millions
+ * cost more than all of them (docs/performance.md, the error step an eighth time).
+ */
+function hexOfWords(words: Uint32Array, at: number, width: number): string {
+  let hex = '';
+  for (let k = 0; k < width; k++) hex += (words[at + k] as number).toString(16).padStart(8, '0');
+  return hex;
 }
 
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: KeyTable): ShingleOccurrences {
   const n = normalizeWithOffsets(text);
-  const ranges = shingleRanges(n.normalized, spec);
   const fps = shingleFingerprints(n.normalized, spec, kind);
-  if (fps.count !== ranges.starts.length) throw new Error(`offsets: ${fps.count} fingerprints for ${ranges.starts.length} shingles`);
-  const ids = new Uint32Array(fps.count);
   const starts = new Uint32Array(fps.count);
   const ends = new Uint32Array(fps.count);
-  for (let k = 0; k < fps.count; k++) {
-    ids[k] = numbering.id(fps.data, k * fps.width);
-    // originalRange, without an array a shingle
-    const start = ranges.starts[k] as number;
-    const end = ranges.ends[k] as number;
-    starts[k] = n.from[start] ?? 0;
-    ends[k] = end <= start ? (n.from[start] ?? 0) : (n.to[end - 1] as number);
+  // A character shingle of a text as long as one starts at each word of it and is `size` long
+  // (fingerprint.ts charRanges): its ends need not be made.
+  const charWindows = spec.unit === 'char' && n.normalized.length >= spec.size;
+  const ranges = charWindows ? { starts: wordStarts(n.normalized), ends: undefined } : shingleRanges(n.normalized, spec);
+  const shingles = charWindows ? windowsAt(ranges.starts, spec.size, n.normalized.length) : ranges.starts.length;
+  if (fps.count !== shingles) throw new Error(`offsets: ${fps.count} fingerprints for ${shingles} shingles`);
+  originalRanges(n, { starts: ranges.starts, ends: ranges.ends, size: spec.size }, { starts, ends });
+  return new NumberedOccurrences(numbered(fps, numbering), starts, ends, numbering);
+}
+
+/*
+ * cutShingles' loops are small functions of their own: V8 optimizes each alone when its loop is
+ * hot (docs/performance.md, the error step's compilation).
+ */
+
+/** How many of the words starting at `starts` (ascending) begin a window of `size` within `length` (charRanges' count). */
+function windowsAt(starts: Uint32Array, size: number, length: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((starts[mid] as number) + size <= length) lo = mid + 1;
+    else hi = mid;
   }
-  return new NumberedOccurrences(ids, starts, ends, numbering);
+  return lo;
+}
+
+/** Each fingerprint's number in `numbering`. */
+function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: KeyTable): Uint32Array {
+  const ids = new Uint32Array(fps.count);
+  const d = fps.data;
+  if (fps.width === 2) for (let k = 0; k < ids.length; k++) ids[k] = numbering.id2(d[2 * k] as number, d[2 * k + 1] as number);
+  else for (let k = 0; k < ids.length; k++) ids[k] = numbering.id(d, k * fps.width);
+  return ids;
+}
+
+/** originalRange of each shingle into `out` (`ends` absent: each is `size` long), without an array a shingle. */
+function originalRanges(n: NormalizedWithOffsets, shingles: { readonly starts: Uint32Array; readonly ends: Uint32Array | undefined; readonly size: number }, out: { readonly starts: Uint32Array; readonly ends: Uint32Array }): void {
+  const { from, to } = n;
+  const { starts: s, ends: e, size } = shingles;
+  for (let k = 0; k < out.starts.length; k++) {
+    const start = s[k] as number;
+    const end = e ? (e[k] as number) : start + size;
+    out.starts[k] = from[start] ?? 0;
+    out.ends[k] = end <= start ? (from[start] ?? 0) : (to[end - 1] as number);
+  }
 }

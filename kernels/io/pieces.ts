@@ -99,9 +99,12 @@ function chunkOf(o: PieceOptions): number {
 
 /** Calls `visit` with the file's bytes in order, a piece of at most `chunkBytes` (default 1 MiB) at a time, in one reused buffer. */
 export function forEachPiece(file: string, visit: (piece: Uint8Array) => void, o: PieceOptions = {}): void {
-  const buf = new Uint8Array(Math.min(chunkOf({ chunkBytes: o.chunkBytes ?? 1 << 20 }), 1 << 20));
+  const cap = Math.min(chunkOf({ chunkBytes: o.chunkBytes ?? 1 << 20 }), 1 << 20);
   const fd = openSync(file, 'r');
   try {
+    // No larger than the file (at least one byte, to read its end): a run hashes dozens of small
+    // files, and a mebibyte zeroed for each was most of the time (docs/performance.md).
+    const buf = new Uint8Array(Math.max(1, Math.min(cap, fstatSync(fd).size)));
     for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) visit(buf.subarray(0, n));
   } finally {
     closeSync(fd);

@@ -494,9 +494,11 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   const rank = { 'false positive': 0, 'false negative': 0 };
   // A document's text is most of a line's bytes, and the same document is in the errors of many
   // variants of a run: its JSON is made once there.
+  const texts = o.cached ? o.cached('carried-text-json', () => new Map<number, string>()) : new Map<number, string>();
   const textJson = (i: number): string => {
-    const make = () => JSON.stringify(carriedText(o.docs.texts.at(i) as string));
-    return o.cached ? o.cached(`carried-text-json:${i}`, make) : make();
+    let json = texts.get(i);
+    if (json === undefined) texts.set(i, (json = JSON.stringify(carriedText(o.docs.texts.at(i) as string))));
+    return json;
   };
   const lines = order.map((i) => {
     const e = sample.sample[i] as ErrorPair;

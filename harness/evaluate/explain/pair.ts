@@ -7,7 +7,7 @@
  */
 import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
-import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan } from './shared-text.ts';
+import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan, type SharedText } from './shared-text.ts';
 import { clusterChain, type ChainLinks } from './chain.ts';
 
 /** A variant of a run as an explanation needs it. */
@@ -139,30 +139,29 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
   // A document's features are the same in every explanation of a run: computed once there, by
-  // number (shared-text.ts), keys numbered alike for every document of the run.
-  const numbering = q.cached ? q.cached(`truth-numbering:${q.truth.name}`, () => new Map<string, number>()) : new Map<string, number>();
-  const local = new Map<number, { occ: FeatureOccurrences; numbered: NumberedFeatures; words: number }>();
-  const of = (i: number) => {
-    const compute = () => {
+  // number (shared-text.ts), keys numbered alike for every document of the run. What the truth
+  // says of a pair is too: a pair is an error of many variants of a run (every SCT above its
+  // copies misses it). Both kept by number, one look-up of the run's cache an explanation.
+  const known = q.cached ? q.cached(`truth-side:${q.truth.name}`, () => new TruthKnown()) : new TruthKnown();
+  const of = (i: number): TruthFeatures => {
+    let f = known.features.get(i);
+    if (!f) {
       const text = docs.texts.at(i) as string;
       const occ = features(q.truth.params as never, text);
-      return { occ, numbered: numberedFeatures(occ, numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
-    };
-    if (q.cached) return q.cached(`truth-features:${q.truth.name}:${i}`, compute);
-    // A chain asks for the documents of its links more than once.
-    let f = local.get(i);
-    if (!f) local.set(i, (f = compute()));
+      f = { occ, numbered: numberedFeatures(occ, known.numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
+      known.features.set(i, f);
+    }
     return f;
   };
-  // A pair is an error of many variants of a run (every SCT above its copies misses it): what
-  // the truth says of it is the same in each, computed once there.
-  const truthSide = () => {
+  const pairKey = a * docs.ids.length + b;
+  let pair = known.pairs.get(pairKey);
+  if (!pair) {
     const fa = of(a);
     const fb = of(b);
     const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
-    return { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
-  };
-  const pair = q.cached ? q.cached(`truth-pair:${q.truth.name}:${a}:${b}`, truthSide) : truthSide();
+    pair = { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
+    known.pairs.set(pairKey, pair);
+  }
   const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
   const shared = pair.shared;
   const rr = shared.resemblance;
@@ -186,6 +185,22 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
     ...(clusters ? { clusters } : {}),
     ...(chain ? { chain } : {}),
   };
+}
+
+interface TruthFeatures {
+  readonly occ: FeatureOccurrences;
+  readonly numbered: NumberedFeatures;
+  readonly words: number;
+}
+
+/** What the ground truth says of the documents and pairs a run (or one explanation) explains. */
+class TruthKnown {
+  /** the features' keys numbered alike for every document, when the adapter gives no ids */
+  readonly numbering = new Map<string, number>();
+  /** by document index */
+  readonly features = new Map<number, TruthFeatures>();
+  /** by a · documents + b */
+  readonly pairs = new Map<number, { readonly shared: SharedText; readonly a: DocumentSide; readonly b: DocumentSide }>();
 }
 
 /** Each cluster's size by label, counted once a variant's clusters (its errors are explained together). */

@@ -63,4 +63,20 @@ describe('KeyTable', () => {
     const k = Uint32Array.of(0, 0, 0, 1, 1, 0, 0xffffffff, 0, 0, 0xffffffff, 0, 0);
     expect([0, 1, 2, 3, 4, 5].map((i) => t.id(k, 2 * i))).toEqual([0, 1, 2, 3, 4, 0]);
   });
+
+  it('numbers two-word keys by id2 as a Map does, through growth, mixed with id and after clear', () => {
+    const data = keys(20_000, 2, 3_000, 777);
+    const ref = referenceIds(data, 2);
+    const t = new KeyTable(2);
+    // every third key through id, the rest through id2: one numbering
+    const ids = Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? t.id(data, 2 * i) : t.id2(data[2 * i] as number, data[2 * i + 1] as number)));
+    expect(ids).toEqual(ref.ids);
+    expect([...t.keys()]).toEqual(ref.keys);
+    t.clear();
+    expect([t.id2(5, 6), t.id2(0, 0xffffffff), t.id2(5, 6), t.id(Uint32Array.of(0, 0xffffffff), 0)]).toEqual([0, 1, 0, 1]);
+  });
+
+  it('refuses id2 in a table whose keys are not two words', () => {
+    expect(() => new KeyTable(4).id2(1, 2)).toThrow(/2 words/);
+  });
 });

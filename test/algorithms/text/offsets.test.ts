@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize } from '../../../algorithms/text/normalize.ts';
-import { normalizeWithOffsets, shingleOccurrences } from '../../../algorithms/text/offsets.ts';
+import { normalizeWithOffsets, originalRange, shingleOccurrences } from '../../../algorithms/text/offsets.ts';
 import { charShingles, wordShingles } from '../../../algorithms/text/shingles.ts';
-import { fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
+import { fingerprintHex, fingerprintOf, shingleFingerprints, shingleRanges } from '../../../algorithms/text/fingerprint.ts';
 
 const hex = (u: Uint32Array): string => [...u].map((w) => w.toString(16).padStart(8, '0')).join('');
 
@@ -84,5 +84,33 @@ describe('shingleOccurrences', () => {
     // "ab c" ends at the "c" of text[4]; "cd e" is [4, 8)
     expect([...occ.starts]).toEqual([0, 4]);
     expect([...occ.ends]).toEqual([5, 8]);
+  });
+
+  it('places every shingle where shingleRanges and originalRange put it, for any text and size', () => {
+    const chars = fc.constantFrom('a', 'B', ' ', '.', 'é', 'İ', 'Σ', '😀', '\ud800', '7', '\u0301', '\n', 'ß', 'xy');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), fc.constantFrom('char', 'word'), (parts, size, unit) => {
+        const text = parts.join('');
+        const spec = unit === 'char' ? ({ unit: 'char', size, start: 'word' } as const) : ({ unit: 'word', size } as const);
+        const occ = shingleOccurrences(text, spec, 'rabin64');
+        const n = normalizeWithOffsets(text);
+        const r = shingleRanges(n.normalized, spec);
+        const expected = Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number));
+        expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes each fingerprint in hex as fingerprintHex does, leading zeros kept', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `w${i} x${(i * 7919) % 1000}`).join(' ');
+    for (const kind of ['rabin64', 'md5'] as const) {
+      const occ = shingleOccurrences(text, { unit: 'char', size: 8, start: 'word' }, kind);
+      const fps = shingleFingerprints(normalize(text), { unit: 'char', size: 8, start: 'word' }, kind);
+      const expected = Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, fps.width));
+      // a word under 0x10000000 is one in 16: among hundreds, some must be padded
+      expect(expected.some((h) => /^0|^.{8}0|^.{16}0|^.{24}0/.test(h))).toBe(true);
+      expect(occ.keys).toEqual(expected);
+    }
   });
 });

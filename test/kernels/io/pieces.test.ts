@@ -74,4 +74,18 @@ describe('forEachPiece', () => {
     expect(seen.map((p) => p.length)).toEqual([10, 10, 3]);
     expect(seen.flat()).toEqual([...data]);
   });
+
+  it('visits nothing of an empty file, and a small file whole in one piece', () => {
+    const empty = temp('e.bin');
+    writeFileInPieces(empty, []);
+    const none: number[][] = [];
+    forEachPiece(empty, (p) => none.push([...p]));
+    expect(none).toEqual([]);
+    const small = temp('s.bin');
+    const data = Buffer.from('seven b');
+    writeFileInPieces(small, [data]);
+    const seen: number[][] = [];
+    forEachPiece(small, (p) => seen.push([...p]));
+    expect(seen).toEqual([[...data]]);
+  });
 });

@@ -71,6 +71,45 @@ describe('sampleErrors', () => {
     const t = sampleErrors({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 8, size: 5 });
     expect(t.sample.map((e) => `${e.a}:${e.b}`).sort()).not.toEqual(expected);
   });
+
+  it('samples what the definition gives, by brute force over every pair, for any lists and rule', () => {
+    const n = 9;
+    const allPairs: [number, number][] = [];
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) allPairs.push([a, b]);
+    // each pair: absent from a list, or there with one of a few scores (0 included: a reported pair may score 0)
+    const scored = fc.array(fc.option(fc.constantFrom(0, 0.2, 0.5, 0.7, 1), { nil: undefined }), { minLength: allPairs.length, maxLength: allPairs.length });
+    fc.assert(
+      fc.property(scored, scored, fc.boolean(), fc.integer({ min: 0, max: 6 }), (vs, ts, every, size) => {
+        const rows = (xs: (number | undefined)[]): [number, number, number][] => allPairs.flatMap(([a, b], k) => (xs[k] === undefined ? [] : [[a, b, xs[k] as number] as [number, number, number]]));
+        const th = 0.5;
+        const s = sampleErrors({ pairs: list(rows(vs).reverse()), truth: list(rows(ts)), documents: n, decisions: { kind: every ? 'every-reported-pair' : 'score-at-threshold' }, threshold: th, seed: 3, size });
+        // the definition, pair by pair
+        const errs = allPairs.flatMap(([a, b], k) => {
+          const score = vs[k];
+          const rr = ts[k] ?? 0;
+          const decided = score !== undefined && (every || score >= th);
+          if (decided && rr < th) return [{ kind: 'false positive', a, b, score: score as number | null, truth: rr, wrongness: th - rr }];
+          if (!decided && rr >= th) return [{ kind: 'false negative', a, b, score: score ?? null, truth: rr, wrongness: rr - th }];
+          return [];
+        });
+        const pick = (kind: string) => {
+          const of = errs.filter((e) => e.kind === kind);
+          const chosen = of
+            .map((e) => ({ e, h: pairHash(3, e.a, e.b) }))
+            .sort((x, y) => x.h - y.h || x.e.a - y.e.a || x.e.b - y.e.b)
+            .slice(0, size)
+            .map((x) => x.e)
+            .sort((x, y) => y.wrongness - x.wrongness || x.a - y.a || x.b - y.b);
+          return { count: of.length, chosen };
+        };
+        const fp = pick('false positive');
+        const fn = pick('false negative');
+        expect([s.falsePositives, s.falseNegatives]).toEqual([fp.count, fn.count]);
+        expect(s.sample).toEqual([...fp.chosen, ...fn.chosen]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('errors/<variant>.jsonl in a run', () => {
