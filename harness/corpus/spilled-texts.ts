@@ -89,7 +89,13 @@ export class SpilledTextsWriter {
 
   private writeAll(bytes: Buffer): void {
     let at = 0;
-    while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at, this.flushed + at);
+    try {
+      while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at, this.flushed + at);
+    } catch (e) {
+      // A write by descriptor names no file: named, a full disk is the one-line error it is (errors.ts).
+      if (e instanceof Error && (e as NodeJS.ErrnoException).path === undefined) (e as NodeJS.ErrnoException).path = this.file;
+      throw e;
+    }
     this.flushed += bytes.length;
   }
 }
