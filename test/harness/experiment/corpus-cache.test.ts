@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
-import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
+import { withoutVaryingColumns } from '../../support/measured-columns.ts';
 import { runOptions } from '../../support/run-options.ts';
 
 const MAIL = fileURLToPath(new URL('../../fixtures/mail', import.meta.url));
@@ -34,15 +34,9 @@ backend: { kind: local, workers: 1 }
 const cacheDir = join(root, 'cache');
 const corpusCache = { dir: join(cacheDir, 'corpus'), maxBytes: 2 ** 30, method: 'stat' as const, minBytes: 0, notice: () => undefined };
 
-const without = (csv: string): string => {
-  const [head, ...rows] = csv.trim().split('\n') as [string, ...string[]];
-  const keep = head.split(',').map((c) => !VARYING_COLUMNS.includes(c));
-  return [head, ...rows].map((r) => r.split(',').filter((_, i) => keep[i]).join(',')).join('\n');
-};
-
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of ['metrics.csv', 'distribution.csv']) out[f] = f === 'metrics.csv' ? without(readFileSync(join(dir, f), 'utf8')) : readFileSync(join(dir, f), 'utf8');
+  for (const f of ['metrics.csv', 'distribution.csv']) out[f] = f === 'metrics.csv' ? withoutVaryingColumns(readFileSync(join(dir, f), 'utf8')) : readFileSync(join(dir, f), 'utf8');
   for (const f of readdirSync(join(dir, 'pairs'), { recursive: true }) as string[]) {
     if (f.endsWith('.gz')) out[f] = readFileSync(join(dir, 'pairs', f)).toString('base64');
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../../harness/experiment/runner.ts';
-import { VARYING_COLUMNS } from '../../../harness/results/measures.ts';
+import { withoutVaryingColumns } from '../../support/measured-columns.ts';
 import { runOptions } from '../../support/run-options.ts';
 
 const MAIL = fileURLToPath(new URL('../../fixtures/mail', import.meta.url));
@@ -39,18 +39,12 @@ backend: { kind: local, workers: 2${texts} }
   return file;
 }
 
-const measuredOut = (csv: string): string => {
-  const [head, ...rows] = csv.trim().split('\n') as [string, ...string[]];
-  const keep = head.split(',').map((c) => !VARYING_COLUMNS.includes(c));
-  return [head, ...rows].map((r) => r.split(',').filter((_, i) => keep[i]).join(',')).join('\n');
-};
-
 function results(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of readdirSync(dir, { recursive: true }) as string[]) {
     if (f === 'run.json' || f === 'report.html' || !/\.(csv|jsonl|gz)$/.test(f)) continue;
     const bytes = readFileSync(join(dir, f));
-    out[f] = f === 'metrics.csv' ? measuredOut(bytes.toString('utf8')) : bytes.toString('base64');
+    out[f] = f === 'metrics.csv' ? withoutVaryingColumns(bytes.toString('utf8')) : bytes.toString('base64');
   }
   return out;
 }
