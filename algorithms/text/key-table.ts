@@ -48,14 +48,8 @@ export class KeyTable {
     // Fingerprints are uniform already, but a key of digits is not: murmur3's finalizer mixes
     // every bit of every word into the slot bits.
     let h = 0;
-    for (let k = 0; k < w; k++) {
-      h = Math.imul(h ^ (data[at + k] as number), 0xcc9e2d51);
-      h ^= h >>> 15;
-    }
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h ^= h >>> 16;
-    let slot = h & this.mask;
+    for (let k = 0; k < w; k++) h = mixWord(h, data[at + k] as number);
+    let slot = finalized(h) & this.mask;
     const gen = this.generation;
     for (;;) {
       const base = slot * stride;
@@ -90,14 +84,7 @@ export class KeyTable {
   id2(w0: number, w1: number): number {
     if (this.width !== 2) throw new RangeError(`KeyTable: id2 is for keys of 2 words, this table's have ${this.width}`);
     const slots = this.slots;
-    let h = Math.imul(w0, 0xcc9e2d51);
-    h ^= h >>> 15;
-    h = Math.imul(h ^ w1, 0xcc9e2d51);
-    h ^= h >>> 15;
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h ^= h >>> 16;
-    let slot = h & this.mask;
+    let slot = finalized(mixWord(mixWord(0, w0), w1)) & this.mask;
     const gen = this.generation;
     for (;;) {
       const base = slot * 4;
@@ -136,4 +123,17 @@ export class KeyTable {
     // Re-adding the keys in id order gives them their ids again.
     for (let id = 0; id < n; id++) this.id(this.store, id * this.width);
   }
+}
+
+/** One word of a key into its hash. */
+function mixWord(h: number, word: number): number {
+  const m = Math.imul(h ^ word, 0xcc9e2d51);
+  return m ^ (m >>> 15);
+}
+
+/** murmur3's finalizer: every bit of every word into the slot bits. */
+function finalized(h: number): number {
+  let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return x ^ (x >>> 16);
 }
