@@ -30,11 +30,6 @@ export interface DocumentTexts extends Iterable<string> {
   readonly lengthAt?: (index: number) => number;
 }
 
-/** Text `index` of `texts` (in range: the caller's loop bounds it). */
-export function textAt(texts: DocumentTexts, index: number): string {
-  return texts.at(index) as string;
-}
-
 /** The length of text `index` in UTF-16 code units, without reading a spilled text. */
 export function lengthOf(texts: DocumentTexts, index: number): number {
   return texts.lengthAt ? texts.lengthAt(index) : (texts.at(index) as string).length;

@@ -5,9 +5,9 @@
  *
  * Each text is stored as UTF-8 (one byte a character when it is ASCII), or as UTF-16LE when it
  * holds a lone surrogate (a JSON reader can yield one), which UTF-8 cannot carry: every string
- * reads back exactly as it was read. A text is found by its
- * byte offset and read back through a window of the file: a pass in index order (a batch for a
- * thread, the words of every document) reads the file once, a few megabytes at a time.
+ * reads back exactly as it was read. A text is found by its byte offset and read back through a
+ * window of the file: a pass in index order (a batch for a thread, the words of every document)
+ * reads the file once, 8 MiB at a time; a read out of order takes 64 KiB.
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { lengthOf, type DocumentTexts } from '../../contract/index.ts';
@@ -111,8 +111,40 @@ interface SpilledLayout {
   readonly utf8Bytes: number;
 }
 
+/**
+ * What every `DocumentTexts` that is not an array shares: the index conventions of `at` and
+ * `slice` (negative counts from the end, out of range is undefined or clamped) and iteration in
+ * order, over `textOf`, which reads a text whose index is in range.
+ */
+abstract class IndexedTexts implements DocumentTexts {
+  abstract readonly length: number;
+  abstract readonly lengthAt: (index: number) => number;
+  protected abstract textOf(index: number): string;
+
+  at(index: number): string | undefined {
+    const i = index < 0 ? index + this.length : index;
+    return Number.isInteger(i) && i >= 0 && i < this.length ? this.textOf(i) : undefined;
+  }
+
+  slice(start = 0, end = this.length): string[] {
+    const out: string[] = [];
+    for (let i = clampIndex(start, this.length); i < clampIndex(end, this.length); i++) out.push(this.textOf(i));
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.length; i++) yield this.textOf(i);
+  }
+}
+
+/** `Array.prototype.slice`'s reading of an index: negative counts from the end, clamped. */
+function clampIndex(i: number, length: number): number {
+  const t = Math.trunc(i) || 0;
+  return t < 0 ? Math.max(0, length + t) : Math.min(t, length);
+}
+
 /** Texts read back from a file `SpilledTextsWriter` wrote. */
-export class SpilledTexts implements DocumentTexts {
+export class SpilledTexts extends IndexedTexts {
   readonly length: number;
   private buffer = Buffer.alloc(0);
   private window = Buffer.alloc(0);
@@ -122,6 +154,7 @@ export class SpilledTexts implements DocumentTexts {
   private last = -2;
 
   constructor(private readonly layout: SpilledLayout) {
+    super();
     this.length = layout.units.length;
   }
 
@@ -132,26 +165,12 @@ export class SpilledTexts implements DocumentTexts {
     return this.layout.utf8Bytes;
   }
 
-  at(index: number): string | undefined {
-    const i = index < 0 ? index + this.length : index;
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
+  protected textOf(i: number): string {
     const start = this.layout.starts[i] as number;
     const end = this.layout.starts[i + 1] as number;
     if (start < this.windowStart || end > this.windowStart + this.window.length) this.load(start, end, i === this.last + 1 ? BUFFER_BYTES : RANDOM_READ_BYTES);
     this.last = i;
     return this.window.toString(ENCODINGS[this.layout.encoding[i] as 0 | 1], start - this.windowStart, end - this.windowStart);
-  }
-
-  slice(start = 0, end = this.length): string[] {
-    const from = clampIndex(start, this.length);
-    const to = clampIndex(end, this.length);
-    const out: string[] = [];
-    for (let i = from; i < to; i++) out.push(this.at(i) as string);
-    return out;
-  }
-
-  *[Symbol.iterator](): Iterator<string> {
-    for (let i = 0; i < this.length; i++) yield this.at(i) as string;
   }
 
   /** Reads the window that holds bytes `start..end`, at least `bytes` of it when the file has them. */
@@ -175,12 +194,6 @@ export class SpilledTexts implements DocumentTexts {
   }
 }
 
-/** `Array.prototype.slice`'s reading of an index: negative counts from the end, clamped. */
-function clampIndex(i: number, length: number): number {
-  const t = Math.trunc(i) || 0;
-  return t < 0 ? Math.max(0, length + t) : Math.min(t, length);
-}
-
 /**
  * The texts `indexes` of `texts`, in that order (the documents a step keeps): a new array when
  * the texts are in memory, a view of the file when they are not, so that none is read here.
@@ -190,32 +203,21 @@ export function pickTexts(texts: DocumentTexts, indexes: readonly number[]): Doc
   return new PickedTexts(texts, Uint32Array.from(indexes));
 }
 
-class PickedTexts implements DocumentTexts {
+class PickedTexts extends IndexedTexts {
   readonly length: number;
 
   constructor(
     private readonly base: DocumentTexts,
     private readonly indexes: Uint32Array,
   ) {
+    super();
     this.length = indexes.length;
   }
 
   readonly lengthAt = (index: number): number => lengthOf(this.base, this.indexes[index] as number);
 
-  at(index: number): string | undefined {
-    const i = index < 0 ? index + this.length : index;
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    return this.base.at(this.indexes[i] as number);
-  }
-
-  slice(start = 0, end = this.length): string[] {
-    const out: string[] = [];
-    for (let i = clampIndex(start, this.length); i < clampIndex(end, this.length); i++) out.push(this.at(i) as string);
-    return out;
-  }
-
-  *[Symbol.iterator](): Iterator<string> {
-    for (let i = 0; i < this.length; i++) yield this.at(i) as string;
+  protected textOf(i: number): string {
+    return this.base.at(this.indexes[i] as number) as string;
   }
 }
 

@@ -14,7 +14,7 @@
  * A span's kind is decided by where it starts: a quoted reply that runs on into the quoted
  * footer is a reply, not a footer.
  */
-import { type DocumentTexts, textAt, type Span } from '../../contract/index.ts';
+import type { DocumentTexts, Span } from '../../contract/index.ts';
 import { normalize } from '../../algorithms/text/normalize.ts';
 
 export const LIST_FOOTER =
@@ -98,7 +98,7 @@ export function spanKinds(spans: readonly Span[], texts: DocumentTexts, repeated
   const blocks = new Map<number, [number, number][]>();
   const inSignature = (d: number, at: number): boolean => {
     let b = blocks.get(d);
-    if (!b) blocks.set(d, (b = signatureBlocks(textAt(texts, d))));
+    if (!b) blocks.set(d, (b = signatureBlocks((texts.at(d) as string))));
     return b.some(([s, e]) => at >= s && at < e);
   };
   interface Side {
@@ -115,7 +115,7 @@ export function spanKinds(spans: readonly Span[], texts: DocumentTexts, repeated
     const key = `${doc}:${start}:${end}`;
     let s = sides.get(key);
     if (s) return s;
-    const t = textAt(texts, doc);
+    const t = (texts.at(doc) as string);
     const normalized = normalize(t.slice(start, end));
     let text = textIds.get(normalized);
     if (text === undefined) {

@@ -12,7 +12,7 @@
  *   span against those with at least one oracle span.
  * Sentences are those of `algorithms/text/sentences.ts`, the splitter the synthesizer cut with.
  */
-import { type DocumentTexts, textAt, type Span } from '../../contract/index.ts';
+import type { DocumentTexts, Span } from '../../contract/index.ts';
 import type { SentenceSpan } from '../../algorithms/text/sentences.ts';
 
 /** An oracle span by document index. */
@@ -129,8 +129,8 @@ export function indexOracle(
     if (a === undefined || b === undefined) throw new Error(`${where(i)}: unknown document ${JSON.stringify(a === undefined ? s.a : s.b)} (not in the corpus)`);
     if (a === b) throw new Error(`${where(i)}: a span of document ${JSON.stringify(s.a)} with itself`);
     for (const [doc, start, end] of [[a, s.aStart, s.aEnd], [b, s.bStart, s.bEnd]] as const) {
-      if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start < end && end <= textAt(texts, doc).length)) {
-        throw new Error(`${where(i)}: range [${start}, ${end}) is not a non-empty range of document ${JSON.stringify(ids[doc])} (${textAt(texts, doc).length} characters)`);
+      if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start < end && end <= (texts.at(doc) as string).length)) {
+        throw new Error(`${where(i)}: range [${start}, ${end}) is not a non-empty range of document ${JSON.stringify(ids[doc])} (${(texts.at(doc) as string).length} characters)`);
       }
     }
     const span = { a, aStart: s.aStart, aEnd: s.aEnd, b, bStart: s.bStart, bEnd: s.bEnd };

@@ -15,7 +15,7 @@ export interface TextsSpill {
   readonly aboveChars: number;
 }
 
-export const HEAP_SHARE = 0.6;
+const HEAP_SHARE = 0.6;
 
 export function textsSpill(o: { readonly workDir: string; readonly textsMb?: number; readonly budgetMb?: number; readonly heapLimitBytes: number }): TextsSpill {
   const heapMb = (HEAP_SHARE * o.heapLimitBytes) / 2 ** 20;
