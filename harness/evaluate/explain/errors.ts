@@ -96,6 +96,33 @@ class SmallestHashes {
   }
 }
 
+/**
+ * The first index at or after `from` whose pair is not before (a, b) in a list sorted by (a, b):
+ * steps of 1, 2, 4, … to a pair not before it, then a binary search between the last two.
+ */
+function firstNotBefore(p: PairList, from: number, a: number, b: number): number {
+  const { a: pa, b: pb } = p;
+  const n = pa.length;
+  const before = (k: number): boolean => (pa[k] as number) < a || ((pa[k] as number) === a && (pb[k] as number) < b);
+  if (from >= n || !before(from)) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + step;
+  while (hi < n && before(hi)) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  // before(lo); hi is n or not before: the answer lies in (lo, min(hi, n)]
+  hi = Math.min(hi, n);
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 /** The index of pair (a, b) in a list sorted by (a, b), or -1 (binary search). */
 function indexOf(p: PairList, a: number, b: number): number {
   let lo = 0;
@@ -165,7 +192,12 @@ interface PassArgs {
   readonly everyReported: boolean;
 }
 
-/** The variant's decided pairs below the threshold in the truth, each looked up by a walk along the truth (both sorted). */
+/**
+ * The variant's decided pairs below the threshold in the truth, each looked up in the truth
+ * (both sorted) by a galloping search from where the last one was found: a variant may decide a
+ * few thousand pairs where the truth holds hundreds of thousands, and a walk along the truth
+ * cost every variant a pass over all of them.
+ */
 function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: PassArgs): void {
   const { a: va, b: vb, score: vs } = v;
   const { a: ta, b: tb, score: ts } = t;
@@ -175,7 +207,7 @@ function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: Pas
     if (!o.everyReported && score < th) continue;
     const a = va[i] as number;
     const b = vb[i] as number;
-    while (j < ta.length && ((ta[j] as number) < a || ((ta[j] as number) === a && (tb[j] as number) < b))) j++;
+    j = firstNotBefore(t, j, a, b);
     const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
     if (rr >= th) continue;
     const h = pairHash(o.seed, a, b);
