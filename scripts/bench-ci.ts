@@ -11,6 +11,7 @@
  *                 truth against scipy (scripts/bench-scale-io.ts)
  *   readers       the TREC-web and WARC readers on 200 MB of generated input
  *   quickstart    `bench run configs/quickstart.yaml --no-corpus-cache` three times, then `bench check` (exit 1 on a regression)
+ *   error-samples the quickstart with and without its error samples, taking turns: what they add (issue 26's 5%)
  *
  * The figures are compared with results/baselines/bench-ci.json (a factor per line, printed).
  * `--update` (or a missing baseline) writes the baselines; with `--only` it replaces only those
@@ -22,12 +23,13 @@ import { join } from 'node:path';
 import { machine } from '../harness/results/environment.ts';
 import { BenchContext, ROOT, type Figure, type Section } from './bench/context.ts';
 import { groundTruth, imatchSection, ppjoinSection, simhashSection, trialsSection } from './bench/detectors.ts';
+import { errorSamplesSection } from './bench/error-samples.ts';
 import { kernels } from './bench/kernels.ts';
 import { outOfCoreSection } from './bench/out-of-core.ts';
 import { externalSection, minhashSection, pdcMrSection, quickstartSection, readersSection, scaleIoSection } from './bench/runs.ts';
 
 // simhash before ppjoin: its peak RSS is the process's, and ppjoin's 100,000-document runs would set it.
-const SECTIONS: readonly Section[] = [kernels, groundTruth, simhashSection, ppjoinSection, imatchSection, trialsSection, minhashSection, externalSection, pdcMrSection, outOfCoreSection, readersSection, scaleIoSection, quickstartSection];
+const SECTIONS: readonly Section[] = [kernels, groundTruth, simhashSection, ppjoinSection, imatchSection, trialsSection, minhashSection, externalSection, pdcMrSection, outOfCoreSection, readersSection, scaleIoSection, quickstartSection, errorSamplesSection];
 
 const BASELINE = join(ROOT, 'results', 'baselines', 'bench-ci.json');
 const update = process.argv.includes('--update');
