@@ -6,34 +6,30 @@
  * ratios less one, of wall time and of CPU time (the run's process with all its threads). On a
  * shared machine a single round's ratio moves by ±5% or more: read the spread printed with it.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, type Section } from './context.ts';
+import { median } from 'simple-statistics';
+import { reapedChildrenCpuS } from '../../harness/mapreduce/streaming/cpu.ts';
+import { ROOT, type BenchContext, type Section } from './context.ts';
 
 const ROUNDS = 7;
 const TARGET = 0.05;
 
-/** CPU seconds of this process's waited-for children so far (Linux: /proc/self/stat cutime + cstime). */
-function childrenCpuS(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
+/** One run of `config` as a user runs it: wall and CPU seconds (the run's process, all its threads). */
+interface Timed {
+  readonly wallS: number;
+  readonly cpuS: number;
 }
 
-/** One run of `config`: wall and CPU seconds. */
-function timedRun(config: string, out: string): { wallS: number; cpuS: number } {
-  const cpu0 = childrenCpuS();
+function timedRun(ctx: BenchContext, config: string, out: string): Timed {
+  const cpu0 = reapedChildrenCpuS();
   const t0 = performance.now();
-  execFileSync(process.execPath, [join(ROOT, 'bin', 'bench.js'), 'run', config, '--out', out, '--force'], { stdio: 'ignore', env: { ...process.env, CI: 'true' } });
-  return { wallS: (performance.now() - t0) / 1000, cpuS: childrenCpuS() - cpu0 };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+  ctx.cli(['run', config, '--out', out, '--force']);
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu1 = reapedChildrenCpuS();
+  if (cpu0 === undefined || cpu1 === undefined) throw new Error('error-samples: the CPU time of a child process is read from /proc, which this system lacks');
+  return { wallS, cpuS: cpu1 - cpu0 };
 }
 
 export const errorSamplesSection: Section = {
@@ -48,25 +44,25 @@ export const errorSamplesSection: Section = {
     const text = readFileSync(quickstart, 'utf8');
     if (!/^evaluate:\n/m.test(text)) throw new Error(`${quickstart}: no evaluate: section to add errors: { sample: 0 } to`);
     writeFileSync(without, text.replace(/^evaluate:\n/m, 'evaluate:\n  errors: { sample: 0 }\n'));
-    // one of each first, not counted: the corpus cache and the stored values as a user's second run finds them
-    timedRun(quickstart, join(dir, 'out'));
-    timedRun(without, join(dir, 'out'));
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    const walls = { with: [] as number[], without: [] as number[] };
-    for (let r = 0; r < ROUNDS; r++) {
-      const a = timedRun(quickstart, join(dir, 'out'));
-      const b = timedRun(without, join(dir, 'out'));
-      walls.with.push(a.wallS);
-      walls.without.push(b.wallS);
-      wall.push(a.wallS / b.wallS - 1);
-      cpu.push(a.cpuS / b.cpuS - 1);
-      process.stdout.write(`  round ${r + 1}: ${a.wallS.toFixed(2)} s (${a.cpuS.toFixed(2)} CPU-s) with, ${b.wallS.toFixed(2)} s (${b.cpuS.toFixed(2)} CPU-s) without: ${(100 * (wall[r] as number)).toFixed(1)}% wall\n`);
+    const rounds: { readonly with: Timed; readonly without: Timed }[] = [];
+    try {
+      // one of each first, not counted: the corpus cache and the stored values as a user's second run finds them
+      timedRun(ctx, quickstart, join(dir, 'out'));
+      timedRun(ctx, without, join(dir, 'out'));
+      for (let r = 0; r < ROUNDS; r++) {
+        const round = { with: timedRun(ctx, quickstart, join(dir, 'out')), without: timedRun(ctx, without, join(dir, 'out')) };
+        rounds.push(round);
+        process.stdout.write(`  round ${r + 1}: ${round.with.wallS.toFixed(2)} s (${round.with.cpuS.toFixed(2)} CPU-s) with, ${round.without.wallS.toFixed(2)} s (${round.without.cpuS.toFixed(2)} CPU-s) without: ${(100 * (round.with.wallS / round.without.wallS - 1)).toFixed(1)}% wall
+`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    rmSync(dir, { recursive: true, force: true });
+    const wall = rounds.map((r) => r.with.wallS / r.without.wallS - 1);
+    const cpu = rounds.map((r) => r.with.cpuS / r.without.cpuS - 1);
     const share = median(wall);
-    ctx.record('error_samples.with_wall_s', median(walls.with), 's');
-    ctx.record('error_samples.without_wall_s', median(walls.without), 's');
+    ctx.record('error_samples.with_wall_s', median(rounds.map((r) => r.with.wallS)), 's');
+    ctx.record('error_samples.without_wall_s', median(rounds.map((r) => r.without.wallS)), 's');
     ctx.record('error_samples.wall_share', share, 'ratio');
     ctx.record('error_samples.cpu_share', median(cpu), 'ratio');
     const spread = `rounds ${(100 * Math.min(...wall)).toFixed(1)}% to ${(100 * Math.max(...wall)).toFixed(1)}%`;

@@ -96,44 +96,36 @@ class SmallestHashes {
   }
 }
 
-/**
- * The first index at or after `from` whose pair is not before (a, b) in a list sorted by (a, b):
- * steps of 1, 2, 4, … to a pair not before it, then a binary search between the last two.
- */
-function firstNotBefore(p: PairList, from: number, a: number, b: number): number {
-  const { a: pa, b: pb } = p;
-  const n = pa.length;
-  const before = (k: number): boolean => (pa[k] as number) < a || ((pa[k] as number) === a && (pb[k] as number) < b);
-  if (from >= n || !before(from)) return from;
-  let lo = from;
-  let step = 1;
-  let hi = from + step;
-  while (hi < n && before(hi)) {
-    lo = hi;
-    step *= 2;
-    hi = from + step;
-  }
-  // before(lo); hi is n or not before: the answer lies in (lo, min(hi, n)]
-  hi = Math.min(hi, n);
-  while (lo + 1 < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(mid)) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
-/** The index of pair (a, b) in a list sorted by (a, b), or -1 (binary search). */
-function indexOf(p: PairList, a: number, b: number): number {
-  let lo = 0;
-  let hi = p.a.length;
+/** The first index in [lo, hi) whose pair is not before (a, b) in a list sorted by (a, b), else hi (binary search). */
+function lowerBound(p: PairList, lo: number, hi: number, a: number, b: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const ma = p.a[mid] as number;
     if (ma < a || (ma === a && (p.b[mid] as number) < b)) lo = mid + 1;
     else hi = mid;
   }
-  return lo < p.a.length && p.a[lo] === a && p.b[lo] === b ? lo : -1;
+  return lo;
+}
+
+/**
+ * lowerBound from `from` to the end, galloping: steps of 1, 2, 4, … to a pair not before
+ * (a, b), then a binary search between the last two. Cheap when the answer is near `from`.
+ */
+function firstNotBefore(p: PairList, from: number, a: number, b: number): number {
+  const n = p.a.length;
+  let lo = from;
+  let step = 1;
+  while (lo + step < n && ((p.a[lo + step] as number) < a || ((p.a[lo + step] as number) === a && (p.b[lo + step] as number) < b))) {
+    lo += step;
+    step *= 2;
+  }
+  return lowerBound(p, lo, Math.min(lo + step, n), a, b);
+}
+
+/** The index of pair (a, b) in a list sorted by (a, b), or -1. */
+function indexOf(p: PairList, a: number, b: number): number {
+  const at = lowerBound(p, 0, p.a.length, a, b);
+  return at < p.a.length && p.a[at] === a && p.b[at] === b ? at : -1;
 }
 
 /** The pairs of `p` scoring at least `threshold`, in the same order. */
