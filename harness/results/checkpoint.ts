@@ -5,12 +5,18 @@
  * kept when a run fails or is interrupted, and removed when the run completes. A saved variant
  * is reused only when the run's inputs (config, package version, input files) and the variant's
  * algorithm and parameters are those it was saved with.
+ *
+ * A variant's folder holds `variant.json` (its record, and its files' names and lengths) and
+ * `files.bin` (the files' bytes one after another): one file for all, not a folder for each of
+ * their paths (`errors/broder/…`), because making a directory cost the quickstart a millisecond
+ * or more under load, several a variant (docs/performance.md). A folder of an older version
+ * (`record.json` and `files/`) is not restored: its variant runs again.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PairList } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../kernels/io/atomic-write.ts';
-import { piecesOf, readFilePieces, readInto, writeFileInPieces, type FileBytes, type PieceOptions } from '../../kernels/io/pieces.ts';
+import { byteLengthOf, piecesOf, readInto, readRangePieces, writeFileInPieces, type FileBytes, type PieceOptions } from '../../kernels/io/pieces.ts';
 import type { VariantRecord } from './types.ts';
 
 export interface SavedVariant {
@@ -28,6 +34,12 @@ export interface SavedVariant {
 export interface SavedResult {
   readonly pairs: PairList;
   readonly facts: Readonly<Record<string, unknown>>;
+}
+
+/** `variant.json`: a saved variant's record, and its files in the order `files.bin` holds them. */
+interface SavedIndex {
+  readonly record: VariantRecord;
+  readonly files: readonly { readonly file: string; readonly bytes: number }[];
 }
 
 interface Manifest {
@@ -109,11 +121,11 @@ export class Checkpoint {
     if (!entry || entry.identity !== identity) return undefined;
     const dir = join(this.dir, entry.dir);
     try {
-      const record = JSON.parse(readFileSync(join(dir, 'record.json'), 'utf8')) as VariantRecord;
+      const { record, files: index } = JSON.parse(readFileSync(join(dir, 'variant.json'), 'utf8')) as SavedIndex;
       // A folder holding another variant's record (a checkpoint written by an older version
       // could reuse folders) is not this variant's: it runs again.
       if (record.name !== name) return undefined;
-      const files = record.files.map((f) => ({ file: f.file, bytes: readFilePieces(join(dir, 'files', ...f.file.split('/')), this.pieces) }));
+      const files = this.readFiles(join(dir, 'files.bin'), index);
       const truthFile = join(dir, 'truth.bin');
       return { record, files, ...(existsSync(truthFile) ? { truth: readPairs(truthFile, this.pieces) } : {}) };
     } catch {
@@ -156,13 +168,10 @@ export class Checkpoint {
     const tmp = join(this.dir, `${slot}.tmp`);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    for (const f of v.files) {
-      const p = join(tmp, 'files', ...f.file.split('/'));
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileInPieces(p, piecesOf(f.bytes), this.pieces);
-    }
+    writeFileInPieces(join(tmp, 'files.bin'), v.files.flatMap((f) => piecesOf(f.bytes)), this.pieces);
     if (v.truth) writeFileInPieces(join(tmp, 'truth.bin'), pairsParts(v.truth), this.pieces);
-    writeFileSync(join(tmp, 'record.json'), JSON.stringify(v.record));
+    const index: SavedIndex = { record: v.record, files: v.files.map((f) => ({ file: f.file, bytes: byteLengthOf(f.bytes) })) };
+    writeFileSync(join(tmp, 'variant.json'), JSON.stringify(index));
     rmSync(join(this.dir, slot), { recursive: true, force: true });
     // A folder renamed into place, not a file: kernels/io/atomic-write.ts writes files only.
     renameSync(tmp, join(this.dir, slot));
@@ -186,6 +195,23 @@ export class Checkpoint {
 
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The files of `files.bin`, each as pieces (kernels/io/pieces.ts); throws when it is not exactly their lengths long. */
+  private readFiles(file: string, index: SavedIndex['files']): SavedVariant['files'] {
+    const fd = openSync(file, 'r');
+    try {
+      let at = 0;
+      const files = index.map((f) => {
+        const bytes = readRangePieces(fd, { at, bytes: f.bytes }, this.pieces);
+        at += f.bytes;
+        return { file: f.file, bytes };
+      });
+      if (fstatSync(fd).size !== at) throw new Error(`${file}: ${fstatSync(fd).size} bytes, its index says ${at}`);
+      return files;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private writeManifest(): void {

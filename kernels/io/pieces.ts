@@ -63,20 +63,24 @@ export function byteLengthOf(bytes: FileBytes): number {
 
 /** The whole file as Buffers of at most `chunkBytes` each, in order. */
 export function readFilePieces(file: string, o: PieceOptions = {}): Buffer[] {
-  const chunk = chunkOf(o);
   const fd = openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const out: Buffer[] = [];
-    for (let at = 0; at < size; at += chunk) {
-      const piece = Buffer.allocUnsafe(Math.min(chunk, size - at));
-      readInto(fd, piece, at, o);
-      out.push(piece);
-    }
-    return out;
+    return readRangePieces(fd, { at: 0, bytes: fstatSync(fd).size }, o);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `bytes` bytes of `fd` from `at`, as Buffers of at most `chunkBytes` each, in order; throws when the file ends first. */
+export function readRangePieces(fd: number, range: { readonly at: number; readonly bytes: number }, o: PieceOptions = {}): Buffer[] {
+  const chunk = chunkOf(o);
+  const out: Buffer[] = [];
+  for (let done = 0; done < range.bytes; done += chunk) {
+    const piece = Buffer.allocUnsafe(Math.min(chunk, range.bytes - done));
+    readInto(fd, piece, range.at + done, o);
+    out.push(piece);
+  }
+  return out;
 }
 
 /** The whole file as one Buffer, read a piece at a time (readFileSync refuses files over 2 GiB). */

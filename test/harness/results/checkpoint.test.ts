@@ -97,6 +97,42 @@ describe('Checkpoint', () => {
   });
 });
 
+describe('Checkpoint: a variant’s files', () => {
+  it('restores files of nested paths, empty ones too, each with its own bytes, with no folder made for their paths', () => {
+    const dir = tempDir();
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', false);
+    const files = [
+      { file: 'pairs/broder/sct=10.csv.gz', bytes: Buffer.from('pairs of sct 10') },
+      { file: 'errors/broder/sct=10.jsonl', bytes: [Buffer.from('{"kind":'), Buffer.from('"false positive"}\n')] },
+      { file: 'judgments/broder/sct=10.csv', bytes: Buffer.alloc(0) },
+    ];
+    c.save('broder/sct=10', ID, { record: record('broder/sct=10', 1), files });
+    const back = Checkpoint.open(dir, 'd', true).checkpoint.restore('broder/sct=10', ID);
+    expect(back?.files.map((f) => [f.file, Buffer.concat(f.bytes as Buffer[]).toString()])).toEqual([
+      ['pairs/broder/sct=10.csv.gz', 'pairs of sct 10'],
+      ['errors/broder/sct=10.jsonl', '{"kind":"false positive"}\n'],
+      ['judgments/broder/sct=10.csv', ''],
+    ]);
+    const slot = readdirSync(dir).find((f) => /^v\d+$/.test(f)) as string;
+    expect(readdirSync(join(dir, slot), { withFileTypes: true }).filter((e) => e.isDirectory())).toEqual([]);
+  });
+
+  it('does not restore a variant whose files are cut short, or longer than its index says', () => {
+    const dir = tempDir();
+    const { checkpoint: c } = Checkpoint.open(dir, 'd', false);
+    save(c, 'a', 1);
+    save(c, 'b', 2);
+    const slots = readdirSync(dir).filter((f) => /^v\d+$/.test(f)).sort();
+    const cut = join(dir, slots[0] as string, 'files.bin');
+    writeFileSync(cut, readFileSync(cut).subarray(0, 2));
+    const longer = join(dir, slots[1] as string, 'files.bin');
+    writeFileSync(longer, Buffer.concat([readFileSync(longer), Buffer.from('!')]));
+    const reopened = Checkpoint.open(dir, 'd', true).checkpoint;
+    expect(reopened.restore('a', ID)).toBeUndefined();
+    expect(reopened.restore('b', ID)).toBeUndefined();
+  });
+});
+
 describe('Checkpoint in bounded pieces', () => {
   it('saves and restores the ground truth’s pairs and the files with no read or write over a few bytes', () => {
     const dir = tempDir();

@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { byteLengthOf, forEachPiece, piecesOf, readFileInPieces, readFilePieces, readInto, writeFileInPieces } from '../../../kernels/io/pieces.ts';
+import { byteLengthOf, forEachPiece, piecesOf, readFileInPieces, readFilePieces, readInto, readRangePieces, writeFileInPieces } from '../../../kernels/io/pieces.ts';
 
 const dirs: string[] = [];
 function temp(name: string): string {
@@ -49,6 +49,22 @@ describe('files in pieces', () => {
     const empty = temp('empty.bin');
     writeFileInPieces(empty, []);
     expect(readFilePieces(empty)).toEqual([]);
+  });
+
+  it('reads a range from inside a file as pieces of at most the bound, and throws when the file ends first', () => {
+    const f = temp('r.bin');
+    const bytes = Buffer.from(Array.from({ length: 30 }, (_, i) => (i * 11) & 0xff));
+    writeFileInPieces(f, [bytes]);
+    const fd = openSync(f, 'r');
+    try {
+      const pieces = readRangePieces(fd, { at: 4, bytes: 12 }, { chunkBytes: 5 });
+      expect(pieces.map((p) => p.length)).toEqual([5, 5, 2]);
+      expect(Buffer.concat(pieces)).toEqual(bytes.subarray(4, 16));
+      expect(readRangePieces(fd, { at: 30, bytes: 0 })).toEqual([]);
+      expect(() => readRangePieces(fd, { at: 25, bytes: 8 })).toThrow(/ends 3 bytes early/);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('takes a file’s bytes whole or as pieces alike', () => {
