@@ -517,14 +517,15 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   }
   const rank = { 'false positive': 0, 'false negative': 0 };
   // A document's text is most of a line's bytes, and the same document is in the errors of many
-  // variants of a run: its JSON is made once there.
-  const texts = o.cached ? o.cached('carried-text-json', () => new Map<number, string>()) : new Map<number, string>();
-  const textJson = (i: number): string => {
+  // variants of a run: its JSON is made and encoded once there, and the lines are joined as bytes.
+  const texts = o.cached ? o.cached('carried-text-json', () => new Map<number, Buffer>()) : new Map<number, Buffer>();
+  const textJson = (i: number): Buffer => {
     let json = texts.get(i);
-    if (json === undefined) texts.set(i, (json = JSON.stringify(carriedText(o.docs.texts.at(i) as string))));
+    if (json === undefined) texts.set(i, (json = Buffer.from(JSON.stringify(carriedText(o.docs.texts.at(i) as string)))));
     return json;
   };
-  const lines = order.map((i) => {
+  const parts: Buffer[] = [];
+  for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
     const head: Omit<ErrorLine, 'texts' | 'judgment'> = {
       kind: e.kind,
@@ -536,7 +537,10 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     };
     // JSON.stringify of the whole ErrorLine, its keys in this order, with the texts' JSON spliced in.
     const judgment = o.judgedOf ? `,"judgment":${JSON.stringify(judgmentOf(o.judgedOf(e.a, e.b)))}` : '';
-    return `${JSON.stringify(head).slice(0, -1)},"texts":{"a":${textJson(e.a)},"b":${textJson(e.b)}}${judgment}}`;
-  });
-  return Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+    parts.push(Buffer.from(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`), textJson(e.a), TEXT_B, textJson(e.b), Buffer.from(`}${judgment}}\n`));
+  }
+  return Buffer.concat(parts);
 }
+
+/** What lies between the two texts of an error line. */
+const TEXT_B = Buffer.from(',"b":');
