@@ -1,6 +1,3 @@
-/** The key `id2` adds, in the words `id` reads. */
-const PAIR = new Uint32Array(2);
-
 /**
  * Dense ids for fixed-width binary keys (64-bit fingerprints, 160-bit digests) held in typed
  * arrays: an open-addressing hash table, linear probing, that numbers the distinct keys 0, 1, …
@@ -60,11 +57,7 @@ export class KeyTable {
       slot = (slot + 1) & this.mask;
     }
     const id = this.count++;
-    if ((id + 1) * w > this.store.length) {
-      const grown = new Uint32Array(Math.max(2 * this.store.length, (id + 1) * w));
-      grown.set(this.store);
-      this.store = grown;
-    }
+    if ((id + 1) * w > this.store.length) this.grow((id + 1) * w);
     const base = slot * stride;
     slots[base] = gen;
     slots[base + 1] = id;
@@ -92,10 +85,19 @@ export class KeyTable {
       if (slots[base + 2] === w0 && slots[base + 3] === w1) return slots[base + 1] as number;
       slot = (slot + 1) & this.mask;
     }
-    // a new key: added as `id` adds it
-    PAIR[0] = w0;
-    PAIR[1] = w1;
-    return this.id(PAIR, 0);
+    // a new key, added as `id` adds it, without its loops over the words: an explanation's
+    // documents are mostly new keys, numbered while this code is still cold
+    const id = this.count++;
+    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
+    const base = slot * 4;
+    slots[base] = gen;
+    slots[base + 1] = id;
+    slots[base + 2] = w0;
+    slots[base + 3] = w1;
+    this.store[2 * id] = w0;
+    this.store[2 * id + 1] = w1;
+    if (2 * this.count > this.mask + 1) this.rehash();
+    return id;
   }
 
   /** Forgets every key. */
@@ -111,6 +113,13 @@ export class KeyTable {
   /** The distinct keys by id, `width` words each (a view: valid until the next `id` or `clear`). */
   keys(): Uint32Array {
     return this.store.subarray(0, this.count * this.width);
+  }
+
+  /** Room in `store` for at least `words` words. */
+  private grow(words: number): void {
+    const grown = new Uint32Array(Math.max(2 * this.store.length, words));
+    grown.set(this.store);
+    this.store = grown;
   }
 
   private rehash(): void {
