@@ -262,7 +262,7 @@ function windowsAt(starts: Uint32Array, size: number, length: number): number {
 function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: KeyTable): Uint32Array {
   const ids = new Uint32Array(fps.count);
   const d = fps.data;
-  if (fps.width === 2) for (let k = 0; k < ids.length; k++) ids[k] = numbering.id2(d[2 * k] as number, d[2 * k + 1] as number);
+  if (fps.width === 2) numbering.ids2(d, ids);
   else for (let k = 0; k < ids.length; k++) ids[k] = numbering.id(d, k * fps.width);
   return ids;
 }

@@ -76,6 +76,20 @@ describe('KeyTable', () => {
     expect([t.id2(5, 6), t.id2(0, 0xffffffff), t.id2(5, 6), t.id(Uint32Array.of(0, 0xffffffff), 0)]).toEqual([0, 1, 0, 1]);
   });
 
+  it('numbers an array of two-word keys by ids2 as a Map does, through growth, after keys given by id', () => {
+    const data = keys(20_000, 2, 3_000, 4242);
+    const ref = referenceIds(data, 2);
+    const t = new KeyTable(2);
+    // the first 500 through id, the rest in two calls of ids2 (the second after the table grew)
+    const ids = Array.from({ length: 500 }, (_, i) => t.id(data, 2 * i));
+    const rest = new Uint32Array(19_500);
+    t.ids2(data.subarray(1_000, 21_000), rest.subarray(0, 9_000));
+    t.ids2(data.subarray(19_000), rest.subarray(9_000));
+    expect([...ids, ...rest]).toEqual(ref.ids);
+    expect([...t.keys()]).toEqual(ref.keys);
+    expect(() => new KeyTable(4).ids2(Uint32Array.of(1, 2), new Uint32Array(1))).toThrow(/2 words/);
+  });
+
   it('refuses id2 in a table whose keys are not two words', () => {
     expect(() => new KeyTable(4).id2(1, 2)).toThrow(/2 words/);
   });
