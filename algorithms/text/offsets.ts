@@ -7,7 +7,6 @@
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
 import { KeyTable } from './key-table.ts';
-import { wordStarts } from './tokens.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -22,6 +21,8 @@ export interface NormalizedWithOffsets {
    */
   readonly from: Uint32Array;
   readonly to: Uint32Array;
+  /** where each word of `normalized` starts (tokens.ts wordStarts), found by the same walk */
+  readonly wordStarts: Uint32Array;
 }
 
 /**
@@ -78,7 +79,9 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
   const from = new Uint32Array(lower.length);
   const to = new Uint32Array(lower.length);
   const out = new Uint16Array(lower.length);
+  const starts = new Uint32Array(lower.length);
   let o = 0;
+  let words = 0;
   let pendingSpace = -1;
   for (let i = 0; i < lower.length; ) {
     const c = lower.charCodeAt(i);
@@ -91,12 +94,14 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
       i += units;
       continue;
     }
+    const startsWord = pendingSpace >= 0 || o === 0;
     if (pendingSpace >= 0 && o > 0) {
       out[o] = 0x20;
       from[o] = origin.from[pendingSpace] as number;
       to[o++] = origin.to[pendingSpace] as number;
     }
     pendingSpace = -1;
+    if (startsWord) starts[words++] = o;
     for (let k = 0; k < units; k++) {
       out[o] = lower.charCodeAt(i + k);
       from[o] = origin.from[i + k] as number;
@@ -107,7 +112,7 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
   // The walk keeps the code units `normalize` keeps, a space for each run of separators between
   // words (the tests hold the two texts equal). Made here, not by `normalize`: its class table
   // of all 65,536 code units cost more than the few documents an error sample explains.
-  return { normalized: utf16.decode(out.subarray(0, o)), from: from.subarray(0, o), to: to.subarray(0, o) };
+  return { normalized: utf16.decode(out.subarray(0, o)), from: from.subarray(0, o), to: to.subarray(0, o), wordStarts: starts.subarray(0, words) };
 }
 
 /** Decodes the units kept: only whole surrogate pairs are kept, so nothing is replaced. */
@@ -124,24 +129,28 @@ function asciiWithOffsets(lower: string): NormalizedWithOffsets {
   const from = new Uint32Array(n);
   const to = new Uint32Array(n);
   const out = Buffer.allocUnsafe(n);
+  const starts = new Uint32Array(n);
   let o = 0;
+  let words = 0;
   let pendingSpace = -1;
   for (let i = 0; i < n; i++) {
     const c = lower.charCodeAt(i);
     if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      const startsWord = pendingSpace >= 0 || o === 0;
       if (pendingSpace >= 0 && o > 0) {
         out[o] = 0x20;
         from[o] = pendingSpace;
         to[o++] = pendingSpace + 1;
       }
       pendingSpace = -1;
+      if (startsWord) starts[words++] = o;
       out[o] = c;
       from[o] = i;
       to[o++] = i + 1;
     } else if (pendingSpace < 0) pendingSpace = i;
   }
   // views, not copies: a document's offsets live only while its shingles are cut
-  return { normalized: out.toString('latin1', 0, o), from: from.subarray(0, o), to: to.subarray(0, o) };
+  return { normalized: out.toString('latin1', 0, o), from: from.subarray(0, o), to: to.subarray(0, o), wordStarts: starts.subarray(0, words) };
 }
 
 /** The original text's range of the normalized range [start, end). */
@@ -234,7 +243,7 @@ function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, num
   // A character shingle of a text as long as one starts at each word of it and is `size` long
   // (fingerprint.ts charRanges): its ends need not be made.
   const charWindows = spec.unit === 'char' && n.normalized.length >= spec.size;
-  const ranges = charWindows ? { starts: wordStarts(n.normalized), ends: undefined } : shingleRanges(n.normalized, spec);
+  const ranges = charWindows ? { starts: n.wordStarts, ends: undefined } : shingleRanges(n.normalized, spec);
   const shingles = charWindows ? windowsAt(ranges.starts, spec.size, n.normalized.length) : ranges.starts.length;
   if (fps.count !== shingles) throw new Error(`offsets: ${fps.count} fingerprints for ${shingles} shingles`);
   originalRanges(n, { starts: ranges.starts, ends: ranges.ends, size: spec.size }, { starts, ends });

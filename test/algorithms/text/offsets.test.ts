@@ -4,6 +4,7 @@ import { normalize } from '../../../algorithms/text/normalize.ts';
 import { normalizeWithOffsets, originalRange, shingleOccurrences } from '../../../algorithms/text/offsets.ts';
 import { charShingles, wordShingles } from '../../../algorithms/text/shingles.ts';
 import { fingerprintHex, fingerprintOf, shingleFingerprints, shingleRanges } from '../../../algorithms/text/fingerprint.ts';
+import { wordStarts } from '../../../algorithms/text/tokens.ts';
 
 const hex = (u: Uint32Array): string => [...u].map((w) => w.toString(16).padStart(8, '0')).join('');
 
@@ -32,6 +33,7 @@ describe('normalizeWithOffsets', () => {
         const text = parts.join('');
         const n = normalizeWithOffsets(text);
         expect(n.normalized).toBe(normalize(text));
+        expect([...n.wordStarts]).toEqual([...wordStarts(n.normalized)]);
         expect(n.from.length).toBe(n.normalized.length);
         for (let k = 0; k < n.normalized.length; k++) {
           const original = text.slice(n.from[k], n.to[k]);
@@ -53,6 +55,7 @@ describe('normalizeWithOffsets', () => {
       fc.property(ascii, (text) => {
         const n = normalizeWithOffsets(text);
         expect(n.normalized).toBe(normalize(text));
+        expect([...n.wordStarts]).toEqual([...wordStarts(n.normalized)]);
         // a second method: the words' places by a regex, each run of separators between two words one space at its start
         const from: number[] = [];
         for (const m of text.matchAll(/[a-z0-9]+/gi)) {
