@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { normalize } from '../algorithms/text/normalize.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
+import { childrenCpuS } from './bench/context.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const MIN_SCORE = 0.1;
@@ -51,13 +52,13 @@ export interface GroundTruthBenchFigures {
 }
 
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): ProcessFigures & { stdout: string } {
-  const c0 = childCpuS();
+  const c0 = childrenCpuS();
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', env, maxBuffer: 1 << 26 });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   // spawnSync waits for the child, whose CPU the kernel then adds to this process's children's.
-  return { wallS, cpuS: childCpuS() - c0, stdout: r.stdout };
+  return { wallS, cpuS: childrenCpuS() - c0, stdout: r.stdout };
 }
 
 /** Whether bin/bench.js runs the build: dist/cli/build.json and no source newer (bin/bench.js's own check). */
@@ -68,13 +69,6 @@ export function freshBuild(): boolean {
   } catch {
     return false;
   }
-}
-
-/** CPU seconds of every child waited for so far (getrusage RUSAGE_CHILDREN, through /proc). */
-function childCpuS(): number {
-  // /proc/self/stat fields 16 and 17: cutime and cstime, in clock ticks (100 a second on Linux).
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 function best(runs: (ProcessFigures & { stdout: string })[]): ProcessFigures {

@@ -27,27 +27,22 @@ import { corpusCacheFromEnv } from '../harness/corpus/cache.ts';
 import { newCorpusStats, readCorpus } from '../harness/corpus/read.ts';
 import { benchGroundTruth, freshBuild } from './bench-ground-truth.ts';
 import { measureRead } from './bench-readers.ts';
+import { childrenCpuS } from './bench/context.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
 export type Record_ = (name: string, value: number, unit: string, better?: 'lower' | 'higher') => void;
 
-/** CPU seconds of the children waited for so far (/proc/self/stat cutime + cstime). */
-function childCpuS(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 /** Runs a command `reps` times: the best wall time and the CPU of that run. */
 function best(reps: number, cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { wallS: number; cpuS: number } {
   let out = { wallS: Infinity, cpuS: 0 };
   for (let i = 0; i < reps; i++) {
-    const c0 = childCpuS();
+    const c0 = childrenCpuS();
     const t0 = performance.now();
     const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     const wallS = (performance.now() - t0) / 1000;
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-    if (wallS < out.wallS) out = { wallS, cpuS: childCpuS() - c0 };
+    if (wallS < out.wallS) out = { wallS, cpuS: childrenCpuS() - c0 };
   }
   return out;
 }

@@ -6,8 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { DocumentSet } from '../../contract/index.ts';
 import { newCorpusStats, readCorpus } from '../../harness/corpus/read.ts';
+import { reapedChildrenCpuS } from '../../harness/mapreduce/streaming/cpu.ts';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** CPU seconds of the child processes waited for so far (their threads too); a benchmark cannot go on without them. */
+export function childrenCpuS(): number {
+  const s = reapedChildrenCpuS();
+  if (s === undefined) throw new Error('bench: the CPU time of a child process is read from /proc, which this system lacks');
+  return s;
+}
 
 export interface Figure {
   readonly value: number;

@@ -10,8 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from 'simple-statistics';
-import { reapedChildrenCpuS } from '../../harness/mapreduce/streaming/cpu.ts';
-import { ROOT, type BenchContext, type Section } from './context.ts';
+import { childrenCpuS, ROOT, type BenchContext, type Section } from './context.ts';
 
 const ROUNDS = 7;
 const TARGET = 0.05;
@@ -23,13 +22,11 @@ interface Timed {
 }
 
 function timedRun(ctx: BenchContext, config: string, out: string): Timed {
-  const cpu0 = reapedChildrenCpuS();
+  const cpu0 = childrenCpuS();
   const t0 = performance.now();
   ctx.cli(['run', config, '--out', out, '--force']);
   const wallS = (performance.now() - t0) / 1000;
-  const cpu1 = reapedChildrenCpuS();
-  if (cpu0 === undefined || cpu1 === undefined) throw new Error('error-samples: the CPU time of a child process is read from /proc, which this system lacks');
-  return { wallS, cpuS: cpu1 - cpu0 };
+  return { wallS, cpuS: childrenCpuS() - cpu0 };
 }
 
 export const errorSamplesSection: Section = {
