@@ -85,19 +85,7 @@ export class KeyTable {
       if (slots[base + 2] === w0 && slots[base + 3] === w1) return slots[base + 1] as number;
       slot = (slot + 1) & this.mask;
     }
-    // a new key, added as `id` adds it, without its loops over the words: an explanation's
-    // documents are mostly new keys, numbered while this code is still cold
-    const id = this.count++;
-    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
-    const base = slot * 4;
-    slots[base] = gen;
-    slots[base + 1] = id;
-    slots[base + 2] = w0;
-    slots[base + 3] = w1;
-    this.store[2 * id] = w0;
-    this.store[2 * id + 1] = w1;
-    if (2 * this.count > this.mask + 1) this.rehash();
-    return id;
+    return this.add2(slot, w0, w1);
   }
 
   /**
@@ -119,18 +107,33 @@ export class KeyTable {
       let slot = (h ^ (h >>> 16)) & this.mask;
       const slots = this.slots;
       const gen = this.generation;
-      let id = -1;
       for (;;) {
         const base = slot * 4;
         if (slots[base] !== gen) break;
-        if (slots[base + 2] === w0 && slots[base + 3] === w1) {
-          id = slots[base + 1] as number;
-          break;
-        }
+        if (slots[base + 2] === w0 && slots[base + 3] === w1) break;
         slot = (slot + 1) & this.mask;
       }
-      out[k] = id >= 0 ? id : this.id2(w0, w1);
+      out[k] = slots[slot * 4] === gen ? (slots[slot * 4 + 1] as number) : this.add2(slot, w0, w1);
     }
+  }
+
+  /**
+   * Adds the two-word key (w0, w1) with the next id at `slot`, the empty slot its probe ended on,
+   * as `id` adds a key, without its loops over the words: an explanation's documents are mostly
+   * new keys, numbered while this code is still cold.
+   */
+  private add2(slot: number, w0: number, w1: number): number {
+    const id = this.count++;
+    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
+    const base = slot * 4;
+    this.slots[base] = this.generation;
+    this.slots[base + 1] = id;
+    this.slots[base + 2] = w0;
+    this.slots[base + 3] = w1;
+    this.store[2 * id] = w0;
+    this.store[2 * id + 1] = w1;
+    if (2 * this.count > this.mask + 1) this.rehash();
+    return id;
   }
 
   /** Forgets every key. */

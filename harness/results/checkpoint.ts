@@ -207,7 +207,8 @@ export class Checkpoint {
         at += f.bytes;
         return { file: f.file, bytes };
       });
-      if (fstatSync(fd).size !== at) throw new Error(`${file}: ${fstatSync(fd).size} bytes, its index says ${at}`);
+      const size = fstatSync(fd).size;
+      if (size !== at) throw new Error(`${file}: ${size} bytes, its index says ${at}`);
       return files;
     } finally {
       closeSync(fd);
