@@ -30,6 +30,20 @@ export interface CompareOptions {
    * Default 0.
    */
   readonly scores?: number | string;
+  /** told of each pair the comparison counts wrong, in (a, b) order (evaluate/explain/errors.ts ErrorSampler) */
+  readonly wrong?: WrongPairs;
+}
+
+/**
+ * The pairs precision and recall count against the run, as the comparison meets them: a false
+ * positive is in Res and not in Dup, a false negative in Dup and not in Res. The error samples
+ * are drawn from these, so that they are the errors the measures count, with no pass of their own.
+ */
+export interface WrongPairs {
+  /** `truth`: G, 0 when the ground truth has no score for the pair */
+  falsePositive(a: number, b: number, score: number, truth: number): void;
+  /** `score`: null when the run did not report the pair */
+  falseNegative(a: number, b: number, score: number | null, truth: number): void;
 }
 
 export interface Comparison {
@@ -78,6 +92,7 @@ export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, 
   let bothPairs = 0;
   const dupDocs = new Uint8Array(nDocs);
   const resDocs = new Uint8Array(nDocs);
+  const wrong = opts.wrong;
   forEachAlignedPair(sortedTruth, sortedRun, (a, b, g, s, reported) => {
     if (estimatesRr && (g >= minScore || s >= minScore)) {
       gP[nP] = g;
@@ -98,6 +113,8 @@ export function compareWithTruth(truth: PairList, run: PairList, nDocs: number, 
       resDocs[b] = 1;
     }
     if (inDup && inRes) bothPairs++;
+    else if (wrong && inRes) wrong.falsePositive(a, b, s, g);
+    else if (wrong && inDup) wrong.falseNegative(a, b, reported ? s : null, g);
   });
   const docs = countDocs(dupDocs, resDocs);
 

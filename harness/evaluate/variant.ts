@@ -4,7 +4,7 @@
  * the RR (and from which floor), and which counter counts its candidates.
  */
 import { readCounter, type Counters, type PairList, type PairScorer, type PlanOutput } from '../../contract/index.ts';
-import { compareWithTruth } from './compare.ts';
+import { compareWithTruth, type WrongPairs } from './compare.ts';
 import { nearDuplicateDistribution } from './distribution.ts';
 import type { DocumentSizes } from './size-groups.ts';
 import { evaluateSlices, type VariantSlices } from './slices.ts';
@@ -50,12 +50,6 @@ export interface VariantEvaluation {
   readonly pairsFileFloor: number;
   /** precision and recall per size group and threshold, when the documents' sizes were given */
   readonly slices?: VariantSlices;
-  /**
-   * The run's pairs the measures read (restrictToScores: those scoring at least the lowest
-   * measured score in the run or the truth, every one when every reported pair is a decision),
-   * sorted: every pair that can be an error, with its score, a tenth of what a join reports.
-   */
-  readonly compared: PairList;
 }
 
 /**
@@ -91,6 +85,8 @@ export async function evaluateVariant(args: {
   readonly extraThresholds?: readonly number[];
   /** the run's interrupt: the truth's look-ups stop at it */
   readonly signal?: AbortSignal;
+  /** told of each pair the comparison with the truth counts wrong (compare.ts WrongPairs) */
+  readonly wrong?: WrongPairs;
 }): Promise<VariantEvaluation> {
   const { pairs, output, evaluate, documents } = args;
   const floor = pairsFileFloor(output, evaluate.min_score);
@@ -109,6 +105,7 @@ export async function evaluateVariant(args: {
     threshold: evaluate.threshold,
     decisions: output.decisions.kind,
     scores: output.score.kind === 'resemblance' ? output.score.floor : output.score.why,
+    ...(args.wrong && args.truth ? { wrong: args.wrong } : {}),
   });
   const warnings = [...cmp.warnings];
   const notApplicable: Record<string, string> = { ...cmp.notApplicable };
@@ -147,7 +144,6 @@ export async function evaluateVariant(args: {
     pairsCompared: cmp.pairsCompared,
     pairsFileFloor: floor,
     ...(slices ? { slices } : {}),
-    compared: run,
   };
 }
 

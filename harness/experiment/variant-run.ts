@@ -4,7 +4,7 @@
  */
 import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleErrors, sampleJudgedErrors, type ErrorFileArgs } from '../evaluate/explain/errors.ts';
+import { ErrorSampler, errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleJudgedErrors, type ErrorFileArgs, type ErrorSample } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -189,6 +189,8 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   const pairsFile = pairsCsvGz(pairs, docs.ids, pairsFileFloor(plan.output, exp.evaluate.min_score), ctx.threadsIfUp());
   pairsFile.catch(() => undefined); // awaited in outputFiles; an evaluation that throws first leaves it unawaited
   const scorer = truth?.lookups ? await truth.lookups() : undefined;
+  // The errors against the truth are drawn as the comparison counts them (errors.ts ErrorSampler).
+  const sampler = ctx.errors && truth && !v.groundTruth ? new ErrorSampler({ seed: exp.seed, threshold: exp.evaluate.threshold, size: ctx.errors.size }) : undefined;
   const ev = await evaluateVariant({
     pairs,
     output: plan.output,
@@ -199,6 +201,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
     sizes: ctx.sizes,
     ...(ctx.extraThresholds ? { extraThresholds: ctx.extraThresholds } : {}),
     signal: ctx.signal,
+    ...(sampler ? { wrong: sampler } : {}),
   });
   const measured: MeasuredVariant = { groundTruth: v.groundTruth, counters: result.counters, candidates: ev.measures.candidate_pairs ?? null };
   const spans = plan.output.spans ? (result.outputs.spans ?? []) : undefined;
@@ -235,7 +238,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   }
   // Explained while the pairs file is still being made on another thread (outputFiles awaits it):
   // the main thread waited for it there, 70-85 ms a quickstart, with its own work left to do.
-  const errors = ctx.errors && truth && !v.groundTruth ? await errorFile({ variant: v, adapter, plan, pairs, compared: ev.compared, truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors) : undefined;
+  const errors = ctx.errors && sampler && truth ? await errorFile({ variant: v, adapter, plan, pairs, sample: sampler.sample(), truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors) : undefined;
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
   if (errors) files.push(errors);
   if (judged?.curve) {
@@ -281,8 +284,8 @@ async function errorFile(
     readonly adapter: AlgorithmAdapter;
     readonly plan: Plan;
     readonly pairs: PairList;
-    /** the pairs the evaluation compared (VariantEvaluation.compared): every pair that can be an error */
-    readonly compared: PairList;
+    /** its errors against the ground truth, drawn by the evaluation (ErrorSampler) */
+    readonly sample: ErrorSample;
     readonly truth: Truth;
     readonly tables: PlanOutputs['tables'];
     readonly kept: PlanOutputs['kept'];
@@ -293,12 +296,9 @@ async function errorFile(
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
-  // The truth's near-duplicates are the same for every variant: picked out of its pairs once.
-  const truthNear = e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold));
   const clusters = r.plan.output.clusters;
   const clusterOf = clusters ? clustersFromTable(r.tables?.[clusters] ?? [], docs.ids.length) : undefined;
-  // Sought among the pairs the evaluation compared: a join reports ten times more, far below any threshold.
-  const sample = sampleErrors({ pairs: r.compared, truth: r.truth.pairs, truthNear, documents: docs.ids.length, decisions: r.plan.output.decisions, threshold, seed: exp.seed, size: e.size });
+  const sample = r.sample;
   const explainArgs: ErrorFileArgs = {
     docs,
     variant: { name: r.variant.name, adapter: r.adapter, params: r.variant.params, decisions: r.plan.output.decisions },
@@ -322,7 +322,17 @@ async function errorFile(
     : undefined;
   // A clustered variant's errors as its clusters read them follow, marked (docs/design.md §8.8).
   const ofClusters = clusterOf
-    ? sampleClusterErrors({ clusterOf, pairs: r.pairs, truth: r.truth.pairs, truthNear, documents: docs.ids.length, threshold, seed: exp.seed, size: e.size })
+    ? sampleClusterErrors({
+        clusterOf,
+        pairs: r.pairs,
+        truth: r.truth.pairs,
+        // the truth's near-duplicates are the same for every variant: picked out of its pairs once
+        truthNear: e.cached(`truth-near-duplicates:${threshold}`, () => nearDuplicatesOf(r.truth.pairs, threshold)),
+        documents: docs.ids.length,
+        threshold,
+        seed: exp.seed,
+        size: e.size,
+      })
     : undefined;
   const bytes = Buffer.concat([
     await errorsJsonl(sample, explainArgs),

@@ -7,10 +7,12 @@
  * The sample: of each kind, the `size` errors with the smallest hash of (seed, a, b), a
  * uniform choice that depends on nothing but the documents' indexes, which are the reading
  * order, the same on every backend. Then ordered by wrongness (how far the exact resemblance
- * lies from the threshold on the wrong side), the most wrong first; ties by (a, b).
+ * lies from the threshold on the wrong side), the most wrong first; ties by (a, b). The errors
+ * against the ground truth are drawn as the comparison meets them (ErrorSampler).
  */
 import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.ts';
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
+import type { WrongPairs } from '../compare.ts';
 import { sortPairs } from '../sorted-pairs.ts';
 import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
 
@@ -39,23 +41,6 @@ export interface ErrorSample {
 /** A 32-bit hash of (seed, a, b): murmur3's finalizer over a mix of the three. */
 export function pairHash(seed: number, a: number, b: number): number {
   return fmix32(Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35) ^ Math.imul(seed | 0, 0x27d4eb2f));
-}
-
-export interface SampleArgs {
-  /** the variant's pairs (any order) and the ground truth's, sorted (sortPairs) */
-  readonly pairs: PairList;
-  readonly truth: PairList;
-  /**
-   * The truth's pairs at or above the threshold (`nearDuplicatesOf`), when the caller keeps
-   * them for several variants: the truth may hold millions of pairs below it.
-   */
-  readonly truthNear?: PairList;
-  readonly documents: number;
-  readonly decisions: ExplainedVariant['decisions'];
-  readonly threshold: number;
-  readonly seed: number;
-  /** errors of each kind kept */
-  readonly size: number;
 }
 
 /**
@@ -107,21 +92,6 @@ function lowerBound(p: PairList, lo: number, hi: number, a: number, b: number): 
   return lo;
 }
 
-/**
- * lowerBound from `from` to the end, galloping: steps of 1, 2, 4, … to a pair not before
- * (a, b), then a binary search between the last two. Cheap when the answer is near `from`.
- */
-function firstNotBefore(p: PairList, from: number, a: number, b: number): number {
-  const n = p.a.length;
-  let lo = from;
-  let step = 1;
-  while (lo + step < n && ((p.a[lo + step] as number) < a || ((p.a[lo + step] as number) === a && (p.b[lo + step] as number) < b))) {
-    lo += step;
-    step *= 2;
-  }
-  return lowerBound(p, lo, Math.min(lo + step, n), a, b);
-}
-
 /** The index of pair (a, b) in a list sorted by (a, b), or -1. */
 function indexOf(p: PairList, a: number, b: number): number {
   const at = lowerBound(p, 0, p.a.length, a, b);
@@ -145,82 +115,32 @@ export function nearDuplicatesOf(p: PairList, threshold: number): PairList {
 }
 
 /**
- * Two passes, each over what can be an error of its kind: the variant's decided pairs, each
- * looked up in the truth (a walk along it), and the truth's near-duplicates, each looked up in
- * the variant (by binary search: the variant may report a hundred times more pairs than the
- * truth has near-duplicates). Pass the pairs the evaluation compared (VariantEvaluation
- * .compared), not all a join reports: a tenth as many, and every one that can be an error.
+ * The seeded sample of a variant's errors, drawn while the comparison with the ground truth
+ * walks the pairs (compare.ts WrongPairs): the errors are the pairs precision and recall count
+ * wrong, and no pass of their own looks them up again. Of each kind, the `size` of smallest
+ * pairHash; `sample()` then orders them, the most wrong first.
  */
-export function sampleErrors(s: SampleArgs): ErrorSample {
-  const v = columns(sortPairs(s.pairs, s.documents, 'variant'));
-  const fp = new SmallestHashes(s.size);
-  const fn = new SmallestHashes(s.size);
-  const pass = { seed: s.seed, threshold: s.threshold, everyReported: s.decisions.kind === 'every-reported-pair' };
-  seekFalsePositives(v, columns(s.truth), fp, pass);
-  seekFalseNegatives(columns(s.truthNear ?? s.truth), v, fn, pass);
-  return { falsePositives: fp.count, falseNegatives: fn.count, sample: [...fp.sample(), ...fn.sample()] };
-}
+export class ErrorSampler implements WrongPairs {
+  private readonly fp: SmallestHashes;
+  private readonly fn: SmallestHashes;
 
-/*
- * The passes of sampleErrors are small functions over pair lists of one shape (`columns`), and
- * every ErrorPair is made at one place (`errorPair`): the lists come from the evaluation, a
- * kernel's worker or a checkpoint, each an object of its own shape, and V8 threw away and
- * compiled again the code of one larger function each time another shape came by
- * (docs/performance.md, the error step's compilation).
- */
-
-/** A pair list as an object of one shape, the same columns. */
-function columns(p: PairList): PairList {
-  return { a: p.a, b: p.b, score: p.score };
-}
-
-function errorPair(a: number, b: number, score: number | null, truth: number, kind: ErrorPair['kind'], threshold: number): ErrorPair {
-  return { a, b, score, truth, kind, wrongness: wrongness(kind, truth, threshold) };
-}
-
-interface PassArgs {
-  readonly seed: number;
-  readonly threshold: number;
-  readonly everyReported: boolean;
-}
-
-/**
- * The variant's decided pairs below the threshold in the truth, each looked up in the truth
- * (both sorted) by a galloping search from where the last one was found: a variant may decide a
- * few thousand pairs where the truth holds hundreds of thousands, and a walk along the truth
- * cost every variant a pass over all of them.
- */
-function seekFalsePositives(v: PairList, t: PairList, fp: SmallestHashes, o: PassArgs): void {
-  const { a: va, b: vb, score: vs } = v;
-  const { a: ta, b: tb, score: ts } = t;
-  const th = o.threshold;
-  for (let i = 0, j = 0; i < vs.length; i++) {
-    const score = vs[i] as number;
-    if (!o.everyReported && score < th) continue;
-    const a = va[i] as number;
-    const b = vb[i] as number;
-    j = firstNotBefore(t, j, a, b);
-    const rr = j < ta.length && ta[j] === a && tb[j] === b ? (ts[j] as number) : 0;
-    if (rr >= th) continue;
-    const h = pairHash(o.seed, a, b);
-    if (fp.accepts(h, a, b)) fp.insert(h, errorPair(a, b, score, rr, 'false positive', th));
+  constructor(private readonly o: { readonly seed: number; readonly threshold: number; readonly size: number }) {
+    this.fp = new SmallestHashes(o.size);
+    this.fn = new SmallestHashes(o.size);
   }
-}
 
-/** The truth's near-duplicates the variant did not decide, each looked up in the variant by binary search. */
-function seekFalseNegatives(near: PairList, v: PairList, fn: SmallestHashes, o: PassArgs): void {
-  const { a: na, b: nb, score: ns } = near;
-  const th = o.threshold;
-  for (let j = 0; j < ns.length; j++) {
-    const rr = ns[j] as number;
-    if (rr < th) continue;
-    const a = na[j] as number;
-    const b = nb[j] as number;
-    const at = indexOf(v, a, b);
-    const score = at < 0 ? null : (v.score[at] as number);
-    if (score !== null && (o.everyReported || score >= th)) continue;
-    const h = pairHash(o.seed, a, b);
-    if (fn.accepts(h, a, b)) fn.insert(h, errorPair(a, b, score, rr, 'false negative', th));
+  falsePositive(a: number, b: number, score: number, truth: number): void {
+    const h = pairHash(this.o.seed, a, b);
+    if (this.fp.accepts(h, a, b)) this.fp.insert(h, { a, b, score, truth, kind: 'false positive', wrongness: this.o.threshold - truth });
+  }
+
+  falseNegative(a: number, b: number, score: number | null, truth: number): void {
+    const h = pairHash(this.o.seed, a, b);
+    if (this.fn.accepts(h, a, b)) this.fn.insert(h, { a, b, score, truth, kind: 'false negative', wrongness: truth - this.o.threshold });
+  }
+
+  sample(): ErrorSample {
+    return { falsePositives: this.fp.count, falseNegatives: this.fn.count, sample: [...this.fp.sample(), ...this.fn.sample()] };
   }
 }
 
@@ -274,7 +194,7 @@ function clusterMembers(clusterOf: Int32Array): number[][] {
  * induced_pairs_below_threshold). False negatives: pairs at or above it whose documents lie in
  * different clusters, or in none.
  *
- * Sampled as sampleErrors samples (the `size` of smallest pairHash, the most wrong first), the
+ * Sampled as ErrorSampler samples (the `size` of smallest pairHash, the most wrong first), the
  * false positives among the induced pairs looked at: every one when there are at most `budget`,
  * else `budget` draws of an induced pair, uniform and seeded (a cluster of thousands of documents
  * holds millions of pairs; the draws never list them). Ordered by the truth's resemblance: 0 for
@@ -379,7 +299,7 @@ export interface JudgedSampleArgs {
 
 /**
  * The variant's errors against the judges: judged duplicates it did not decide (false
- * negatives) and judged non-duplicates it decided (false positives), sampled as sampleErrors
+ * negatives) and judged non-duplicates it decided (false positives), sampled as ErrorSampler
  * samples, ordered by how far its score lies on the wrong side of the judges' label: a false
  * positive by its score (1 when every reported pair is a decision), a false negative by one less
  * its score (an unreported pair scores 0). Each error's `truth` is the exact resemblance.

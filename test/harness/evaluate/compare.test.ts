@@ -75,6 +75,24 @@ describe('compareWithTruth on a hand-worked example', () => {
   it('has no warnings', () => {
     expect(c.warnings).toEqual([]);
   });
+
+  it('tells `wrong` of the pairs it counts wrong, in (a, b) order: Res∖Dup as false positives, Dup∖Res as false negatives', () => {
+    const told: (string | number | null)[][] = [];
+    compareWithTruth(truth, run, 7, {
+      ...opts,
+      wrong: {
+        falsePositive: (a, b, score, g) => told.push(['fp', a, b, score, g]),
+        falseNegative: (a, b, score, g) => told.push(['fn', a, b, score, g]),
+      },
+    });
+    // Res∖Dup = {(3,4)}; Dup∖Res = {(0,2), (4,5), (5,6)}: (4,5) unreported by the run, so no score
+    expect(told).toEqual([
+      ['fn', 0, 2, 0.4, 0.6],
+      ['fp', 3, 4, 0.6, 0.3],
+      ['fn', 4, 5, null, 0.7],
+      ['fn', 5, 6, 0.2, 0.55],
+    ]);
+  });
 });
 
 describe('compareWithTruth', () => {

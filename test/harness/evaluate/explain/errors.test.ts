@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PairList } from '../../../../contract/index.ts';
 import { adapter as broder } from '../../../../algorithms/broder/index.ts';
 import type { AlgorithmAdapter } from '../../../../contract/index.ts';
-import { CARRIED_TEXT, carriedText, errorsJsonl, inducedPair, pairHash, sampleClusterErrors, sampleErrors, sampleJudgedErrors, type ErrorSample } from '../../../../harness/evaluate/explain/errors.ts';
+import { compareWithTruth } from '../../../../harness/evaluate/compare.ts';
+import { CARRIED_TEXT, carriedText, ErrorSampler, errorsJsonl, inducedPair, pairHash, sampleClusterErrors, sampleJudgedErrors, type ErrorSample } from '../../../../harness/evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../../../../harness/evaluate/explain/pair.ts';
 import { runExperiment } from '../../../../harness/experiment/runner.ts';
 import { SMALL_JSONL, smallCorpus } from '../../../support/corpus.ts';
@@ -16,7 +17,14 @@ import { runOptions } from '../../../support/run-options.ts';
 
 const list = (rows: [number, number, number][]): PairList => ({ a: Uint32Array.from(rows.map((r) => r[0])), b: Uint32Array.from(rows.map((r) => r[1])), score: Float64Array.from(rows.map((r) => r[2])) });
 
-describe('sampleErrors', () => {
+/** The sample the evaluation draws: ErrorSampler told of each error by the comparison's walk (compare.ts WrongPairs). */
+function sampleErrors(s: { pairs: PairList; truth: PairList; documents: number; decisions: { kind: 'score-at-threshold' | 'every-reported-pair' }; threshold: number; seed: number; size: number }): ErrorSample {
+  const sampler = new ErrorSampler({ seed: s.seed, threshold: s.threshold, size: s.size });
+  compareWithTruth(s.truth, s.pairs, s.documents, { minScore: s.threshold, threshold: s.threshold, decisions: s.decisions.kind, wrong: sampler });
+  return sampler.sample();
+}
+
+describe('ErrorSampler, told by the comparison', () => {
   // truth at 0.5: (0,1) 0.9 and (2,3) 0.6 are near-duplicates, (0,2) 0.3 and (1,3) 0.45 are not
   const truth = list([
     [0, 1, 0.9],
