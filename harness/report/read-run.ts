@@ -150,14 +150,23 @@ export async function readRunFolder(dir: string, o: { readonly checked?: boolean
   const spanExamples: SpanExamplesFile[] = [];
   const judgedCurves = new Map<string, CurvePoint[]>();
   const errors: VariantErrors[] = [];
+  // Read together (a run's error files are megabytes in tens of files), taken in order.
+  const read = new Map<string, Promise<string>>();
+  for (const f of run.variants.flatMap((v) => v.files ?? [])) {
+    if (!/^(errors|judgments|span-examples)\//.test(f.file)) continue;
+    const text = readText(join(dir, f.file));
+    text.catch(() => undefined); // awaited below, in order: the first file that cannot be read is the one named
+    read.set(f.file, text);
+  }
+  const textOf = (file: string): Promise<string> => read.get(file) as Promise<string>;
   for (const v of run.variants) {
     for (const f of v.files ?? []) {
-      if (f.file.startsWith('errors/')) errors.push(parseErrorsFile(await readText(join(dir, f.file)), join(dir, f.file), v.name));
-      if (f.file.startsWith('judgments/')) judgedCurves.set(v.name, parseCurve(await readText(join(dir, f.file)), join(dir, f.file)));
+      if (f.file.startsWith('errors/')) errors.push(parseErrorsFile(await textOf(f.file), join(dir, f.file), v.name));
+      if (f.file.startsWith('judgments/')) judgedCurves.set(v.name, parseCurve(await textOf(f.file), join(dir, f.file)));
       if (!f.file.startsWith('span-examples/')) continue;
       const file = join(dir, f.file);
       try {
-        spanExamples.push(JSON.parse(await readText(file)) as SpanExamplesFile);
+        spanExamples.push(JSON.parse(await textOf(f.file)) as SpanExamplesFile);
       } catch (e) {
         if (e instanceof UserError) throw e;
         throw new DataError(`${file}: invalid JSON: ${(e as Error).message}`);
