@@ -131,12 +131,12 @@ export class ErrorSampler implements WrongPairs {
 
   falsePositive(a: number, b: number, score: number, truth: number): void {
     const h = pairHash(this.o.seed, a, b);
-    if (this.fp.accepts(h, a, b)) this.fp.insert(h, { a, b, score, truth, kind: 'false positive', wrongness: this.o.threshold - truth });
+    if (this.fp.accepts(h, a, b)) this.fp.insert(h, { a, b, score, truth, kind: 'false positive', wrongness: wrongness('false positive', truth, this.o.threshold) });
   }
 
   falseNegative(a: number, b: number, score: number | null, truth: number): void {
     const h = pairHash(this.o.seed, a, b);
-    if (this.fn.accepts(h, a, b)) this.fn.insert(h, { a, b, score, truth, kind: 'false negative', wrongness: truth - this.o.threshold });
+    if (this.fn.accepts(h, a, b)) this.fn.insert(h, { a, b, score, truth, kind: 'false negative', wrongness: wrongness('false negative', truth, this.o.threshold) });
   }
 
   sample(): ErrorSample {
