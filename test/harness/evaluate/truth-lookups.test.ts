@@ -8,6 +8,7 @@ import { assignGroups, DEFAULT_SIZE_GROUPS } from '../../../harness/evaluate/siz
 import { sortPairs } from '../../../harness/evaluate/sorted-pairs.ts';
 import { withLookups } from '../../../harness/evaluate/truth-lookups.ts';
 import { evaluateVariant } from '../../../harness/evaluate/variant.ts';
+import { ErrorSampler } from '../../../harness/evaluate/explain/errors.ts';
 import { pairList, randomPairs, rows, seededRandom } from './pairs.ts';
 
 const DOCS = 60;
@@ -54,6 +55,24 @@ describe('withLookups', () => {
       expect(looked, kind).toEqual(whole);
       expect(asked(), kind).toBeGreaterThan(0);
     }
+  });
+
+  it('draws the error sample of the truth reporting every pair: a false positive under its floor has its looked-up resemblance', async () => {
+    const random = seededRandom(5);
+    const full = sortPairs(randomPairs(400, DOCS, random, () => random()), DOCS, 'truth');
+    const run = sortPairs(pairList(rows(full).map(([a, b]): [number, number, number] => [a, b, random()])), DOCS, 'run');
+    const drawn = async (truth: { pairs: PairList; candidates: number; scorer?: PairScorer }) => {
+      const sampler = new ErrorSampler({ seed: 3, threshold: evaluate.threshold, size: 1000 });
+      await evaluateVariant({ pairs: run, output: outputs['estimate'] as PlanOutput, counters: {}, documents: DOCS, evaluate, truth, wrong: sampler });
+      return sampler.sample();
+    };
+    const whole = await drawn({ pairs: full, candidates: 1 });
+    const looked = await drawn({ pairs: above(full, LOWEST), candidates: 1, scorer: scorerOf(full).scorer });
+    expect(looked).toEqual(whole);
+    // every error of the run is in the sample (size 1000), and some false positives lie under the truth's floor
+    const under = looked.sample.filter((e) => e.kind === 'false positive' && e.truth > 0 && e.truth < LOWEST);
+    expect(under.length).toBeGreaterThan(0);
+    for (const e of under) expect(e.truth).toBe(rows(full).find((r) => r[0] === e.a && r[1] === e.b)?.[2]);
   });
 
   it('adds the looked-up pairs scoring above 0, in order, and asks only for those a measure reads', async () => {

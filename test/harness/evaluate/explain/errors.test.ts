@@ -18,7 +18,7 @@ import { runOptions } from '../../../support/run-options.ts';
 const list = (rows: [number, number, number][]): PairList => ({ a: Uint32Array.from(rows.map((r) => r[0])), b: Uint32Array.from(rows.map((r) => r[1])), score: Float64Array.from(rows.map((r) => r[2])) });
 
 /** The sample the evaluation draws: ErrorSampler told of each error by the comparison's walk (compare.ts WrongPairs). */
-function sampleErrors(s: { pairs: PairList; truth: PairList; documents: number; decisions: { kind: 'score-at-threshold' | 'every-reported-pair' }; threshold: number; seed: number; size: number }): ErrorSample {
+function drawnByComparison(s: { pairs: PairList; truth: PairList; documents: number; decisions: { kind: 'score-at-threshold' | 'every-reported-pair' }; threshold: number; seed: number; size: number }): ErrorSample {
   const sampler = new ErrorSampler({ seed: s.seed, threshold: s.threshold, size: s.size });
   compareWithTruth(s.truth, s.pairs, s.documents, { minScore: s.threshold, threshold: s.threshold, decisions: s.decisions.kind, wrong: sampler });
   return sampler.sample();
@@ -42,7 +42,7 @@ describe('ErrorSampler, told by the comparison', () => {
       [0, 2, 0.7],
       [0, 1, 0.2],
     ]);
-    const s = sampleErrors({ pairs, truth, documents: 5, decisions: { kind: 'score-at-threshold' }, threshold: 0.5, seed: 1, size: 10 });
+    const s = drawnByComparison({ pairs, truth, documents: 5, decisions: { kind: 'score-at-threshold' }, threshold: 0.5, seed: 1, size: 10 });
     expect([s.falsePositives, s.falseNegatives]).toEqual([3, 2]);
     expect(s.sample.map((e) => [e.kind, e.a, e.b, e.score, e.truth])).toEqual([
       ['false positive', 0, 4, 0.8, 0],
@@ -54,7 +54,7 @@ describe('ErrorSampler, told by the comparison', () => {
   });
 
   it('takes every reported pair of an every-reported-pair variant as decided', () => {
-    const s = sampleErrors({ pairs: list([[0, 2, 0.01]]), truth, documents: 5, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 1, size: 10 });
+    const s = drawnByComparison({ pairs: list([[0, 2, 0.01]]), truth, documents: 5, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 1, size: 10 });
     expect(s.sample.map((e) => [e.kind, e.a, e.b])).toEqual([
       ['false positive', 0, 2],
       ['false negative', 0, 1],
@@ -72,11 +72,11 @@ describe('ErrorSampler, told by the comparison', () => {
       .map((x) => `${x.a}:${x.b}`)
       .sort();
     const shuffled = list([...many].reverse());
-    const s = sampleErrors({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 7, size: 5 });
+    const s = drawnByComparison({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 7, size: 5 });
     expect(s.falsePositives).toBe(many.length);
     expect(s.sample.map((e) => `${e.a}:${e.b}`).sort()).toEqual(expected);
     // another seed, another sample
-    const t = sampleErrors({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 8, size: 5 });
+    const t = drawnByComparison({ pairs: shuffled, truth: list([]), documents: 30, decisions: { kind: 'every-reported-pair' }, threshold: 0.5, seed: 8, size: 5 });
     expect(t.sample.map((e) => `${e.a}:${e.b}`).sort()).not.toEqual(expected);
   });
 
@@ -90,7 +90,7 @@ describe('ErrorSampler, told by the comparison', () => {
       fc.property(scored, scored, fc.boolean(), fc.integer({ min: 0, max: 6 }), (vs, ts, every, size) => {
         const rows = (xs: (number | undefined)[]): [number, number, number][] => allPairs.flatMap(([a, b], k) => (xs[k] === undefined ? [] : [[a, b, xs[k] as number] as [number, number, number]]));
         const th = 0.5;
-        const s = sampleErrors({ pairs: list(rows(vs).reverse()), truth: list(rows(ts)), documents: n, decisions: { kind: every ? 'every-reported-pair' : 'score-at-threshold' }, threshold: th, seed: 3, size });
+        const s = drawnByComparison({ pairs: list(rows(vs).reverse()), truth: list(rows(ts)), documents: n, decisions: { kind: every ? 'every-reported-pair' : 'score-at-threshold' }, threshold: th, seed: 3, size });
         // the definition, pair by pair
         const errs = allPairs.flatMap(([a, b], k) => {
           const score = vs[k];
