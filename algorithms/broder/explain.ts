@@ -266,13 +266,12 @@ class Known {
   readonly shared = new Map<number, SharedOf>();
   /** by `m:residue`, then document */
   readonly keptByMod = new Map<string, Map<number, number>>();
-  readonly sharedCounts = new Map<number, Promise<Float64Array>>();
+  readonly sharedCounts = new Map<number, Promise<Uint32Array>>();
 }
 
 /** The document counts of a pair's shared fingerprints, in their order. */
-async function sharedCounts(ctx: ExplainContext, params: BroderParams, dA: Distinct, ids: readonly number[]): Promise<Float64Array> {
-  const byId = await documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, ids);
-  return Float64Array.from(ids, (id) => byId.get(id) as number);
+function sharedCounts(ctx: ExplainContext, params: BroderParams, dA: Distinct, ids: readonly number[]): Promise<Uint32Array> {
+  return documentCountsById(ctx, params.shingle, params.fingerprint, dA.occ, ids);
 }
 
 /** Each shared fingerprint's fp mod m into `value`, and whether it is the residue into `keptFlag`. */
@@ -287,7 +286,7 @@ function modValues(occ: ShingleOccurrences, ids: readonly number[], o: { readonl
 }
 
 /** Each shared fingerprint's document count into `value`, and whether it is within the SCT limit into `keptFlag`. */
-function countValues(counts: Float64Array, o: { readonly limit: number; readonly value: Float64Array; readonly keptFlag: Uint8Array }): void {
+function countValues(counts: Uint32Array, o: { readonly limit: number; readonly value: Float64Array; readonly keptFlag: Uint8Array }): void {
   const { limit, value, keptFlag } = o;
   for (let i = 0; i < counts.length; i++) {
     value[i] = counts[i] as number;

@@ -87,32 +87,55 @@ export interface NumberedFingerprints {
 }
 
 /**
- * documentCounts for fingerprints given by number: from the features or the fingerprint runs
- * (countSource) by their words (no hex made or parsed), counts kept by id for the run through
- * `ctx.cached`; without either, documentCounts' pass over their hex.
+ * Document counts by fingerprint number, −1 where not looked up yet: numbers are dense (a
+ * KeyTable's), and an SCT variant's evidence asks for the hundreds or thousands a pair shares,
+ * where Sets and Maps of them cost more than the look-ups.
  */
-export async function documentCountsById(ctx: CountsContext, shingle: ShingleSpec, kind: FingerprintKind, fps: NumberedFingerprints, ids: readonly number[]): Promise<Map<number, number>> {
+class CountsById {
+  private counts = new Int32Array(0);
+
+  /** The count of `id`, or −1. */
+  get(id: number): number {
+    return id < this.counts.length ? (this.counts[id] as number) : -1;
+  }
+
+  set(id: number, n: number): void {
+    if (id >= this.counts.length) {
+      const grown = new Int32Array(Math.max(2 * this.counts.length, id + 1, 1024)).fill(-1);
+      grown.set(this.counts);
+      this.counts = grown;
+    }
+    this.counts[id] = n;
+  }
+}
+
+/**
+ * documentCounts for fingerprints given by number, in the order of `ids`: from the features or
+ * the fingerprint runs (countSource) by their words (no hex made or parsed), counts kept by id
+ * for the run through `ctx.cached`; without either, documentCounts' pass over their hex.
+ */
+export async function documentCountsById(ctx: CountsContext, shingle: ShingleSpec, kind: FingerprintKind, fps: NumberedFingerprints, ids: readonly number[]): Promise<Uint32Array> {
   const codec = featuresCodec(shingle, kind);
   const source = await countSource(ctx, shingle, kind);
   if (!source) {
     const byKey = await documentCounts(ctx, shingle, kind, ids.map((id) => fps.hexOf(id)));
-    return new Map(ids.map((id) => [id, byKey.get(fps.hexOf(id)) as number]));
+    return Uint32Array.from(ids, (id) => byKey.get(fps.hexOf(id)) as number);
   }
-  const known = ctx.cached ? ctx.cached(`document-counts-by-id:${codec.key}`, () => new Map<number, number>()) : new Map<number, number>();
+  const known = ctx.cached ? ctx.cached(`document-counts-by-id:${codec.key}`, () => new CountsById()) : new CountsById();
   const words = fps.numbering.keys();
   const w = fps.numbering.width;
   const width = 'features' in source ? source.features.width : source.runs.width;
   if (w !== width) throw new Error(`feature counts: fingerprints of ${w} words, the run's of ${width}`);
-  const missing = [...new Set(ids.filter((id) => !known.has(id)))];
   if ('features' in source) {
-    for (const id of missing) known.set(id, postingLength(source.features, words, id * w));
+    for (const id of ids) if (known.get(id) < 0) known.set(id, postingLength(source.features, words, id * w));
   } else {
+    const missing = [...new Set(ids.filter((id) => known.get(id) < 0))];
     const asked = new Uint32Array(missing.length * w);
     missing.forEach((id, i) => asked.set(words.subarray(id * w, id * w + w), i * w));
     const counts = await countsFromRuns(source.runs, asked, ctx.signal);
     missing.forEach((id, i) => known.set(id, counts[i] as number));
   }
-  return new Map(ids.map((id) => [id, known.get(id) as number]));
+  return Uint32Array.from(ids, (id) => known.get(id));
 }
 
 /** The length of the posting list of the fingerprint at `words[at ..]` in `f` (0: no document holds it), by binary search over the ids' words. */

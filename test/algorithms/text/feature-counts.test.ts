@@ -63,7 +63,7 @@ describe('documentCountsById', () => {
         const occ = shingleOccurrences(text, p.shingle, fingerprint);
         const ids = [...new Set(occ.ids)];
         const expected = countsByPass(docs, p.shingle, fingerprint, ids.map((id) => occ.hexOf(id)));
-        const byHex = (m: Map<number, number>) => new Map([...m].map(([id, n]) => [occ.hexOf(id), n]));
+        const byHex = (counts: Uint32Array) => new Map(ids.map((id, i) => [occ.hexOf(id), counts[i]]));
         const shared = new Map<string, unknown>();
         const cached = <T>(key: string, compute: () => T): T => (shared.has(key) ? (shared.get(key) as T) : (shared.set(key, compute()), shared.get(key) as T));
         const fromStored = await documentCountsById({ docs, cached, storedIfAny: <T>() => stored as T }, p.shingle, fingerprint, occ, ids);
@@ -147,7 +147,7 @@ describe('document counts from what the run computed', () => {
         for (const [a, b] of [[0, 1], [11, 22], [0, 33]] as const) {
           const { occ, ids, expected } = asked(a, b);
           const byId = await documentCountsById({ docs, cached, computedIfAny }, p.shingle, fingerprint, occ, ids);
-          expect(new Map([...byId].map(([id, n]) => [occ.hexOf(id), n]))).toEqual(expected);
+          expect(new Map(ids.map((id, i) => [occ.hexOf(id), byId[i]]))).toEqual(expected);
           const keys = [...expected.keys()];
           expect(await documentCounts({ docs, computedIfAny }, p.shingle, fingerprint, keys)).toEqual(expected);
           // held by none (zebra), one (only 11), several
@@ -165,7 +165,7 @@ describe('document counts from what the run computed', () => {
       const pass = vi.spyOn(PassCounts.prototype, 'counts');
       try {
         const { occ, ids, expected } = asked(0, 11);
-        const byHex = (m: Map<number, number>) => new Map([...m].map(([id, n]) => [occ.hexOf(id), n]));
+        const byHex = (counts: Uint32Array) => new Map(ids.map((id, i) => [occ.hexOf(id), counts[i]]));
         const fromFeatures = computed(new Map<string, unknown>([[`stored:${featuresCodec(p.shingle, fingerprint).key}`, features]]));
         expect(byHex(await documentCountsById({ docs, computedIfAny: fromFeatures }, p.shingle, fingerprint, occ, ids))).toEqual(expected);
         expect(pass).not.toHaveBeenCalled();
