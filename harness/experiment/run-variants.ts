@@ -5,6 +5,7 @@
  * truth, which comes first.
  */
 import type { PairList, PairScorer } from '../../contract/index.ts';
+import type { ErrorLine } from '../evaluate/explain/errors.ts';
 import type { SavedResult, SavedVariant } from '../results/checkpoint.ts';
 import type { BackendRunResult } from '../mapreduce/backend.ts';
 import { grouped } from '../format.ts';
@@ -21,6 +22,8 @@ export interface VariantsOutcome {
   readonly resumed: readonly string[];
   /** the ground truth, when the run has one */
   readonly truth: Truth | undefined;
+  /** the lines of the error files the variants run now wrote (not those taken from the checkpoint), by variant */
+  readonly errorLines: ReadonlyMap<string, readonly ErrorLine[]>;
 }
 
 /** `planned` in order (the ground truth first), each on `ctx` and saved to `sink`'s checkpoint. */
@@ -28,6 +31,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
   const records: VariantRecord[] = [];
   const resumed: string[] = [];
   let truth: Truth | undefined;
+  const errorLines = new Map<string, readonly ErrorLine[]>();
   for (const [i, p] of planned.entries()) {
     ctx.signal.throwIfAborted();
     const label = `[${i + 1}/${planned.length}] ${p.variant.name}`;
@@ -63,6 +67,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
             },
             vctx,
           );
+          if (r.errorLines) errorLines.set(p.variant.name, r.errorLines);
           return { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
         },
         (saved) => !p.variant.groundTruth || saved.truth !== undefined,
@@ -76,7 +81,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
     if (wasResumed) resumed.push(p.variant.name);
     progress.log(`${label}: ${wasResumed ? 'resumed from the checkpoint' : line}`);
   }
-  return { records, resumed, truth };
+  return { records, resumed, truth, errorLines };
 }
 
 /** Saves a run's result before its evaluation, when it is pairs only (a ground truth's). */

@@ -4,6 +4,7 @@
  * folder's temporary folder (committed by the caller).
  */
 import type { AlgorithmAdapter } from '../../contract/index.ts';
+import type { ErrorLine } from '../evaluate/explain/errors.ts';
 import type { ReadContext } from '../corpus/types.ts';
 import { describeSkip } from '../corpus/read.ts';
 import { DataError } from '../errors.ts';
@@ -29,8 +30,8 @@ export interface WriteOptions {
   readonly git: ReturnType<typeof gitStateAsync>;
   readonly clock: RunClock;
   readonly progress: Progress;
-  /** writes report.html into the folder given */
-  readonly writeReport?: (runDir: string) => Promise<void>;
+  /** writes report.html into the folder given; `errorLines`: the error files' lines the run holds (by variant), which it need not read back */
+  readonly writeReport?: (runDir: string, o: { readonly errorLines: ReadonlyMap<string, readonly ErrorLine[]> }) => Promise<void>;
 }
 
 export async function writeRun(run: PreparedRun, input: RunInput, variants: VariantsOutcome, folder: RunFolder, o: WriteOptions): Promise<RunRecord> {
@@ -82,7 +83,7 @@ export async function writeRun(run: PreparedRun, input: RunInput, variants: Vari
     git: await o.git,
   });
   folder.write('run.json', JSON.stringify(record, null, 2) + '\n');
-  if (o.writeReport) await o.writeReport(folder.tempDir);
+  if (o.writeReport) await o.writeReport(folder.tempDir, { errorLines: variants.errorLines });
   return record;
 }
 

@@ -35,7 +35,7 @@ import { runVariants } from './run-variants.ts';
 import type { ErrorSampling, PlannedVariant } from './variant-run.ts';
 import { REPORT_FLOOR, truthWithinMemory } from './variant-run.ts';
 import { corpusShape } from '../mapreduce/local/backend.ts';
-import { writeRun } from './run-write.ts';
+import { writeRun, type WriteOptions } from './run-write.ts';
 import type { Experiment } from './types.ts';
 import { createWorkDir, removeDeadWorkDirs, userWorkRoot } from './work-dirs.ts';
 
@@ -53,7 +53,7 @@ export interface RunOptions {
   readonly progress: Progress;
   readonly signal: AbortSignal;
   /** writes report.html; injected so the runner does not depend on the report's size */
-  readonly writeReport?: (runDir: string) => Promise<void>;
+  readonly writeReport?: WriteOptions['writeReport'];
   /** `--backend KIND`: run on another backend than the config's `backend` */
   readonly backendKind?: string;
   /** the detectors variants come from (default: algorithms/); tests bring their own */

@@ -4,7 +4,7 @@
  */
 import type { FileBytes } from '../../kernels/io/pieces.ts';
 import type { AlgorithmAdapter, CorpusShape, DocumentSet, MeasuredVariant, PairList, PairScorer, Plan, StoreCodec } from '../../contract/index.ts';
-import { ErrorSampler, errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleJudgedErrors, type ErrorFileArgs, type ErrorSample } from '../evaluate/explain/errors.ts';
+import { ErrorSampler, errorsJsonl, nearDuplicatesOf, sampleClusterErrors, sampleJudgedErrors, type ErrorFileArgs, type ErrorLine, type ErrorSample } from '../evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../evaluate/explain/pair.ts';
 import { findDetector, type DetectorCatalog } from '../detectors.ts';
 import type { SpanOracle } from '../evaluate/oracle.ts';
@@ -107,6 +107,8 @@ export interface VariantResult {
   readonly files: readonly { readonly file: string; readonly bytes: FileBytes }[];
   /** the ground truth's pairs, sorted, when this variant is the ground truth */
   readonly truth?: Truth;
+  /** the lines of its `errors/<variant>.jsonl` as values, when it wrote one (the run's report takes them instead of reading the file back) */
+  readonly errorLines?: readonly ErrorLine[];
 }
 
 export interface VariantContext {
@@ -240,7 +242,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   // the main thread waited for it there, 70-85 ms a quickstart, with its own work left to do.
   const errors = ctx.errors && sampler && truth ? await errorFile({ variant: v, adapter, plan, pairs, sample: sampler.sample(), truth, tables: result.outputs.tables, kept: result.outputs.kept }, ctx, ctx.errors) : undefined;
   const files = await outputFiles(v.name, plan, result.outputs, docs, pairsFile, { ...(kinds ? { kinds } : {}), ...(ctx.replies ? { replyPairs: ctx.replies.pairs } : {}) });
-  if (errors) files.push(errors);
+  if (errors) files.push({ record: errors.record, bytes: errors.bytes });
   if (judged?.curve) {
     files.push({
       record: { file: `judgments/${v.name}.csv`, rows: judged.curve.length, description: 'precision and recall on the judged pairs at each threshold: threshold, decided, precision, recall, f1' },
@@ -249,6 +251,7 @@ export async function runVariant(args: VariantRunArgs, ctx: VariantContext): Pro
   }
   return {
     files: files.map(({ record, bytes }) => ({ file: record.file, bytes })),
+    ...(errors ? { errorLines: errors.lines } : {}),
     ...(v.groundTruth ? { truth: { pairs: sortPairs(pairs, docs.ids.length, 'ground truth'), candidates: measured.candidates, measured } } : {}),
     record: {
       name: v.name,
@@ -292,7 +295,7 @@ async function errorFile(
   },
   ctx: VariantContext,
   e: ErrorSampling,
-): Promise<{ record: OutputFileRecord; bytes: FileBytes }> {
+): Promise<{ record: OutputFileRecord; bytes: FileBytes; lines: readonly ErrorLine[] }> {
   const { exp, docs } = ctx;
   const threshold = exp.evaluate.threshold;
   ctx.progress('explaining errors');
@@ -334,11 +337,11 @@ async function errorFile(
         size: e.size,
       })
     : undefined;
-  const bytes = Buffer.concat([
+  const explained = [
     await errorsJsonl(sample, explainArgs),
     ...(ofClusters ? [await errorsJsonl(ofClusters, { ...explainArgs, from: 'clusters' })] : []),
     ...(judged ? [await errorsJsonl(judged, { ...explainArgs, against: 'judgments' })] : []),
-  ]);
+  ];
   const shown = sample.sample.length + (ofClusters?.sample.length ?? 0) + (judged?.sample.length ?? 0);
   return {
     record: {
@@ -352,7 +355,8 @@ async function errorFile(
           : '') +
         (judged ? `; then, marked against: judgments, ${judged.falsePositives} judged non-duplicates it decided and ${judged.falseNegatives} judged duplicates it missed, sampled alike` : ''),
     },
-    bytes,
+    bytes: Buffer.concat(explained.map((x) => x.bytes)),
+    lines: explained.flatMap((x) => x.lines),
   };
 }
 

@@ -72,11 +72,6 @@ export type ReadErrorLine = Omit<ErrorLine, 'texts'> & { readonly texts?: ErrorL
 /** `errors/<variant>.jsonl`'s text, checked line by line; `file` names it in errors. */
 export function parseErrorsFile(text: string, file: string, variant: string): VariantErrors {
   const lines: ReadErrorLine[] = [];
-  const of = { 'false positive': 0, 'false negative': 0 };
-  const judged = { 'false positive': 0, 'false negative': 0 };
-  const clustered = { 'false positive': 0, 'false negative': 0 };
-  let anyJudged = false;
-  let anyClustered = false;
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     let value: unknown;
@@ -87,7 +82,19 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
     }
     const problem = lineProblem(value);
     if (problem !== undefined) throw new DataError(`${file}: line ${i + 1}: ${problem}`);
-    const line = value as ReadErrorLine;
+    lines.push(value as ReadErrorLine);
+  });
+  return variantErrors(variant, lines);
+}
+
+/** A variant's errors file from its lines, checked or as the run wrote them: how many errors of each kind there are, from the lines' `of`. */
+export function variantErrors(variant: string, lines: readonly ReadErrorLine[]): VariantErrors {
+  const of = { 'false positive': 0, 'false negative': 0 };
+  const judged = { 'false positive': 0, 'false negative': 0 };
+  const clustered = { 'false positive': 0, 'false negative': 0 };
+  let anyJudged = false;
+  let anyClustered = false;
+  for (const line of lines) {
     if (line.against === 'judgments') {
       judged[line.kind] = line.of;
       anyJudged = true;
@@ -95,8 +102,7 @@ export function parseErrorsFile(text: string, file: string, variant: string): Va
       clustered[line.kind] = line.of;
       anyClustered = true;
     } else of[line.kind] = line.of;
-    lines.push(line);
-  });
+  }
   return {
     variant,
     falsePositives: of['false positive'],

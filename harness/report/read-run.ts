@@ -9,7 +9,8 @@ import { RUN_SCHEMA_VERSION, type RunRecord } from '../results/types.ts';
 import type { RunTables } from './run-report.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
 import type { CurvePoint } from '../evaluate/judgments.ts';
-import { parseErrorsFile, type VariantErrors } from './error-browser.ts';
+import { parseErrorsFile, variantErrors, type VariantErrors } from './error-browser.ts';
+import type { ErrorLine } from '../evaluate/explain/errors.ts';
 
 export interface RunFolder {
   readonly dir: string;
@@ -137,12 +138,19 @@ export async function readCompleteRunRecord(dir: string): Promise<RunRecord> {
   return run;
 }
 
-/**
- * run.json, metrics.csv, distribution.csv and the extra tables run.json lists; `checked`: the
- * caller has just listed and hashed the folder's files itself (the run writing its report), so
- * they are not hashed again here.
- */
-export async function readRunFolder(dir: string, o: { readonly checked?: boolean } = {}): Promise<RunFolder> {
+export interface RunFolderOptions {
+  /** the caller has just listed and hashed the folder's files itself (the run writing its report): they are not hashed again */
+  readonly checked?: boolean;
+  /**
+   * The lines of error files the caller wrote into the folder, by variant, as the values they
+   * hold (evaluate/explain/errors.ts ExplainedErrors): taken instead of reading those files back
+   * (megabytes of text to decode and parse again). A variant not in it is read.
+   */
+  readonly errorLines?: ReadonlyMap<string, readonly ErrorLine[]>;
+}
+
+/** run.json, metrics.csv, distribution.csv and the extra tables run.json lists (RunFolderOptions). */
+export async function readRunFolder(dir: string, o: RunFolderOptions = {}): Promise<RunFolder> {
   const run = o.checked ? await readRunRecord(dir) : await readCompleteRunRecord(dir);
   const [metricsCsv, distributionCsv] = await Promise.all([readText(join(dir, 'metrics.csv')), readText(join(dir, 'distribution.csv'))]);
   const extra: Record<string, string> = {};
@@ -152,16 +160,22 @@ export async function readRunFolder(dir: string, o: { readonly checked?: boolean
   const errors: VariantErrors[] = [];
   // Read together (a run's error files are megabytes in tens of files), taken in order.
   const read = new Map<string, Promise<string>>();
-  for (const f of run.variants.flatMap((v) => v.files ?? [])) {
-    if (!/^(errors|judgments|span-examples)\//.test(f.file)) continue;
-    const text = readText(join(dir, f.file));
-    text.catch(() => undefined); // awaited below, in order: the first file that cannot be read is the one named
-    read.set(f.file, text);
+  const held = (v: { readonly name: string }): readonly ErrorLine[] | undefined => o.errorLines?.get(v.name);
+  for (const v of run.variants) {
+    for (const f of v.files ?? []) {
+      if (!/^(errors|judgments|span-examples)\//.test(f.file) || (f.file.startsWith('errors/') && held(v))) continue;
+      const text = readText(join(dir, f.file));
+      text.catch(() => undefined); // awaited below, in order: the first file that cannot be read is the one named
+      read.set(f.file, text);
+    }
   }
   const textOf = (file: string): Promise<string> => read.get(file) as Promise<string>;
   for (const v of run.variants) {
     for (const f of v.files ?? []) {
-      if (f.file.startsWith('errors/')) errors.push(parseErrorsFile(await textOf(f.file), join(dir, f.file), v.name));
+      if (f.file.startsWith('errors/')) {
+        const lines = held(v);
+        errors.push(lines ? variantErrors(v.name, lines) : parseErrorsFile(await textOf(f.file), join(dir, f.file), v.name));
+      }
       if (f.file.startsWith('judgments/')) judgedCurves.set(v.name, parseCurve(await textOf(f.file), join(dir, f.file)));
       if (!f.file.startsWith('span-examples/')) continue;
       const file = join(dir, f.file);

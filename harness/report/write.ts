@@ -6,11 +6,11 @@ import { findRunDirs } from './find-runs.ts';
 import { renderLeaderboard, type LeaderboardEntry } from './leaderboard.ts';
 import { isUserError } from '../errors.ts';
 import type { RunRecord } from '../results/types.ts';
-import { readCompleteRunRecord, readRunFolder } from './read-run.ts';
+import { readCompleteRunRecord, readRunFolder, type RunFolderOptions } from './read-run.ts';
 import { renderRunReport } from './run-report.ts';
 
-/** Writes `<runDir>/report.html` from the folder's run.json and CSV files (`checked`: readRunFolder's). */
-export async function writeRunReport(runDir: string, o: { readonly checked?: boolean } = {}): Promise<void> {
+/** Writes `<runDir>/report.html` from the folder's run.json and CSV files (`o`: readRunFolder's). */
+export async function writeRunReport(runDir: string, o: RunFolderOptions = {}): Promise<void> {
   const folder = await readRunFolder(runDir, o);
   await writeFileAtomic(join(runDir, 'report.html'), renderRunReport(folder.run, folder.tables));
 }

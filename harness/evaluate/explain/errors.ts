@@ -399,12 +399,19 @@ function judgmentOf(judged: boolean | undefined): Judgment {
   return judged === undefined ? null : judged ? 'duplicate' : 'not a duplicate';
 }
 
+/** An error sample explained: the lines of `errors/<variant>.jsonl` as bytes, and as the values they hold. */
+export interface ExplainedErrors {
+  readonly bytes: Buffer;
+  /** JSON.parse of each line of `bytes`: the run hands them to its report, which then need not read them back */
+  readonly lines: readonly ErrorLine[];
+}
+
 /**
  * `errors/<variant>.jsonl`: one line an error of the sample (ErrorLine). The explanations start
  * together, so that collection statistics they all need are gathered in one pass
  * (feature-counts.ts PassCounts) instead of one pass an error; the lines keep the sample's order.
  */
-export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<Buffer> {
+export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<ExplainedErrors> {
   const explanations = await Promise.all(
     sample.sample.map((e) =>
       explainPair({
@@ -445,6 +452,7 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     return json;
   };
   const parts: Buffer[] = [];
+  const lines: ErrorLine[] = [];
   for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
     const head: Omit<ErrorLine, 'texts' | 'judgment'> = {
@@ -456,10 +464,12 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       explanation: explanations[i] as PairExplanation,
     };
     // JSON.stringify of the whole ErrorLine, its keys in this order, with the texts' JSON spliced in.
-    const judgment = o.judgedOf ? `,"judgment":${JSON.stringify(judgmentOf(o.judgedOf(e.a, e.b)))}` : '';
+    const judged = o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : undefined;
+    const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
     parts.push(Buffer.from(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`), textJson(e.a), TEXT_B, textJson(e.b), Buffer.from(`}${judgment}}\n`));
+    lines.push({ ...head, texts: { a: carriedText(o.docs.texts.at(e.a) as string), b: carriedText(o.docs.texts.at(e.b) as string) }, ...judged });
   }
-  return Buffer.concat(parts);
+  return { bytes: Buffer.concat(parts), lines };
 }
 
 /** What lies between the two texts of an error line. */

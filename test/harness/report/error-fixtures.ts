@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { adapter as broder } from '../../../algorithms/broder/index.ts';
 import type { AlgorithmAdapter } from '../../../contract/index.ts';
-import { CARRIED_TEXT, errorsJsonl, type ErrorSample } from '../../../harness/evaluate/explain/errors.ts';
+import { CARRIED_TEXT, errorsJsonl, type ErrorLine, type ErrorSample } from '../../../harness/evaluate/explain/errors.ts';
 import type { ExplainedVariant } from '../../../harness/evaluate/explain/pair.ts';
 import { HOSTILE } from './fixture-runs.ts';
 
@@ -49,7 +49,7 @@ const truth: ExplainedVariant = {
 const sampled: ExplainedVariant = { ...truth, name: 'sampled', params: broder.params.parse({ shingle: { unit: 'char', size: 8 }, sampling: { method: 'mod', m: 2 } }) };
 
 /** errors/<variant>.jsonl of the hostile documents: (0, 1) a false positive judged no duplicate, in one cluster, (2, 3) a false negative not judged, in none, at threshold 0.6. */
-export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: string[]; texts: string[] } }> {
+export async function hostileErrors(): Promise<{ bytes: Buffer; lines: readonly ErrorLine[]; docs: { ids: string[]; texts: string[] } }> {
   const docs = hostileDocuments();
   const sample: ErrorSample = {
     falsePositives: 7,
@@ -63,9 +63,9 @@ export async function hostileErrors(): Promise<{ bytes: Buffer; docs: { ids: str
   const judgedOf = (a: number, b: number): boolean | undefined => (a === 0 && b === 1 ? false : undefined);
   // the first pair in one cluster, linked directly; the second pair in none
   const clusters = { clusterOf: Int32Array.from([0, 0, -1, -1]), links: { a: [0], b: [1] }, madeOf: 'decided pairs' as const };
-  const bytes = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98, judgedOf, clusters });
+  const { bytes, lines } = await errorsJsonl(sample, { docs, variant: sampled, truth, threshold: 0.6, seed: 1, width: 98, judgedOf, clusters });
   if (docs.texts[2]!.length <= CARRIED_TEXT) throw new Error('the long document must be longer than the report carries');
-  return { bytes, docs };
+  return { bytes, lines, docs };
 }
 
 /** Adds a file to a copied run folder, listed in run.json (its size and hash) and under the variant at `variant`. */

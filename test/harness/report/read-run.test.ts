@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataError, UserError } from '../../../harness/errors.ts';
 import { readRunFolder, readRunRecord } from '../../../harness/report/read-run.ts';
-import { RUN_A } from './fixture-runs.ts';
+import { renderRunReport } from '../../../harness/report/run-report.ts';
+import { addRunFile, hostileErrors } from './error-fixtures.ts';
+import { loadRun, RUN_A } from './fixture-runs.ts';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -45,6 +47,35 @@ describe('readRunFolder of a folder its caller has just checked', () => {
   it('does not hash them again when checked (the run writing its own report)', async () => {
     const f = await readRunFolder(await withChangedFile(), { checked: true });
     expect(f.run.experiment).toBe('tiny-sct');
+  });
+});
+
+describe('readRunFolder with the error lines its caller holds (the run writing its own report)', () => {
+  const variant = loadRun(RUN_A).variants[1]!.name;
+
+  /** A copy of run A with errors/<variant>.jsonl of the hostile documents for its second variant. */
+  async function withErrors(bytes: Buffer): Promise<string> {
+    dir = await mkdtemp(join(tmpdir(), 'ndd-readrun-'));
+    await cp(RUN_A, dir, { recursive: true });
+    await addRunFile(dir, 1, 'errors/broder/sct=4.jsonl', bytes, 'errors');
+    return dir;
+  }
+
+  it('gives the report that reading the file gives', async () => {
+    const { bytes, lines } = await hostileErrors();
+    const d = await withErrors(bytes);
+    const read = await readRunFolder(d);
+    const held = await readRunFolder(d, { errorLines: new Map([[variant, lines]]) });
+    expect(held.tables.errors).toHaveLength(1);
+    expect(renderRunReport(held.run, held.tables)).toBe(renderRunReport(read.run, read.tables));
+  });
+
+  it('does not read the file of a variant whose lines it holds', async () => {
+    const { bytes, lines } = await hostileErrors();
+    const d = await withErrors(bytes);
+    await writeFile(join(d, 'errors/broder/sct=4.jsonl'), 'not JSON\n');
+    await expect(readRunFolder(d, { checked: true })).rejects.toThrow(/sct=4\.jsonl: line 1: invalid JSON/);
+    expect((await readRunFolder(d, { checked: true, errorLines: new Map([[variant, lines]]) })).tables.errors?.[0]?.lines).toBe(lines);
   });
 });
 

@@ -302,7 +302,7 @@ describe('errorsJsonl', () => {
 
   it('writes each line as JSON.stringify writes the whole line, its keys in order, with the texts carried', async () => {
     for (const extra of [{}, { against: 'judgments' as const, judgedOf: (a: number) => (a === 0 ? true : undefined) }]) {
-      const lines = (await errorsJsonl(sample, { ...args, variant: variant(2), ...extra })).toString('utf8').trimEnd().split('\n');
+      const lines = (await errorsJsonl(sample, { ...args, variant: variant(2), ...extra })).bytes.toString('utf8').trimEnd().split('\n');
       expect(lines).toHaveLength(3);
       lines.forEach((line, i) => {
         const parsed = JSON.parse(line) as Record<string, unknown>;
@@ -323,7 +323,14 @@ describe('errorsJsonl', () => {
     };
     for (const m of [2, 4, 2]) {
       const alone = await errorsJsonl(sample, { ...args, variant: variant(m) });
-      expect((await errorsJsonl(sample, { ...args, variant: variant(m), cached })).equals(alone), `mod=${m}`).toBe(true);
+      expect((await errorsJsonl(sample, { ...args, variant: variant(m), cached })).bytes.equals(alone.bytes), `mod=${m}`).toBe(true);
+    }
+  });
+
+  it('holds as values what its lines are: each, stringified, is its line', async () => {
+    for (const extra of [{}, { against: 'judgments' as const, judgedOf: (a: number) => (a === 0 ? true : undefined) }]) {
+      const out = await errorsJsonl(sample, { ...args, variant: variant(2), ...extra });
+      expect(out.lines.map((l) => JSON.stringify(l))).toEqual(out.bytes.toString('utf8').trimEnd().split('\n'));
     }
   });
 });
