@@ -32,6 +32,7 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
   const resumed: string[] = [];
   let truth: Truth | undefined;
   const errorLines = new Map<string, readonly ErrorLine[]>();
+  let heldChars = 0;
   for (const [i, p] of planned.entries()) {
     ctx.signal.throwIfAborted();
     const label = `[${i + 1}/${planned.length}] ${p.variant.name}`;
@@ -67,7 +68,11 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
             },
             vctx,
           );
-          if (r.errorLines) errorLines.set(p.variant.name, r.errorLines);
+          const chars = r.errorLines ? carriedChars(r.errorLines) : 0;
+          if (r.errorLines && heldChars + chars <= HELD_ERROR_TEXT) {
+            errorLines.set(p.variant.name, r.errorLines);
+            heldChars += chars;
+          }
           return { record: r.record, files: r.files, ...(r.truth ? { truth: r.truth.pairs } : {}) };
         },
         (saved) => !p.variant.groundTruth || saved.truth !== undefined,
@@ -82,6 +87,20 @@ export async function runVariants(planned: readonly PlannedVariant[], ctx: Omit<
     progress.log(`${label}: ${wasResumed ? 'resumed from the checkpoint' : line}`);
   }
   return { records, resumed, truth, errorLines };
+}
+
+/**
+ * Characters of carried text the error lines held for the report may hold in all, at most (a
+ * variant past it is read back by the report instead). In memory the texts are views of the
+ * documents; read from a spilled corpus they are copies, and a sweep's samples may then hold
+ * tens of megabytes that the variants' peak memory would count.
+ */
+const HELD_ERROR_TEXT = 1 << 23;
+
+function carriedChars(lines: readonly ErrorLine[]): number {
+  let n = 0;
+  for (const l of lines) n += l.texts.a.length + l.texts.b.length;
+  return n;
 }
 
 /** Saves a run's result before its evaluation, when it is pairs only (a ground truth's). */
