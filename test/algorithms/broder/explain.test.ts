@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adapter } from '../../../algorithms/broder/index.ts';
-import { fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
+import fc from 'fast-check';
+import { fingerprintHex, fingerprintMod, fingerprintOf } from '../../../algorithms/text/fingerprint.ts';
 import { docSet } from '../../support/corpus.ts';
 import { runPlan } from '../../support/run-plan.ts';
 
@@ -79,5 +80,35 @@ describe('Broder evidence, worked by hand', () => {
       }
     }
     expect(shared.size).toBeGreaterThan(0);
+  });
+
+  it('shows the first five kept and dropped shared fingerprints: in the order of A, or by documents for SCT (brute force)', async () => {
+    // texts already normalized (a–c words, single spaces): the original offsets are the normalized ones
+    const word = fc.constantFrom('ab', 'cd', 'ef', 'ab', 'cd', 'ba', 'ca');
+    const doc = fc.array(word, { minLength: 3, maxLength: 30 }).map((w) => w.join(' '));
+    await fc.assert(
+      fc.asyncProperty(fc.array(doc, { minLength: 2, maxLength: 6 }), fc.constantFrom<unknown>({ method: 'none' }, { method: 'mod', m: 2 }, { method: 'mod', m: 3, residue: 2 }, { method: 'sct', threshold: 1 }, { method: 'sct', threshold: 3 }), async (texts, sampling) => {
+        const size = 5;
+        const shingles = (t: string): { s: string; at: number }[] => {
+          const out: { s: string; at: number }[] = [];
+          for (let i = 0; i + size <= t.length; i++) if (i === 0 || t[i - 1] === ' ') out.push({ s: t.slice(i, i + size), at: i });
+          return out;
+        };
+        const sets = texts.map((t) => new Set(shingles(t).map((x) => x.s)));
+        const firstInA = new Map<string, number>();
+        for (const x of shingles(texts[0]!)) if (!firstInA.has(x.s)) firstInA.set(x.s, x.at);
+        const shared = [...firstInA].filter(([s]) => sets[1]!.has(s));
+        const sp = sampling as { method: string; m?: number; residue?: number; threshold?: number };
+        const documents = (s: string): number => sets.filter((set) => set.has(s)).length;
+        const value = (s: string): number => (sp.method === 'sct' ? documents(s) : sp.method === 'mod' ? fingerprintMod(fingerprintOf(s, 'rabin64'), 0, 2, sp.m!) : 0);
+        const kept = (s: string): boolean => (sp.method === 'sct' ? documents(s) <= sp.threshold! : sp.method === 'mod' ? value(s) === (sp.residue ?? 0) : true);
+        const example = ([s, at]: [string, number]) => ({ fingerprint: fingerprintHex(fingerprintOf(s, 'rabin64'), 0, 2), start_a: at, end_a: at + size, ...(sp.method === 'sct' ? { documents: value(s) } : sp.method === 'mod' ? { residue: value(s) } : {}) });
+        const order = (xs: [string, number][]) => [...xs].sort((x, y) => (sp.method === 'sct' ? value(y[0]) - value(x[0]) : 0) || x[1] - y[1]);
+        const e = await explain.evidence(params(sampling), ctxOf(texts));
+        expect(e.data.kept_examples).toEqual(order(shared.filter(([s]) => kept(s))).slice(0, 5).map(example));
+        expect(e.data.dropped_examples).toEqual(order(shared.filter(([s]) => !kept(s))).slice(0, 5).map(example));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
