@@ -445,11 +445,14 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   const rank = { 'false positive': 0, 'false negative': 0 };
   // A document's text is most of a line's bytes, and the same document is in the errors of many
   // variants of a run: its JSON is made and encoded once there, and the lines are joined as bytes.
-  const texts = o.cached ? o.cached('carried-text-json', () => new Map<number, Buffer>()) : new Map<number, Buffer>();
-  const textJson = (i: number): Buffer => {
-    let json = texts.get(i);
-    if (json === undefined) texts.set(i, (json = Buffer.from(JSON.stringify(carriedText(o.docs.texts.at(i) as string)))));
-    return json;
+  const texts = o.cached ? o.cached('carried-texts', () => new Map<number, CarriedText>()) : new Map<number, CarriedText>();
+  const carried = (i: number): CarriedText => {
+    let t = texts.get(i);
+    if (t === undefined) {
+      const text = carriedText(o.docs.texts.at(i) as string);
+      texts.set(i, (t = { text, json: Buffer.from(JSON.stringify(text)) }));
+    }
+    return t;
   };
   const parts: Buffer[] = [];
   const lines: ErrorLine[] = [];
@@ -466,10 +469,18 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     // JSON.stringify of the whole ErrorLine, its keys in this order, with the texts' JSON spliced in.
     const judged = o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : undefined;
     const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
-    parts.push(Buffer.from(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`), textJson(e.a), TEXT_B, textJson(e.b), Buffer.from(`}${judgment}}\n`));
-    lines.push({ ...head, texts: { a: carriedText(o.docs.texts.at(e.a) as string), b: carriedText(o.docs.texts.at(e.b) as string) }, ...judged });
+    const ta = carried(e.a);
+    const tb = carried(e.b);
+    parts.push(Buffer.from(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`), ta.json, TEXT_B, tb.json, Buffer.from(`}${judgment}}\n`));
+    lines.push({ ...head, texts: { a: ta.text, b: tb.text }, ...judged });
   }
   return { bytes: Buffer.concat(parts), lines };
+}
+
+/** A document's text as an error carries it (carriedText), and its JSON. */
+interface CarriedText {
+  readonly text: string;
+  readonly json: Buffer;
 }
 
 /** What lies between the two texts of an error line. */
