@@ -13,9 +13,9 @@
  * (feature-counts.ts), else from one scan of the collection for a whole error sample.
  */
 import type { AdapterExplain, Evidence, ExplainContext, JsonValue } from '../../contract/index.ts';
-import { IdMarks } from '../../kernels/id-marks.ts';
 import { documentCountsById } from '../text/feature-counts.ts';
 import { normalizedWordCount } from '../text/normalize.ts';
+import { distinctOccurrences, sharedFeatures, type DistinctOccurrences } from '../text/occurrence-sets.ts';
 import { shingleOccurrences, type ShingleOccurrences } from '../text/offsets.ts';
 import { fit, once, quoted, ratio } from '../text/explain-lines.ts';
 import type { BroderParams } from './params.ts';
@@ -43,35 +43,19 @@ const TWO_POW_32 = 2 ** 32;
 
 /**
  * A document's distinct fingerprints by their numbers (offsets.ts), in order of first
- * occurrence, with where each first lies. The numbering holds each fingerprint's 32-bit words,
- * most significant first, for `fp mod m`.
+ * occurrence (occurrence-sets.ts: the ground truth's shared text asks for the same set). The
+ * numbering holds each fingerprint's 32-bit words, most significant first, for `fp mod m`.
  */
 interface Distinct {
   readonly occ: ShingleOccurrences;
+  readonly set: DistinctOccurrences;
+  /** set.distinct */
   readonly ids: Uint32Array;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
 }
 
-/** Sets of fingerprint numbers as marks (kernels/id-marks.ts): numbers are dense, a KeyTable's. */
-const marks = new IdMarks(2 ** 32);
-
 function distinct(occ: ShingleOccurrences): Distinct {
-  const { ids: all, starts: s, ends: e } = occ;
-  const ids = new Uint32Array(all.length);
-  const starts = new Uint32Array(all.length);
-  const ends = new Uint32Array(all.length);
-  marks.start(occ.numbering.size);
-  let n = 0;
-  for (let i = 0; i < all.length; i++) {
-    const id = all[i] as number;
-    if (marks.has(id)) continue;
-    marks.add(id);
-    ids[n] = id;
-    starts[n] = s[i] as number;
-    ends[n++] = e[i] as number;
-  }
-  return { occ, ids: ids.slice(0, n), starts: starts.slice(0, n), ends: ends.slice(0, n) };
+  const set = distinctOccurrences(occ.ids);
+  return { occ, set, ids: set.distinct };
 }
 
 /**
@@ -105,17 +89,17 @@ interface SharedOf {
 }
 
 function sharedOf(A: Distinct, B: Distinct): SharedOf {
+  const inA = sharedFeatures(A.set, B.set).x;
+  const { distinct, first } = A.set;
   const ids: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  marks.start(A.occ.numbering.size);
-  for (let p = 0; p < B.ids.length; p++) marks.add(B.ids[p] as number);
-  for (let p = 0; p < A.ids.length; p++) {
-    const id = A.ids[p] as number;
-    if (!marks.has(id)) continue;
-    ids.push(id);
-    starts.push(A.starts[p] as number);
-    ends.push(A.ends[p] as number);
+  for (let p = 0; p < distinct.length; p++) {
+    if (inA[p] !== 1) continue;
+    const k = first[p] as number;
+    ids.push(distinct[p] as number);
+    starts.push(A.occ.starts[k] as number);
+    ends.push(A.occ.ends[k] as number);
   }
   return { ids, starts, ends };
 }
@@ -216,7 +200,12 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const keptShown = show(1);
   const droppedShown = show(0);
   const valueName = sct ? 'documents' : r.m !== undefined ? `fp mod ${r.m}` : null;
-  const fpJson = (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end, ...(valueName ? { [sct ? 'documents' : 'residue']: f.value } : {}) });
+  // One object literal a kind of sampling: objects of one shape, which V8 makes and stringifies fastest.
+  const fpJson = sct
+    ? (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end, documents: f.value })
+    : valueName
+      ? (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end, residue: f.value })
+      : (f: SharedFingerprint): JsonValue => ({ fingerprint: f.hex, start_a: f.start, end_a: f.end });
   const sizeNote = r.sampled ? 'sampled sizes' : 'sizes';
   const lines = [
     r.text,
@@ -294,6 +283,12 @@ function countValues(counts: Uint32Array, o: { readonly limit: number; readonly 
   }
 }
 
+/** Whether shared fingerprint i is shown before j (shownOf): by `value` descending when `byValue`, then in A's order. */
+function shownBefore(o: { readonly value: Float64Array; readonly starts: readonly number[]; readonly byValue: boolean }, i: number, j: number): boolean {
+  const d = (o.byValue ? (o.value[j] as number) - (o.value[i] as number) : 0) || (o.starts[i] as number) - (o.starts[j] as number);
+  return d < 0 || (d === 0 && i < j);
+}
+
 /** How many flags are 1: the shared fingerprints kept. */
 function flagsSet(flags: Uint8Array): number {
   let n = 0;
@@ -307,17 +302,13 @@ function flagsSet(flags: Uint8Array): number {
  * in A's order.
  */
 function shownOf(o: { readonly keptFlag: Uint8Array; readonly value: Float64Array; readonly starts: readonly number[]; readonly flag: number; readonly byValue: boolean }): number[] {
-  const { keptFlag, value, starts, flag, byValue } = o;
-  const before = (i: number, j: number): boolean => {
-    const d = (byValue ? (value[j] as number) - (value[i] as number) : 0) || (starts[i] as number) - (starts[j] as number);
-    return d < 0 || (d === 0 && i < j);
-  };
+  const { keptFlag, flag } = o;
   const top: number[] = [];
   for (let i = 0; i < keptFlag.length; i++) {
     if (keptFlag[i] !== flag) continue;
-    if (top.length === SHOWN && !before(i, top[SHOWN - 1] as number)) continue;
+    if (top.length === SHOWN && !shownBefore(o, i, top[SHOWN - 1] as number)) continue;
     let at = top.length;
-    while (at > 0 && before(i, top[at - 1] as number)) at--;
+    while (at > 0 && shownBefore(o, i, top[at - 1] as number)) at--;
     top.splice(at, 0, i);
     if (top.length > SHOWN) top.pop();
   }

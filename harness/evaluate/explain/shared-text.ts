@@ -10,7 +10,7 @@
  * thousands of pairs and chains, and strings were most of that cost.
  */
 import type { FeatureOccurrences } from '../../../contract/index.ts';
-import { IdMarks } from '../../../kernels/id-marks.ts';
+import { distinctJaccard, distinctOccurrences, sharedFeatures, type DistinctOccurrences } from '../../../algorithms/text/occurrence-sets.ts';
 
 /** A span of one document: [start, end) of its original text and the shared occurrences in it. */
 export interface SharedSpan {
@@ -30,106 +30,40 @@ export interface SharedText {
   readonly spansB: readonly SharedSpan[];
 }
 
-/** A document's feature occurrences by number. */
+/** A document's feature occurrences by number: where each lies, and the set they make (occurrence-sets.ts). */
 export interface NumberedFeatures {
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
-  /** the distinct feature ids, in order of first occurrence */
-  readonly distinct: Uint32Array;
-  /** occurrence k is the feature `distinct[rank[k]]` */
-  readonly rank: Uint32Array;
+  readonly set: DistinctOccurrences;
   /** whether the occurrences are in order of (start, end) already (shingles are) */
   readonly inOrder: boolean;
-}
-
-/** Sets of ids as marks (kernels/id-marks.ts); an id at or above its cap goes through a Map instead. */
-const marks = new IdMarks();
-
-function maxOf(xs: Uint32Array): number {
-  let m = -1;
-  for (let i = 0; i < xs.length; i++) if ((xs[i] as number) > m) m = xs[i] as number;
-  return m;
 }
 
 /**
  * `occ` by number: its `ids`, else its keys numbered by `numbering` (shared by the documents
  * compared, so that equal keys get equal numbers; absent: a numbering of this document alone).
+ * The set of a document's ids is made once, whoever asks (occurrence-sets.ts).
  */
 export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string, number> = new Map(), o: { readonly byKeys?: boolean } = {}): NumberedFeatures {
   const ids = (o.byKeys ? undefined : occ.ids) ?? Uint32Array.from(occ.keys, (k) => numbering.get(k) ?? (numbering.set(k, numbering.size), numbering.size - 1));
-  const distinct = new Uint32Array(ids.length);
-  const rank = new Uint32Array(ids.length);
-  let n = 0;
-  if (marks.start(maxOf(ids) + 1)) {
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k] as number;
-      if (!marks.has(id)) {
-        marks.add(id, n);
-        distinct[n++] = id;
-      }
-      rank[k] = marks.placeOf(id);
-    }
-  } else {
-    const place = new Map<number, number>();
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k] as number;
-      let r = place.get(id);
-      if (r === undefined) {
-        place.set(id, (r = n));
-        distinct[n++] = id;
-      }
-      rank[k] = r;
-    }
-  }
   let inOrder = true;
   for (let k = 1; k < ids.length && inOrder; k++) {
     const d = (occ.starts[k] as number) - (occ.starts[k - 1] as number);
     inOrder = d > 0 || (d === 0 && (occ.ends[k] as number) >= (occ.ends[k - 1] as number));
   }
-  return { starts: occ.starts, ends: occ.ends, distinct: distinct.slice(0, n), rank, inOrder };
-}
-
-/** |A ∩ B| of two lists of distinct ids, and which of each are shared (when asked). */
-function intersect(x: Uint32Array, y: Uint32Array, shared?: { readonly x: Uint8Array; readonly y: Uint8Array }): number {
-  let both = 0;
-  if (!marks.start(Math.max(maxOf(x), maxOf(y)) + 1)) {
-    const place = new Map<number, number>();
-    x.forEach((id, i) => place.set(id, i));
-    y.forEach((id, j) => {
-      const i = place.get(id);
-      if (i === undefined) return;
-      both++;
-      if (shared) {
-        shared.x[i] = 1;
-        shared.y[j] = 1;
-      }
-    });
-    return both;
-  }
-  for (let i = 0; i < x.length; i++) marks.add(x[i] as number, i);
-  for (let j = 0; j < y.length; j++) {
-    const id = y[j] as number;
-    if (!marks.has(id)) continue;
-    both++;
-    if (shared) {
-      shared.x[marks.placeOf(id)] = 1;
-      shared.y[j] = 1;
-    }
-  }
-  return both;
+  return { starts: occ.starts, ends: occ.ends, set: distinctOccurrences(ids), inOrder };
 }
 
 /** |A ∩ B| / |A ∪ B| of two documents' features (0 for two without a feature). */
 export function featureJaccard(x: NumberedFeatures, y: NumberedFeatures): number {
-  const both = intersect(x.distinct, y.distinct);
-  const union = x.distinct.length + y.distinct.length - both;
-  return union === 0 ? 0 : both / union;
+  return distinctJaccard(x.set, y.set);
 }
 
 /** The occurrences of shared features (`shared[rank]` set) merged where they overlap or touch, in text order. */
 function mergedSpans(f: NumberedFeatures, shared: Uint8Array): SharedSpan[] {
   const order: number[] = [];
-  for (let k = 0; k < f.rank.length; k++) if (shared[f.rank[k] as number] === 1) order.push(k);
+  const rank = f.set.rank;
+  for (let k = 0; k < rank.length; k++) if (shared[rank[k] as number] === 1) order.push(k);
   if (!f.inOrder) order.sort((i, j) => (f.starts[i] as number) - (f.starts[j] as number) || (f.ends[i] as number) - (f.ends[j] as number));
   const spans: SharedSpan[] = [];
   let cur: { start: number; end: number; occurrences: number } | undefined;
@@ -155,15 +89,14 @@ export function sharedText(a: FeatureOccurrences, b: FeatureOccurrences, numbere
   const byKeys = !a.ids || !b.ids;
   const na = numbered?.a ?? numberedFeatures(a, numbering, { byKeys });
   const nb = numbered?.b ?? numberedFeatures(b, numbering, { byKeys });
-  const marks = { x: new Uint8Array(na.distinct.length), y: new Uint8Array(nb.distinct.length) };
-  const shared = intersect(na.distinct, nb.distinct, marks);
-  const union = na.distinct.length + nb.distinct.length - shared;
+  const both = sharedFeatures(na.set, nb.set);
+  const union = na.set.distinct.length + nb.set.distinct.length - both.count;
   return {
-    featuresA: na.distinct.length,
-    featuresB: nb.distinct.length,
-    shared,
-    resemblance: union === 0 ? null : shared / union,
-    spansA: mergedSpans(na, marks.x),
-    spansB: mergedSpans(nb, marks.y),
+    featuresA: na.set.distinct.length,
+    featuresB: nb.set.distinct.length,
+    shared: both.count,
+    resemblance: union === 0 ? null : both.count / union,
+    spansA: mergedSpans(na, both.x),
+    spansB: mergedSpans(nb, both.y),
   };
 }
