@@ -89,7 +89,11 @@ interface SharedOf {
 }
 
 function sharedOf(A: Distinct, B: Distinct): SharedOf {
-  const inA = sharedFeatures(A.set, B.set).x;
+  return sharedInA(A, sharedFeatures(A.set, B.set).x);
+}
+
+/** The distinct fingerprints of A flagged in `inA`, in A's order. A loop alone (occurrence-sets.ts says why). */
+function sharedInA(A: Distinct, inA: Uint8Array): SharedOf {
   const { distinct, first } = A.set;
   const ids: number[] = [];
   const starts: number[] = [];

@@ -126,16 +126,31 @@ export async function documentCountsById(ctx: CountsContext, shingle: ShingleSpe
   const w = fps.numbering.width;
   const width = 'features' in source ? source.features.width : source.runs.width;
   if (w !== width) throw new Error(`feature counts: fingerprints of ${w} words, the run's of ${width}`);
-  if ('features' in source) {
-    for (const id of ids) if (known.get(id) < 0) known.set(id, postingLength(source.features, words, id * w));
-  } else {
-    const missing = [...new Set(ids.filter((id) => known.get(id) < 0))];
-    const asked = new Uint32Array(missing.length * w);
-    missing.forEach((id, i) => asked.set(words.subarray(id * w, id * w + w), i * w));
-    const counts = await countsFromRuns(source.runs, asked, ctx.signal);
-    missing.forEach((id, i) => known.set(id, counts[i] as number));
-  }
+  if ('features' in source) return idCountsFromFeatures(source.features, { known, words, ids });
+  const missing = [...new Set(ids.filter((id) => known.get(id) < 0))];
+  const asked = new Uint32Array(missing.length * w);
+  missing.forEach((id, i) => asked.set(words.subarray(id * w, id * w + w), i * w));
+  const counts = await countsFromRuns(source.runs, asked, ctx.signal);
+  missing.forEach((id, i) => known.set(id, counts[i] as number));
   return Uint32Array.from(ids, (id) => known.get(id));
+}
+
+/**
+ * The counts of `ids` (fingerprints `words` holds by id) from the features, those not known yet
+ * looked up and kept. A loop alone: V8 compiles it without the async function around it, which
+ * the error step runs cold (docs/performance.md).
+ */
+function idCountsFromFeatures(f: DocumentFeatures, o: { readonly known: CountsById; readonly words: Uint32Array; readonly ids: readonly number[] }): Uint32Array {
+  const { known, words, ids } = o;
+  const w = f.width;
+  const out = new Uint32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    let n = known.get(id);
+    if (n < 0) known.set(id, (n = postingLength(f, words, id * w)));
+    out[i] = n;
+  }
+  return out;
 }
 
 /** The length of the posting list of the fingerprint at `words[at ..]` in `f` (0: no document holds it), by binary search over the ids' words. */

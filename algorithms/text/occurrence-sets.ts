@@ -4,6 +4,10 @@
  * shared text (harness/evaluate/explain/shared-text.ts) and a detector's evidence (Broder's)
  * ask this of the same documents and pairs in a run's error samples: each answer is kept with
  * the ids it is of (the same array: offsets.ts keeps a document's shingles), so it is made once.
+ *
+ * Each loop is a function of its own, with no look-up of a cache or fallback inlined into it:
+ * V8 compiles a function whose loop runs hot with all it inlines, and the error step runs this
+ * code once a process, cold, while its compilations take a core (docs/performance.md).
  */
 import { IdMarks } from '../../kernels/id-marks.ts';
 
@@ -49,6 +53,13 @@ function distinctByMarks(ids: Uint32Array): DistinctOccurrences {
   const distinct = new Uint32Array(ids.length);
   const first = new Uint32Array(ids.length);
   const rank = new Uint32Array(ids.length);
+  const n = markDistinct(ids, { distinct, first, rank });
+  return { distinct: distinct.slice(0, n), rank, first: first.slice(0, n) };
+}
+
+/** distinctByMarks' loop, into `out`: how many distinct ids there are. */
+function markDistinct(ids: Uint32Array, out: { readonly distinct: Uint32Array; readonly first: Uint32Array; readonly rank: Uint32Array }): number {
+  const { distinct, first, rank } = out;
   let n = 0;
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k] as number;
@@ -59,7 +70,7 @@ function distinctByMarks(ids: Uint32Array): DistinctOccurrences {
     }
     rank[k] = marks.placeOf(id);
   }
-  return { distinct: distinct.slice(0, n), rank, first: first.slice(0, n) };
+  return n;
 }
 
 function distinctByMap(ids: Uint32Array): DistinctOccurrences {
@@ -94,23 +105,34 @@ export function sharedFeatures(x: DistinctOccurrences, y: DistinctOccurrences): 
 }
 
 /** |X ∩ Y| of two lists of distinct ids, and which of each are shared when `flags` are given. */
-function intersect(x: Uint32Array, y: Uint32Array, flags?: { readonly x: Uint8Array; readonly y: Uint8Array }): number {
+function intersect(x: Uint32Array, y: Uint32Array, flags?: Flags): number {
+  return marks.start(Math.max(maxOf(x), maxOf(y)) + 1) ? intersectByMarks(x, y, flags) : intersectByMap(x, y, flags);
+}
+
+interface Flags {
+  readonly x: Uint8Array;
+  readonly y: Uint8Array;
+}
+
+function intersectByMarks(x: Uint32Array, y: Uint32Array, flags: Flags | undefined): number {
+  for (let i = 0; i < x.length; i++) marks.add(x[i] as number, i);
   let count = 0;
-  if (marks.start(Math.max(maxOf(x), maxOf(y)) + 1)) {
-    for (let i = 0; i < x.length; i++) marks.add(x[i] as number, i);
-    for (let j = 0; j < y.length; j++) {
-      const id = y[j] as number;
-      if (!marks.has(id)) continue;
-      count++;
-      if (flags) {
-        flags.x[marks.placeOf(id)] = 1;
-        flags.y[j] = 1;
-      }
+  for (let j = 0; j < y.length; j++) {
+    const id = y[j] as number;
+    if (!marks.has(id)) continue;
+    count++;
+    if (flags) {
+      flags.x[marks.placeOf(id)] = 1;
+      flags.y[j] = 1;
     }
-    return count;
   }
+  return count;
+}
+
+function intersectByMap(x: Uint32Array, y: Uint32Array, flags: Flags | undefined): number {
   const place = new Map<number, number>();
   x.forEach((id, i) => place.set(id, i));
+  let count = 0;
   y.forEach((id, j) => {
     const i = place.get(id);
     if (i === undefined) return;

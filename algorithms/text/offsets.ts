@@ -31,22 +31,28 @@ export interface NormalizedWithOffsets {
  * of it is the length of that code point lowered alone, which context never changes.
  */
 function loweredOrigins(text: string, lower: string): { from: Uint32Array; to: Uint32Array } {
-  const from = new Uint32Array(lower.length);
-  const to = new Uint32Array(lower.length);
+  const origin = { from: new Uint32Array(lower.length), to: new Uint32Array(lower.length) };
+  const o = lowerPieces(text, lower.length, origin);
+  if (o !== lower.length) throw new Error(`offsets: lowering the text piece by piece gave ${o} code units, the whole text ${lower.length}`);
+  return origin;
+}
+
+/** loweredOrigins' loop: how many code units lowering `text` a code point at a time gives (at most `room` written). A loop alone (normalizeWithOffsets says why). */
+function lowerPieces(text: string, room: number, origin: { readonly from: Uint32Array; readonly to: Uint32Array }): number {
+  const { from, to } = origin;
   let o = 0;
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i) as number;
     const units = cp > 0xffff ? 2 : 1;
     // ASCII lowers to one unit: the common case skips making a string per character.
     const lowered = cp < 0x80 ? 1 : String.fromCodePoint(cp).toLowerCase().length;
-    for (let k = 0; k < lowered && o < lower.length; k++, o++) {
+    for (let k = 0; k < lowered && o < room; k++, o++) {
       from[o] = i;
       to[o] = i + units;
     }
     i += units;
   }
-  if (o !== lower.length) throw new Error(`offsets: lowering the text piece by piece gave ${o} code units, the whole text ${lower.length}`);
-  return { from, to };
+  return o;
 }
 
 /**
@@ -65,21 +71,48 @@ function isWordUnit(c: number): boolean {
  * Only a choice between the two walks, each its own function: V8 optimizes each walk alone when
  * its loop is hot, instead of this function with the ASCII walk inlined, thrown away and compiled
  * again with both once the first text that is not ASCII comes (a run's error step met that:
- * 50–100 ms of compiling for one document).
+ * 50–100 ms of compiling for one document). The walks hold only their loops: the arrays are
+ * made and the text decoded here, so that compiling a walk compiles no allocation or decoding
+ * (the error step runs them cold, its compilations beside it: docs/performance.md).
  */
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
   const lower = text.toLowerCase();
+  const n = lower.length;
+  const into = { from: new Uint32Array(n), to: new Uint32Array(n), starts: new Uint32Array(n) };
   // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) ? unicodeWithOffsets(text, lower) : asciiWithOffsets(lower);
+  if (/[^\u0000-\u007f]/.test(text)) {
+    const out = new Uint16Array(n);
+    const kept = unicodeWalk(lower, loweredOrigins(text, lower), out, into);
+    // Only whole surrogate pairs are kept, so decoding replaces nothing.
+    return { normalized: utf16.decode(out.subarray(0, kept.units)), from: into.from.subarray(0, kept.units), to: into.to.subarray(0, kept.units), wordStarts: into.starts.subarray(0, kept.words) };
+  }
+  const out = Buffer.allocUnsafe(n);
+  const kept = asciiWalk(lower, out, into);
+  // views, not copies: a document's offsets live only while its shingles are cut
+  return { normalized: out.toString('latin1', 0, kept.units), from: into.from.subarray(0, kept.units), to: into.to.subarray(0, kept.units), wordStarts: into.starts.subarray(0, kept.words) };
 }
 
-/** normalizeWithOffsets of any text, given lowered. */
-function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets {
-  const origin = loweredOrigins(text, lower);
-  const from = new Uint32Array(lower.length);
-  const to = new Uint32Array(lower.length);
-  const out = new Uint16Array(lower.length);
-  const starts = new Uint32Array(lower.length);
+/** Where a walk writes, beside the code units it keeps: the original characters each stands for, where each word starts. */
+interface WalkInto {
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+  readonly starts: Uint32Array;
+}
+
+/** How much a walk kept: code units, and words. */
+interface Kept {
+  readonly units: number;
+  readonly words: number;
+}
+
+/**
+ * normalizeWithOffsets' walk of any text, given lowered and where each lowered unit came from:
+ * it keeps the code units `normalize` keeps, a space for each run of separators between words
+ * (the tests hold the two texts equal). Made here, not by `normalize`: its class table of all
+ * 65,536 code units cost more than the few documents an error sample explains.
+ */
+function unicodeWalk(lower: string, origin: { readonly from: Uint32Array; readonly to: Uint32Array }, out: Uint16Array, into: WalkInto): Kept {
+  const { from, to, starts } = into;
   let o = 0;
   let words = 0;
   let pendingSpace = -1;
@@ -88,7 +121,7 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
     const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < lower.length && (lower.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     const units = pair ? 2 : 1;
     // a lone surrogate is a separator, and so is a pair that is not a letter, mark or digit
-    const word = pair ? wordChar.test(lower.slice(i, i + 2)) : isWordUnit(c);
+    const word = pair ? isWordPair(lower, i) : isWordUnit(c);
     if (!word) {
       if (pendingSpace < 0) pendingSpace = i;
       i += units;
@@ -109,27 +142,25 @@ function unicodeWithOffsets(text: string, lower: string): NormalizedWithOffsets 
     }
     i += units;
   }
-  // The walk keeps the code units `normalize` keeps, a space for each run of separators between
-  // words (the tests hold the two texts equal). Made here, not by `normalize`: its class table
-  // of all 65,536 code units cost more than the few documents an error sample explains.
-  return { normalized: utf16.decode(out.subarray(0, o)), from: from.subarray(0, o), to: to.subarray(0, o), wordStarts: starts.subarray(0, words) };
+  return { units: o, words };
+}
+
+/** Whether the surrogate pair at `i` is a letter, mark or digit. */
+function isWordPair(lower: string, i: number): boolean {
+  return wordChar.test(lower.slice(i, i + 2));
 }
 
 /** Decodes the units kept: only whole surrogate pairs are kept, so nothing is replaced. */
 const utf16 = new TextDecoder('utf-16le');
 
 /**
- * normalizeWithOffsets of an ASCII text (most mail), given lowered: it lowers unit for unit, so
- * code unit i is [i, i + 1) of the text, and its letters and digits are a–z and 0–9. The same
- * walk, with no map of the lowering, and the normalized text made here (the tests hold it equal
- * to `normalize`'s).
+ * normalizeWithOffsets' walk of an ASCII text (most mail), given lowered: it lowers unit for
+ * unit, so code unit i is [i, i + 1) of the text, and its letters and digits are a–z and 0–9.
+ * The same walk, with no map of the lowering (the tests hold its text equal to `normalize`'s).
  */
-function asciiWithOffsets(lower: string): NormalizedWithOffsets {
+function asciiWalk(lower: string, out: Uint8Array, into: WalkInto): Kept {
+  const { from, to, starts } = into;
   const n = lower.length;
-  const from = new Uint32Array(n);
-  const to = new Uint32Array(n);
-  const out = Buffer.allocUnsafe(n);
-  const starts = new Uint32Array(n);
   let o = 0;
   let words = 0;
   let pendingSpace = -1;
@@ -149,8 +180,7 @@ function asciiWithOffsets(lower: string): NormalizedWithOffsets {
       to[o++] = i + 1;
     } else if (pendingSpace < 0) pendingSpace = i;
   }
-  // views, not copies: a document's offsets live only while its shingles are cut
-  return { normalized: out.toString('latin1', 0, o), from: from.subarray(0, o), to: to.subarray(0, o), wordStarts: starts.subarray(0, words) };
+  return { units: o, words };
 }
 
 /** The original text's range of the normalized range [start, end). */

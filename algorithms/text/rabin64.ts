@@ -122,10 +122,17 @@ export function rabin64(s: string): Uint32Array {
  */
 export function rabin64WordWindows(s: string, n: number, out: Uint32Array): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`rabin64WordWindows: window length must be a positive integer, got ${n}`);
+  return s.length < n ? 0 : rollWordWindows(s, n, outgoingTables(n), out);
+}
+
+/**
+ * rabin64WordWindows' pass, given the tables of the unit leaving a window (`gone`) and `s` at
+ * least n long: only the loop, so that V8 compiles the loop alone (an explanation's documents
+ * run it while it is cold, and its compilation was the error step's largest).
+ */
+function rollWordWindows(s: string, n: number, gone: Int32Array, out: Uint32Array): number {
   const len = s.length;
-  if (len < n) return 0;
   const T = SHIFT;
-  const gone = outgoingTables(n);
   // the first window, s[0..n): nothing leaves it yet
   let hi = 0;
   let lo = 0;

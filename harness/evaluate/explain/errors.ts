@@ -412,28 +412,23 @@ export interface ExplainedErrors {
  * (feature-counts.ts PassCounts) instead of one pass an error; the lines keep the sample's order.
  */
 export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<ExplainedErrors> {
-  const explanations = await Promise.all(
-    sample.sample.map((e) =>
-      explainPair({
-        docs: o.docs,
-        a: e.a,
-        b: e.b,
-        variant: o.variant,
-        truth: o.truth,
-        threshold: o.threshold,
-        score: e.score,
-        seed: o.seed,
-        width: o.width,
-        ...(o.cached ? { cached: o.cached } : {}),
-        ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
-        ...(o.computedIfAny ? { computedIfAny: o.computedIfAny } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.words ? { words: o.words } : {}),
-        ...(o.kept ? { kept: o.kept } : {}),
-        ...(o.clusters ? { clusters: o.clusters } : {}),
-      }),
-    ),
-  );
+  // What every question of the sample shares, made once.
+  const asked = {
+    docs: o.docs,
+    variant: o.variant,
+    truth: o.truth,
+    threshold: o.threshold,
+    seed: o.seed,
+    width: o.width,
+    ...(o.cached ? { cached: o.cached } : {}),
+    ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
+    ...(o.computedIfAny ? { computedIfAny: o.computedIfAny } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.words ? { words: o.words } : {}),
+    ...(o.kept ? { kept: o.kept } : {}),
+    ...(o.clusters ? { clusters: o.clusters } : {}),
+  };
+  const explanations = await Promise.all(sample.sample.map((e) => explainPair({ ...asked, a: e.a, b: e.b, score: e.score })));
   // A cluster error the ground truth did not report (below its floor) was sampled with
   // resemblance 0: its explanation computes the exact one, and the sample is ordered by it.
   const order = sample.sample.map((_, i) => i);
@@ -443,18 +438,18 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     order.sort((i, j) => kindOf(i) - kindOf(j) || how(j) - how(i) || (sample.sample[i] as ErrorPair).a - (sample.sample[j] as ErrorPair).a || (sample.sample[i] as ErrorPair).b - (sample.sample[j] as ErrorPair).b);
   }
   const rank = { 'false positive': 0, 'false negative': 0 };
-  // A document's text is most of a line's bytes, and the same document is in the errors of many
-  // variants of a run: its JSON is made and encoded once there, and the lines are joined as bytes.
+  // A document's text is most of a line, and the same document is in the errors of many
+  // variants of a run: its JSON is made once there, and spliced into the lines' text.
   const texts = o.cached ? o.cached('carried-texts', () => new Map<number, CarriedText>()) : new Map<number, CarriedText>();
   const carried = (i: number): CarriedText => {
     let t = texts.get(i);
     if (t === undefined) {
       const text = carriedText(o.docs.texts.at(i) as string);
-      texts.set(i, (t = { text, json: Buffer.from(JSON.stringify(text)) }));
+      texts.set(i, (t = { text, json: JSON.stringify(text) }));
     }
     return t;
   };
-  const parts: Buffer[] = [];
+  const parts: string[] = [];
   const lines: ErrorLine[] = [];
   for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
@@ -471,17 +466,17 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
     const ta = carried(e.a);
     const tb = carried(e.b);
-    parts.push(Buffer.from(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`), ta.json, TEXT_B, tb.json, Buffer.from(`}${judgment}}\n`));
+    parts.push(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":${ta.json},"b":${tb.json}}${judgment}}\n`);
     lines.push({ ...head, texts: { a: ta.text, b: tb.text }, ...judged });
   }
-  return { bytes: Buffer.concat(parts), lines };
+  // One encoding of the file's text: a Buffer a line and their concatenation cost more.
+  return { bytes: Buffer.from(parts.join('')), lines };
 }
 
 /** A document's text as an error carries it (carriedText), and its JSON. */
 interface CarriedText {
   readonly text: string;
-  readonly json: Buffer;
+  readonly json: string;
 }
 
-/** What lies between the two texts of an error line. */
-const TEXT_B = Buffer.from(',"b":');
+

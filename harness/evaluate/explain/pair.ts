@@ -5,7 +5,7 @@
  * the truth), and the detector's own evidence, asked of its adapter (contract/explain.ts).
  * Nothing here knows a detector.
  */
-import type { AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
+import type { AdapterExplain, AlgorithmAdapter, DecisionRule, DocumentSet, Evidence, ExplainContext, FeatureOccurrences, JsonValue, StoreCodec } from '../../../contract/index.ts';
 import { normalizedWordCount } from '../../../algorithms/text/normalize.ts';
 import { featureJaccard, numberedFeatures, sharedText, type NumberedFeatures, type SharedSpan, type SharedText } from './shared-text.ts';
 import { clusterChain, type ChainLinks } from './chain.ts';
@@ -134,7 +134,7 @@ export function verdictOf(decided: boolean, nearDuplicate: boolean): Verdict {
 }
 
 export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
-  const { docs, a, b } = q;
+  const { a, b } = q;
   if (!(a < b)) throw new Error(`explainPair: document indexes must be a < b, got ${a}, ${b}`);
   const features = q.truth.adapter.explain?.features;
   if (!features) throw new Error(`the ground truth's detector ${q.truth.adapter.name} gives no features to compute the exact resemblance from`);
@@ -142,43 +142,37 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   // number (shared-text.ts), keys numbered alike for every document of the run. What the truth
   // says of a pair is too: a pair is an error of many variants of a run (every SCT above its
   // copies misses it). Both kept by number, one look-up of the run's cache an explanation.
+  // This function only puts the pieces together, each made by a function of its own: V8
+  // compiled it with all it inlined, the error step's largest compilation (docs/performance.md).
   const known = q.cached ? q.cached(`truth-side:${q.truth.name}`, () => new TruthKnown()) : new TruthKnown();
-  const of = (i: number): TruthFeatures => {
-    let f = known.features.get(i);
-    if (!f) {
-      const text = docs.texts.at(i) as string;
-      const occ = features(q.truth.params as never, text);
-      f = { occ, numbered: numberedFeatures(occ, known.numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
-      known.features.set(i, f);
-    }
-    return f;
-  };
-  const pairKey = a * docs.ids.length + b;
-  let pair = known.pairs.get(pairKey);
-  if (!pair) {
-    const fa = of(a);
-    const fb = of(b);
-    const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
-    pair = { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
-    known.pairs.set(pairKey, pair);
-  }
-  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(of(x).numbered, of(y).numbered)) : undefined;
-  const shared = pair.shared;
-  const rr = shared.resemblance;
+  const pair = known.pairOf(q, features);
+  const chain = q.clusters ? chainOf(q.clusters, q.docs, a, b, (x, y) => featureJaccard(known.featuresOf(q, features, x).numbered, known.featuresOf(q, features, y).numbered)) : undefined;
+  const explain = q.variant.adapter.explain;
+  const evidence = explain ? await explain.evidence(q.variant.params as never, evidenceContext(q)) : null;
+  return explanationOf(q, { pair, evidence, chain });
+}
+
+/** What a detector's evidence is asked with (contract/explain.ts). */
+function evidenceContext(q: PairQuestion): ExplainContext {
+  return { docs: q.docs, a: q.a, b: q.b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.computedIfAny ? { computedIfAny: q.computedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) };
+}
+
+/** The explanation, given what the truth says of the pair, the detector's evidence and a clustered variant's chain. */
+function explanationOf(q: PairQuestion, o: { readonly pair: TruthPair; readonly evidence: Evidence | null; readonly chain: ExplainedChain | undefined }): PairExplanation {
+  const { pair, evidence, chain } = o;
+  const rr = pair.shared.resemblance;
   const nearDuplicate = rr !== null && rr >= q.threshold;
   const decided = decidedBy(q.variant.decisions, q.score, q.threshold);
   const verdict = verdictOf(decided, nearDuplicate);
-  const clusters = q.clusters ? clusterReading(q.clusters.clusterOf, a, b, nearDuplicate, rr ?? 0, q.threshold) : undefined;
-  const explain = q.variant.adapter.explain;
-  const evidence = explain ? await explain.evidence(q.variant.params as never, { docs, a, b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.computedIfAny ? { computedIfAny: q.computedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) }) : null;
+  const clusters = q.clusters ? clusterReading(q.clusters.clusterOf, q.a, q.b, nearDuplicate, rr ?? 0, q.threshold) : undefined;
   return {
     variant: q.variant.name,
     algorithm: q.variant.adapter.name,
     a: pair.a,
     b: pair.b,
-    exact: { variant: q.truth.name, resemblance: rr, shared: shared.shared, near_duplicate: nearDuplicate },
+    exact: { variant: q.truth.name, resemblance: rr, shared: pair.shared.shared, near_duplicate: nearDuplicate },
     threshold: q.threshold,
-    run: { score: q.score, decided, rule: q.variant.decisions.kind === 'every-reported-pair' ? 'every pair it reports' : `score ≥ ${q.threshold}` },
+    run: { score: q.score, decided, rule: ruleOf(q.variant.decisions, q.threshold) },
     verdict,
     wrongness: wrongness(verdict, rr ?? 0, q.threshold),
     evidence,
@@ -187,10 +181,25 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   };
 }
 
+/** A decision rule as the explanation says it. */
+function ruleOf(rule: DecisionRule, threshold: number): string {
+  return rule.kind === 'every-reported-pair' ? 'every pair it reports' : `score ≥ ${threshold}`;
+}
+
 interface TruthFeatures {
   readonly occ: FeatureOccurrences;
   readonly numbered: NumberedFeatures;
   readonly words: number;
+}
+
+/** The ground truth's adapter's features of a text (contract/explain.ts). */
+type TruthFeaturesOf = NonNullable<AdapterExplain<unknown>['features']>;
+
+/** What the ground truth says of a pair: the shared text and each document's side. */
+interface TruthPair {
+  readonly shared: SharedText;
+  readonly a: DocumentSide;
+  readonly b: DocumentSide;
 }
 
 /** What the ground truth says of the documents and pairs a run (or one explanation) explains. */
@@ -200,7 +209,32 @@ class TruthKnown {
   /** by document index */
   readonly features = new Map<number, TruthFeatures>();
   /** by a · documents + b */
-  readonly pairs = new Map<number, { readonly shared: SharedText; readonly a: DocumentSide; readonly b: DocumentSide }>();
+  readonly pairs = new Map<number, TruthPair>();
+
+  featuresOf(q: PairQuestion, features: TruthFeaturesOf, i: number): TruthFeatures {
+    let f = this.features.get(i);
+    if (!f) {
+      const text = q.docs.texts.at(i) as string;
+      const occ = features(q.truth.params, text);
+      f = { occ, numbered: numberedFeatures(occ, this.numbering), words: q.words ? (q.words[i] as number) : normalizedWordCount(text) };
+      this.features.set(i, f);
+    }
+    return f;
+  }
+
+  pairOf(q: PairQuestion, features: TruthFeaturesOf): TruthPair {
+    const { docs, a, b } = q;
+    const key = a * docs.ids.length + b;
+    let pair = this.pairs.get(key);
+    if (!pair) {
+      const fa = this.featuresOf(q, features, a);
+      const fb = this.featuresOf(q, features, b);
+      const shared = sharedText(fa.occ, fb.occ, { a: fa.numbered, b: fb.numbered });
+      pair = { shared, a: side(docs, a, shared.featuresA, shared.spansA, fa.words), b: side(docs, b, shared.featuresB, shared.spansB, fb.words) };
+      this.pairs.set(key, pair);
+    }
+    return pair;
+  }
 }
 
 /** Each cluster's size by label, counted once a variant's clusters (its errors are explained together). */

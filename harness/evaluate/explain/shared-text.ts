@@ -46,12 +46,16 @@ export interface NumberedFeatures {
  */
 export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string, number> = new Map(), o: { readonly byKeys?: boolean } = {}): NumberedFeatures {
   const ids = (o.byKeys ? undefined : occ.ids) ?? Uint32Array.from(occ.keys, (k) => numbering.get(k) ?? (numbering.set(k, numbering.size), numbering.size - 1));
-  let inOrder = true;
-  for (let k = 1; k < ids.length && inOrder; k++) {
-    const d = (occ.starts[k] as number) - (occ.starts[k - 1] as number);
-    inOrder = d > 0 || (d === 0 && (occ.ends[k] as number) >= (occ.ends[k - 1] as number));
+  return { starts: occ.starts, ends: occ.ends, set: distinctOccurrences(ids), inOrder: inTextOrder(occ.starts, occ.ends) };
+}
+
+/** Whether occurrences are in order of (start, end). A loop alone (occurrence-sets.ts says why). */
+function inTextOrder(starts: Uint32Array, ends: Uint32Array): boolean {
+  for (let k = 1; k < starts.length; k++) {
+    const d = (starts[k] as number) - (starts[k - 1] as number);
+    if (d < 0 || (d === 0 && (ends[k] as number) < (ends[k - 1] as number))) return false;
   }
-  return { starts: occ.starts, ends: occ.ends, set: distinctOccurrences(ids), inOrder };
+  return true;
 }
 
 /** |A ∩ B| / |A ∪ B| of two documents' features (0 for two without a feature). */
