@@ -87,9 +87,9 @@ export interface NumberedFingerprints {
 }
 
 /**
- * Document counts by fingerprint number, −1 where not looked up yet: numbers are dense (a
- * KeyTable's), and an SCT variant's evidence asks for the hundreds or thousands a pair shares,
- * where Sets and Maps of them cost more than the look-ups.
+ * Document counts by fingerprint number, −1 where not looked up yet: numbers are dense
+ * (offsets.ts numbers them), and an SCT variant's evidence asks for the hundreds or thousands a
+ * pair shares, where Sets and Maps of them cost more than the look-ups.
  */
 class CountsById {
   private counts = new Int32Array(0);

@@ -70,72 +70,6 @@ export class KeyTable {
     return id;
   }
 
-  /**
-   * `id` of the two-word key (w0, w1) in a table of width 2: the same hash, slot and id, without
-   * the loops over the words (an explanation numbers every shingle of the documents it shows).
-   */
-  id2(w0: number, w1: number): number {
-    if (this.width !== 2) throw new RangeError(`KeyTable: id2 is for keys of 2 words, this table's have ${this.width}`);
-    const slots = this.slots;
-    let slot = finalized(mixWord(mixWord(0, w0), w1)) & this.mask;
-    const gen = this.generation;
-    for (;;) {
-      const base = slot * 4;
-      if (slots[base] !== gen) break;
-      if (slots[base + 2] === w0 && slots[base + 3] === w1) return slots[base + 1] as number;
-      slot = (slot + 1) & this.mask;
-    }
-    return this.add2(slot, w0, w1);
-  }
-
-  /**
-   * `id2` of each two-word key of `data` (2 words a key, `out.length` keys) into `out`: one call
-   * a document instead of one a key, the loop and the hash in one function (an explanation
-   * numbers a document's shingles while this code is still cold, and calls cost most then).
-   */
-  ids2(data: Uint32Array, out: Uint32Array): void {
-    if (this.width !== 2) throw new RangeError(`KeyTable: ids2 is for keys of 2 words, this table's have ${this.width}`);
-    for (let k = 0; k < out.length; k++) {
-      const w0 = data[2 * k] as number;
-      const w1 = data[2 * k + 1] as number;
-      // mixWord(mixWord(0, w0), w1), then finalized: the hash `id` computes
-      let m = Math.imul(w0, 0xcc9e2d51);
-      m = Math.imul((m ^ (m >>> 15)) ^ w1, 0xcc9e2d51);
-      let h = m ^ (m >>> 15);
-      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-      let slot = (h ^ (h >>> 16)) & this.mask;
-      const slots = this.slots;
-      const gen = this.generation;
-      for (;;) {
-        const base = slot * 4;
-        if (slots[base] !== gen) break;
-        if (slots[base + 2] === w0 && slots[base + 3] === w1) break;
-        slot = (slot + 1) & this.mask;
-      }
-      out[k] = slots[slot * 4] === gen ? (slots[slot * 4 + 1] as number) : this.add2(slot, w0, w1);
-    }
-  }
-
-  /**
-   * Adds the two-word key (w0, w1) with the next id at `slot`, the empty slot its probe ended on,
-   * as `id` adds a key, without its loops over the words: an explanation's documents are mostly
-   * new keys, numbered while this code is still cold.
-   */
-  private add2(slot: number, w0: number, w1: number): number {
-    const id = this.count++;
-    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
-    const base = slot * 4;
-    this.slots[base] = this.generation;
-    this.slots[base + 1] = id;
-    this.slots[base + 2] = w0;
-    this.slots[base + 3] = w1;
-    this.store[2 * id] = w0;
-    this.store[2 * id + 1] = w1;
-    if (2 * this.count > this.mask + 1) this.rehash();
-    return id;
-  }
-
   /** Forgets every key. */
   clear(): void {
     this.count = 0;
@@ -171,13 +105,13 @@ export class KeyTable {
 }
 
 /** One word of a key into its hash. */
-function mixWord(h: number, word: number): number {
+export function mixWord(h: number, word: number): number {
   const m = Math.imul(h ^ word, 0xcc9e2d51);
   return m ^ (m >>> 15);
 }
 
 /** murmur3's finalizer: every bit of every word into the slot bits. */
-function finalized(h: number): number {
+export function finalized(h: number): number {
   let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
   return x ^ (x >>> 16);

@@ -6,7 +6,7 @@
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
-import { KeyTable } from './key-table.ts';
+import { FingerprintNumbering } from './fingerprint-numbering.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -200,7 +200,7 @@ export function originalRange(n: NormalizedWithOffsets, start: number, end: numb
 export interface ShingleOccurrences extends FeatureOccurrences {
   readonly ids: Uint32Array;
   /** the numbering: `numbering.keys()` holds the fingerprint of id i at words [i · width, (i + 1) · width) */
-  readonly numbering: KeyTable;
+  readonly numbering: FingerprintNumbering;
   /** the fingerprint numbered `id`, in hex (fingerprintHex) */
   hexOf(id: number): string;
 }
@@ -211,7 +211,7 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
   // hundred are kept.
   const key = `${JSON.stringify(spec)}:${kind}`;
   let kept = recent.get(key);
-  if (!kept) recent.set(key, (kept = { numbering: new KeyTable(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
+  if (!kept) recent.set(key, (kept = { numbering: new FingerprintNumbering(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
   const { byText } = kept;
   const known = byText.get(text);
   if (known) {
@@ -232,7 +232,7 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
  * documents explained, a few megabytes for a run's error samples.
  */
 const RECENT = 512;
-const recent = new Map<string, { readonly numbering: KeyTable; readonly byText: Map<string, ShingleOccurrences> }>();
+const recent = new Map<string, { readonly numbering: FingerprintNumbering; readonly byText: Map<string, ShingleOccurrences> }>();
 
 /** Feature occurrences whose hex keys are made when first read (FeatureOccurrences.ids). */
 class NumberedOccurrences implements ShingleOccurrences {
@@ -242,7 +242,7 @@ class NumberedOccurrences implements ShingleOccurrences {
     readonly ids: Uint32Array,
     readonly starts: Uint32Array,
     readonly ends: Uint32Array,
-    readonly numbering: KeyTable,
+    readonly numbering: FingerprintNumbering,
   ) {}
 
   get keys(): readonly string[] {
@@ -265,7 +265,7 @@ function hexOfWords(words: Uint32Array, at: number, width: number): string {
   return hex;
 }
 
-function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: KeyTable): ShingleOccurrences {
+function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: FingerprintNumbering): ShingleOccurrences {
   const n = normalizeWithOffsets(text);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   const starts = new Uint32Array(fps.count);
@@ -298,7 +298,7 @@ function windowsAt(starts: Uint32Array, size: number, length: number): number {
 }
 
 /** Each fingerprint's number in `numbering`. */
-function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: KeyTable): Uint32Array {
+function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: FingerprintNumbering): Uint32Array {
   const ids = new Uint32Array(fps.count);
   const d = fps.data;
   if (fps.width === 2) numbering.ids2(d, ids);

@@ -1,0 +1,132 @@
+/**
+ * Dense ids for the fingerprints of the documents explanations show (offsets.ts
+ * ShingleOccurrences): 0, 1, … in the order first seen, kept for the life of the process and
+ * never cleared, so that ids held elsewhere keep their meaning.
+ *
+ * KeyTable (key-table.ts) serves the kernels: large tables, cleared sentence after sentence, a
+ * slot holding its stamp, id and key so that a probe of a table far larger than the cache
+ * touches one line. This table is small (an error sample's documents: tens of thousands of
+ * fingerprints) and only grows: a slot holds id + 1 (0: empty) and keys are compared where the
+ * ids keep them, 4 bytes a slot instead of 16, which keeps the table in a core's cache. Numbering
+ * the shingles of a quickstart's error samples took 24 ms of the step with KeyTable's slots
+ * (docs/performance.md).
+ */
+import { finalized, mixWord } from './key-table.ts';
+
+export class FingerprintNumbering {
+  /** uint32 words per key */
+  readonly width: number;
+  /** the distinct keys, `width` words each, by id */
+  private store: Uint32Array;
+  /** id + 1 of the key a slot holds, 0 where empty */
+  private slots: Uint32Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(width: number, expected = 16) {
+    if (!Number.isInteger(width) || width < 1) throw new RangeError(`FingerprintNumbering: width must be a positive integer, got ${width}`);
+    this.width = width;
+    let slots = 16;
+    while (slots < 2 * expected) slots *= 2;
+    this.mask = slots - 1;
+    this.slots = new Uint32Array(slots);
+    this.store = new Uint32Array(Math.max(1, expected) * width);
+  }
+
+  /** Number of distinct keys. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The distinct keys by id, `width` words each (a view: valid until the next key is added). */
+  keys(): Uint32Array {
+    return this.store.subarray(0, this.count * this.width);
+  }
+
+  /** The id of the key `data[at .. at + width)`, adding it (with the next id) when it is new. */
+  id(data: ArrayLike<number>, at: number): number {
+    const w = this.width;
+    let h = 0;
+    for (let k = 0; k < w; k++) h = mixWord(h, data[at + k] as number);
+    let slot = finalized(h) & this.mask;
+    for (;;) {
+      const held = this.slots[slot] as number;
+      if (held === 0) break;
+      const base = (held - 1) * w;
+      let k = 0;
+      while (k < w && this.store[base + k] === data[at + k]) k++;
+      if (k === w) return held - 1;
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count++;
+    if ((id + 1) * w > this.store.length) this.grow((id + 1) * w);
+    for (let k = 0; k < w; k++) this.store[id * w + k] = data[at + k] as number;
+    this.slots[slot] = id + 1;
+    if (2 * this.count > this.mask + 1) this.rehash();
+    return id;
+  }
+
+  /**
+   * `id` of each two-word key of `data` (2 words a key, `out.length` keys) into `out`, in a
+   * table of width 2: one call a document, the hash and the probe in one loop without the loops
+   * over the words (64-bit fingerprints, the common case).
+   */
+  ids2(data: Uint32Array, out: Uint32Array): void {
+    if (this.width !== 2) throw new RangeError(`FingerprintNumbering: ids2 is for keys of 2 words, this table's have ${this.width}`);
+    for (let k = 0; k < out.length; k++) {
+      const w0 = data[2 * k] as number;
+      const w1 = data[2 * k + 1] as number;
+      // mixWord(mixWord(0, w0), w1), then finalized: the hash `id` computes
+      let m = Math.imul(w0, 0xcc9e2d51);
+      m = Math.imul((m ^ (m >>> 15)) ^ w1, 0xcc9e2d51);
+      let h = m ^ (m >>> 15);
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      let slot = (h ^ (h >>> 16)) & this.mask;
+      let id = -1;
+      for (;;) {
+        const held = this.slots[slot] as number;
+        if (held === 0) break;
+        if (this.store[2 * held - 2] === w0 && this.store[2 * held - 1] === w1) {
+          id = held - 1;
+          break;
+        }
+        slot = (slot + 1) & this.mask;
+      }
+      out[k] = id >= 0 ? id : this.add2(slot, w0, w1);
+    }
+  }
+
+  /** Adds the two-word key (w0, w1) with the next id at `slot`, the empty slot its probe ended on. */
+  private add2(slot: number, w0: number, w1: number): number {
+    const id = this.count++;
+    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
+    this.store[2 * id] = w0;
+    this.store[2 * id + 1] = w1;
+    this.slots[slot] = id + 1;
+    if (2 * this.count > this.mask + 1) this.rehash();
+    return id;
+  }
+
+  /** Room in `store` for at least `words` words. */
+  private grow(words: number): void {
+    const grown = new Uint32Array(Math.max(2 * this.store.length, words));
+    grown.set(this.store);
+    this.store = grown;
+  }
+
+  /** Twice the slots, every key in its slot of the larger table (ids unchanged). */
+  private rehash(): void {
+    const size = 2 * (this.mask + 1);
+    this.mask = size - 1;
+    this.slots = new Uint32Array(size);
+    const w = this.width;
+    for (let id = 0; id < this.count; id++) {
+      let h = 0;
+      for (let k = 0; k < w; k++) h = mixWord(h, this.store[id * w + k] as number);
+      let slot = finalized(h) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = id + 1;
+    }
+  }
+}
