@@ -108,6 +108,22 @@ function sharedInA(A: Distinct, inA: Uint8Array): SharedOf {
   return { ids, starts, ends };
 }
 
+/** The run's cache key of what explanations of one shingling know, made once a variant's parameters (a variant explains tens of pairs). */
+const knownKeys = new WeakMap<BroderParams, string>();
+function knownKey(params: BroderParams): string {
+  let key = knownKeys.get(params);
+  if (key === undefined) knownKeys.set(params, (key = `broder-known:${JSON.stringify([params.shingle, params.fingerprint])}`));
+  return key;
+}
+
+/** A variant's rule when it does not depend on the pair (every sampling but adaptive), made once its parameters. */
+const rules = new WeakMap<BroderParams, Rule>();
+function ruleOf(params: BroderParams, ctx: ExplainContext): Rule {
+  let r = rules.get(params);
+  if (r === undefined) rules.set(params, (r = rule(params, ctx, { a: 0, b: 0 })));
+  return r;
+}
+
 interface Rule {
   readonly text: string;
   readonly data: Record<string, JsonValue>;
@@ -150,7 +166,7 @@ function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: 
 async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evidence> {
   // The same document is explained by many variants of a run: its shingles are cut once; what
   // is known of documents and pairs is kept by number, one look-up of the run's cache a pair.
-  const known = once(ctx, `broder-known:${JSON.stringify([params.shingle, params.fingerprint])}`, () => new Known());
+  const known = once(ctx, knownKey(params), () => new Known());
   const of = (i: number): Distinct => {
     let d = known.distinct.get(i);
     if (!d) known.distinct.set(i, (d = distinct(features(params, ctx.docs.texts.at(i) as string))));
@@ -158,7 +174,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   };
   const dA = of(ctx.a);
   const dB = of(ctx.b);
-  const r = rule(params, ctx, { a: dA.ids.length, b: dB.ids.length });
+  const r = params.sampling.method === 'adaptive' ? rule(params, ctx, { a: dA.ids.length, b: dB.ids.length }) : ruleOf(params, ctx);
   const pairKey = ctx.a * ctx.docs.ids.length + ctx.b;
   let both = known.shared.get(pairKey);
   if (!both) known.shared.set(pairKey, (both = sharedOf(dA, dB)));

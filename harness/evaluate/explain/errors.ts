@@ -412,23 +412,30 @@ export interface ExplainedErrors {
  * (feature-counts.ts PassCounts) instead of one pass an error; the lines keep the sample's order.
  */
 export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promise<ExplainedErrors> {
-  // What every question of the sample shares, made once.
-  const asked = {
-    docs: o.docs,
-    variant: o.variant,
-    truth: o.truth,
-    threshold: o.threshold,
-    seed: o.seed,
-    width: o.width,
-    ...(o.cached ? { cached: o.cached } : {}),
-    ...(o.storedIfAny ? { storedIfAny: o.storedIfAny } : {}),
-    ...(o.computedIfAny ? { computedIfAny: o.computedIfAny } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.words ? { words: o.words } : {}),
-    ...(o.kept ? { kept: o.kept } : {}),
-    ...(o.clusters ? { clusters: o.clusters } : {}),
-  };
-  const explanations = await Promise.all(sample.sample.map((e) => explainPair({ ...asked, a: e.a, b: e.b, score: e.score })));
+  // Every question in one shape, absent parts undefined: questions made by conditional spreads
+  // copied objects of many shapes, a cost an explanation (docs/performance.md).
+  const explanations = await Promise.all(
+    sample.sample.map((e) =>
+      explainPair({
+        docs: o.docs,
+        a: e.a,
+        b: e.b,
+        variant: o.variant,
+        truth: o.truth,
+        threshold: o.threshold,
+        score: e.score,
+        seed: o.seed,
+        width: o.width,
+        cached: o.cached,
+        storedIfAny: o.storedIfAny,
+        computedIfAny: o.computedIfAny,
+        signal: o.signal,
+        words: o.words,
+        kept: o.kept,
+        clusters: o.clusters,
+      }),
+    ),
+  );
   // A cluster error the ground truth did not report (below its floor) was sampled with
   // resemblance 0: its explanation computes the exact one, and the sample is ordered by it.
   const order = sample.sample.map((_, i) => i);

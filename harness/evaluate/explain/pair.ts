@@ -152,9 +152,9 @@ export async function explainPair(q: PairQuestion): Promise<PairExplanation> {
   return explanationOf(q, { pair, evidence, chain });
 }
 
-/** What a detector's evidence is asked with (contract/explain.ts). */
+/** What a detector's evidence is asked with (contract/explain.ts): one shape, absent parts undefined (errors.ts says why). */
 function evidenceContext(q: PairQuestion): ExplainContext {
-  return { docs: q.docs, a: q.a, b: q.b, seed: q.seed, width: q.width, ...(q.storedIfAny ? { storedIfAny: q.storedIfAny } : {}), ...(q.computedIfAny ? { computedIfAny: q.computedIfAny } : {}), ...(q.cached ? { cached: q.cached } : {}), ...(q.signal ? { signal: q.signal } : {}), ...(q.kept ? { kept: q.kept } : {}) };
+  return { docs: q.docs, a: q.a, b: q.b, seed: q.seed, width: q.width, storedIfAny: q.storedIfAny, computedIfAny: q.computedIfAny, cached: q.cached, signal: q.signal, kept: q.kept };
 }
 
 /** The explanation, given what the truth says of the pair, the detector's evidence and a clustered variant's chain. */
