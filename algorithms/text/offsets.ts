@@ -76,9 +76,14 @@ function isWordUnit(c: number): boolean {
  * (the error step runs them cold, its compilations beside it: docs/performance.md).
  */
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
+  return normalizedInto(text, (n) => ({ from: new Uint32Array(n), to: new Uint32Array(n), starts: new Uint32Array(n) }));
+}
+
+/** normalizeWithOffsets, its offsets written into arrays of at least n elements `room(n)` gives. */
+function normalizedInto(text: string, room: (n: number) => WalkInto): NormalizedWithOffsets {
   const lower = text.toLowerCase();
   const n = lower.length;
-  const into = { from: new Uint32Array(n), to: new Uint32Array(n), starts: new Uint32Array(n) };
+  const into = room(n);
   // eslint-disable-next-line no-control-regex
   if (/[^\u0000-\u007f]/.test(text)) {
     const out = new Uint16Array(n);
@@ -209,7 +214,7 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
   // An explanation asks for a document's shingles twice (the exact resemblance and the
   // detector's evidence), and a run's error samples ask again for each variant: the last few
   // hundred are kept.
-  const key = `${JSON.stringify(spec)}:${kind}`;
+  const key = shinglingKey(spec, kind);
   let kept = recent.get(key);
   if (!kept) recent.set(key, (kept = { numbering: new FingerprintNumbering(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
   const { byText } = kept;
@@ -233,6 +238,16 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
  */
 const RECENT = 512;
 const recent = new Map<string, { readonly numbering: FingerprintNumbering; readonly byText: Map<string, ShingleOccurrences> }>();
+
+/** A shingling's key in `recent`, made once a spec object (an error sample asks hundreds of times with the same one). */
+const shinglingKeys = new WeakMap<ShingleSpec, Map<FingerprintKind, string>>();
+function shinglingKey(spec: ShingleSpec, kind: FingerprintKind): string {
+  let byKind = shinglingKeys.get(spec);
+  if (!byKind) shinglingKeys.set(spec, (byKind = new Map()));
+  let key = byKind.get(kind);
+  if (key === undefined) byKind.set(kind, (key = `${JSON.stringify(spec)}:${kind}`));
+  return key;
+}
 
 /** Feature occurrences whose hex keys are made when first read (FeatureOccurrences.ids). */
 class NumberedOccurrences implements ShingleOccurrences {
@@ -273,8 +288,24 @@ function wordHex(w: number): string {
 
 const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
+/**
+ * Offset arrays reused from one document's cut to the next: its offsets live only while its
+ * shingles are cut, and an error sample cuts hundreds of documents (12 bytes a character made
+ * and zeroed each time otherwise). Past OFFSETS_CAP elements a document's are not kept.
+ */
+let offsetScratch: WalkInto = { from: new Uint32Array(1 << 14), to: new Uint32Array(1 << 14), starts: new Uint32Array(1 << 14) };
+const OFFSETS_CAP = 1 << 22;
+
+function scratchOffsets(n: number): WalkInto {
+  if (n <= offsetScratch.from.length) return offsetScratch;
+  const size = Math.max(n, 2 * offsetScratch.from.length);
+  const grown = { from: new Uint32Array(size), to: new Uint32Array(size), starts: new Uint32Array(size) };
+  if (size <= OFFSETS_CAP) offsetScratch = grown;
+  return grown;
+}
+
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: FingerprintNumbering): ShingleOccurrences {
-  const n = normalizeWithOffsets(text);
+  const n = normalizedInto(text, scratchOffsets);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   const starts = new Uint32Array(fps.count);
   const ends = new Uint32Array(fps.count);

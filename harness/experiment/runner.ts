@@ -294,8 +294,12 @@ function errorSampling(run: PreparedRun, docs: DocumentSet, open: Pick<OpenRun, 
   const gt = run.planned[0] as PlannedVariant;
   const shared = new Map<string, unknown>();
   const cached = <T>(key: string, compute: () => T): T => {
-    if (!shared.has(key)) shared.set(key, compute());
-    return shared.get(key) as T;
+    // one look-up when the key is there (every explanation asks a few times)
+    const held = shared.get(key);
+    if (held !== undefined || shared.has(key)) return held as T;
+    const made = compute();
+    shared.set(key, made);
+    return made;
   };
   const store = runtime.store;
   return {
