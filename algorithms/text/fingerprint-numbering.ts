@@ -11,7 +11,7 @@
  * the shingles of a quickstart's error samples took 24 ms of the step with KeyTable's slots
  * (docs/performance.md).
  */
-import { finalized, mixWord } from './key-table.ts';
+import { checkedWidth, finalized, mixWord, slotsFor, withRoom } from './key-table.ts';
 
 export class FingerprintNumbering {
   /** uint32 words per key */
@@ -24,10 +24,8 @@ export class FingerprintNumbering {
   private count = 0;
 
   constructor(width: number, expected = 16) {
-    if (!Number.isInteger(width) || width < 1) throw new RangeError(`FingerprintNumbering: width must be a positive integer, got ${width}`);
-    this.width = width;
-    let slots = 16;
-    while (slots < 2 * expected) slots *= 2;
+    this.width = checkedWidth('FingerprintNumbering', width);
+    const slots = slotsFor(expected);
     this.mask = slots - 1;
     this.slots = new Uint32Array(slots);
     this.store = new Uint32Array(Math.max(1, expected) * width);
@@ -59,7 +57,7 @@ export class FingerprintNumbering {
       slot = (slot + 1) & this.mask;
     }
     const id = this.count++;
-    if ((id + 1) * w > this.store.length) this.grow((id + 1) * w);
+    if ((id + 1) * w > this.store.length) this.store = withRoom(this.store, (id + 1) * w);
     for (let k = 0; k < w; k++) this.store[id * w + k] = data[at + k] as number;
     this.slots[slot] = id + 1;
     if (2 * this.count > this.mask + 1) this.rehash();
@@ -100,19 +98,12 @@ export class FingerprintNumbering {
   /** Adds the two-word key (w0, w1) with the next id at `slot`, the empty slot its probe ended on. */
   private add2(slot: number, w0: number, w1: number): number {
     const id = this.count++;
-    if (2 * id + 2 > this.store.length) this.grow(2 * id + 2);
+    if (2 * id + 2 > this.store.length) this.store = withRoom(this.store, 2 * id + 2);
     this.store[2 * id] = w0;
     this.store[2 * id + 1] = w1;
     this.slots[slot] = id + 1;
     if (2 * this.count > this.mask + 1) this.rehash();
     return id;
-  }
-
-  /** Room in `store` for at least `words` words. */
-  private grow(words: number): void {
-    const grown = new Uint32Array(Math.max(2 * this.store.length, words));
-    grown.set(this.store);
-    this.store = grown;
   }
 
   /** Twice the slots, every key in its slot of the larger table (ids unchanged). */

@@ -22,10 +22,8 @@ export class KeyTable {
   private count = 0;
 
   constructor(width: number, expected = 16) {
-    if (!Number.isInteger(width) || width < 1) throw new RangeError(`KeyTable: width must be a positive integer, got ${width}`);
-    this.width = width;
-    let slots = 16;
-    while (slots < 2 * expected) slots *= 2;
+    this.width = checkedWidth('KeyTable', width);
+    const slots = slotsFor(expected);
     this.mask = slots - 1;
     this.stride = width + 2;
     this.slots = new Uint32Array(slots * this.stride);
@@ -57,7 +55,7 @@ export class KeyTable {
       slot = (slot + 1) & this.mask;
     }
     const id = this.count++;
-    if ((id + 1) * w > this.store.length) this.grow((id + 1) * w);
+    if ((id + 1) * w > this.store.length) this.store = withRoom(this.store, (id + 1) * w);
     const base = slot * stride;
     slots[base] = gen;
     slots[base + 1] = id;
@@ -85,13 +83,6 @@ export class KeyTable {
     return this.store.subarray(0, this.count * this.width);
   }
 
-  /** Room in `store` for at least `words` words. */
-  private grow(words: number): void {
-    const grown = new Uint32Array(Math.max(2 * this.store.length, words));
-    grown.set(this.store);
-    this.store = grown;
-  }
-
   private rehash(): void {
     const slots = 2 * (this.mask + 1);
     this.mask = slots - 1;
@@ -102,6 +93,27 @@ export class KeyTable {
     // Re-adding the keys in id order gives them their ids again.
     for (let id = 0; id < n; id++) this.id(this.store, id * this.width);
   }
+}
+
+/** `width` when it is a positive integer; else a RangeError naming `table`. */
+export function checkedWidth(table: string, width: number): number {
+  if (!Number.isInteger(width) || width < 1) throw new RangeError(`${table}: width must be a positive integer, got ${width}`);
+  return width;
+}
+
+/** Slots for `expected` keys: a power of two, at least 16 and twice the keys. */
+export function slotsFor(expected: number): number {
+  let slots = 16;
+  while (slots < 2 * expected) slots *= 2;
+  return slots;
+}
+
+/** `store`, or a copy of it twice as long or more, with room for at least `words` words. */
+export function withRoom(store: Uint32Array, words: number): Uint32Array {
+  if (words <= store.length) return store;
+  const grown = new Uint32Array(Math.max(2 * store.length, words));
+  grown.set(store);
+  return grown;
 }
 
 /** One word of a key into its hash. */
