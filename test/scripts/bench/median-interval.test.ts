@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { medianInterval } from '../../scripts/bench/median-interval.ts';
+import { medianInterval } from '../../../scripts/bench/median-interval.ts';
 
 /** P(Binomial(n, 1/2) < j), summed term by term with BigInt binomials (exact). */
 function below(n: number, j: number): number {
