@@ -48,14 +48,12 @@ const TWO_POW_32 = 2 ** 32;
  */
 interface Distinct {
   readonly occ: ShingleOccurrences;
+  /** `set.distinct`: the distinct fingerprints' numbers */
   readonly set: DistinctOccurrences;
-  /** set.distinct */
-  readonly ids: Uint32Array;
 }
 
 function distinct(occ: ShingleOccurrences): Distinct {
-  const set = distinctOccurrences(occ.ids);
-  return { occ, set, ids: set.distinct };
+  return { occ, set: distinctOccurrences(occ.ids) };
 }
 
 /**
@@ -75,7 +73,7 @@ function keptByMod(d: Distinct, m: number, residue: number): number {
   const words = d.occ.numbering.keys();
   const width = d.occ.numbering.width;
   let kept = 0;
-  for (let p = 0; p < d.ids.length; p++) if (idMod(words, width, d.ids[p] as number, m) === residue) kept++;
+  for (let p = 0; p < d.set.distinct.length; p++) if (idMod(words, width, d.set.distinct[p] as number, m) === residue) kept++;
   return kept;
 }
 
@@ -174,7 +172,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   };
   const dA = of(ctx.a);
   const dB = of(ctx.b);
-  const r = params.sampling.method === 'adaptive' ? rule(params, ctx, { a: dA.ids.length, b: dB.ids.length }) : ruleOf(params, ctx);
+  const r = params.sampling.method === 'adaptive' ? rule(params, ctx, { a: dA.set.distinct.length, b: dB.set.distinct.length }) : ruleOf(params, ctx);
   const pairKey = ctx.a * ctx.docs.ids.length + ctx.b;
   let both = known.shared.get(pairKey);
   if (!both) known.shared.set(pairKey, (both = sharedOf(dA, dB)));
@@ -183,8 +181,8 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const n = both.ids.length;
   const value = new Float64Array(n);
   const keptFlag = new Uint8Array(n).fill(1);
-  let sizeA = dA.ids.length;
-  let sizeB = dB.ids.length;
+  let sizeA = dA.set.distinct.length;
+  let sizeB = dB.set.distinct.length;
   if (r.m !== undefined) {
     const m = r.m;
     const residue = r.residue ?? 0;
@@ -230,7 +228,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const lines = [
     r.text,
     `shared fingerprints ${n}: ${kept} kept, ${n - kept} dropped`,
-    `${sizeNote}: A ${sizeA} of ${dA.ids.length}, B ${sizeB} of ${dB.ids.length}` + (r.sampled ? '' : ' distinct fingerprints'),
+    `${sizeNote}: A ${sizeA} of ${dA.set.distinct.length}, B ${sizeB} of ${dB.set.distinct.length}` + (r.sampled ? '' : ' distinct fingerprints'),
     `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
   ];
   const listed = (title: string, fs: readonly SharedFingerprint[]): void => {
@@ -252,8 +250,8 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
       dropped: n - kept,
       size_a: sizeA,
       size_b: sizeB,
-      distinct_a: dA.ids.length,
-      distinct_b: dB.ids.length,
+      distinct_a: dA.set.distinct.length,
+      distinct_b: dB.set.distinct.length,
       score,
       kept_examples: keptShown.map(fpJson),
       dropped_examples: droppedShown.map(fpJson),
