@@ -14,6 +14,7 @@ import type { DocumentSet, PairList, StoreCodec } from '../../../contract/index.
 import { fmix32 } from '../../../algorithms/text/lexicon.ts';
 import type { WrongPairs } from '../compare.ts';
 import { sortPairs } from '../sorted-pairs.ts';
+import { Utf8Builder } from '../../../kernels/io/utf8-builder.ts';
 import { explainPair, wrongness, type ExplainedVariant, type PairExplanation, type VariantClusters, type Verdict } from './pair.ts';
 
 export interface ErrorPair {
@@ -446,17 +447,17 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   }
   const rank = { 'false positive': 0, 'false negative': 0 };
   // A document's text is most of a line, and the same document is in the errors of many
-  // variants of a run: its JSON is made once there, and spliced into the lines' text.
+  // variants of a run: its JSON's bytes are made once there, and copied into the lines.
   const texts = o.cached ? o.cached('carried-texts', () => new Map<number, CarriedText>()) : new Map<number, CarriedText>();
   const carried = (i: number): CarriedText => {
     let t = texts.get(i);
     if (t === undefined) {
       const text = carriedText(o.docs.texts.at(i) as string);
-      texts.set(i, (t = { text, json: JSON.stringify(text) }));
+      texts.set(i, (t = { text, json: Buffer.from(JSON.stringify(text)) }));
     }
     return t;
   };
-  const parts: string[] = [];
+  const file = new Utf8Builder();
   const lines: ErrorLine[] = [];
   for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
@@ -473,17 +474,17 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
     const ta = carried(e.a);
     const tb = carried(e.b);
-    parts.push(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":${ta.json},"b":${tb.json}}${judgment}}\n`);
+    file.text(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`).bytes(ta.json).text(',"b":').bytes(tb.json).text(`}${judgment}}\n`);
     lines.push({ ...head, texts: { a: ta.text, b: tb.text }, ...judged });
   }
-  // One encoding of the file's text: a Buffer a line and their concatenation cost more.
-  return { bytes: Buffer.from(parts.join('')), lines };
+  return { bytes: file.result(), lines };
 }
 
 /** A document's text as an error carries it (carriedText), and its JSON. */
 interface CarriedText {
   readonly text: string;
-  readonly json: string;
+  /** JSON.stringify(text) in UTF-8 */
+  readonly json: Buffer;
 }
 
 
