@@ -303,7 +303,11 @@ function countValues(counts: Uint32Array, o: { readonly limit: number; readonly 
 
 /** Whether shared fingerprint i is shown before j (shownOf): by `value` descending when `byValue`, then in A's order. */
 function shownBefore(o: { readonly value: Float64Array; readonly starts: readonly number[]; readonly byValue: boolean }, i: number, j: number): boolean {
-  const d = (o.byValue ? (o.value[j] as number) - (o.value[i] as number) : 0) || (o.starts[i] as number) - (o.starts[j] as number);
+  // The values are read whether or not they order: read only for SCT, the read had no type
+  // feedback when a run's first variants (mod) got this compiled, and the first SCT variant threw
+  // the compiled code away (docs/performance.md, the error step's deoptimizations).
+  const byValue = (o.value[j] as number) - (o.value[i] as number);
+  const d = (o.byValue ? byValue : 0) || (o.starts[i] as number) - (o.starts[j] as number);
   return d < 0 || (d === 0 && i < j);
 }
 

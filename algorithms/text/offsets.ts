@@ -30,15 +30,15 @@ export interface NormalizedWithOffsets {
  * text (as `normalize` does, so that a final sigma lowers alike) and each code point's share
  * of it is the length of that code point lowered alone, which context never changes.
  */
-function loweredOrigins(text: string, lower: string): { from: Uint32Array; to: Uint32Array } {
-  const origin = { from: new Uint32Array(lower.length), to: new Uint32Array(lower.length) };
+function loweredOrigins(text: string, lower: string): Origins {
+  const origin = new Origins(new Uint32Array(lower.length), new Uint32Array(lower.length));
   const o = lowerPieces(text, lower.length, origin);
   if (o !== lower.length) throw new Error(`offsets: lowering the text piece by piece gave ${o} code units, the whole text ${lower.length}`);
   return origin;
 }
 
 /** loweredOrigins' loop: how many code units lowering `text` a code point at a time gives (at most `room` written). A loop alone (normalizeWithOffsets says why). */
-function lowerPieces(text: string, room: number, origin: { readonly from: Uint32Array; readonly to: Uint32Array }): number {
+function lowerPieces(text: string, room: number, origin: Origins): number {
   const { from, to } = origin;
   let o = 0;
   for (let i = 0; i < text.length; ) {
@@ -76,7 +76,7 @@ function isWordUnit(c: number): boolean {
  * (the error step runs them cold, its compilations beside it: docs/performance.md).
  */
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
-  return normalizedInto(text, (n) => ({ from: new Uint32Array(n), to: new Uint32Array(n), starts: new Uint32Array(n) }));
+  return normalizedInto(text, (n) => new WalkInto(new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)));
 }
 
 /** normalizeWithOffsets, its offsets written into arrays of at least n elements `room(n)` gives. */
@@ -97,17 +97,37 @@ function normalizedInto(text: string, room: (n: number) => WalkInto): Normalized
   return { normalized: out.toString('latin1', 0, kept.units), from: into.from.subarray(0, kept.units), to: into.to.subarray(0, kept.units), wordStarts: into.starts.subarray(0, kept.words) };
 }
 
+/*
+ * What the walks read and write are instances of classes, not object literals: V8 gives literals
+ * whose first key is `from` one field descriptor across the process, and other modules' (the
+ * sorts', the fingerprint runs') hold numbers there. When a run first made one of those after the
+ * walks were compiled, V8 generalized the field and threw both walks' compiled code away, and
+ * compiled them again (docs/performance.md, the error step's deoptimizations).
+ */
+
+/** For each code unit of the lowered text, the original characters it came from: [from[k], to[k]). */
+class Origins {
+  constructor(
+    readonly from: Uint32Array,
+    readonly to: Uint32Array,
+  ) {}
+}
+
 /** Where a walk writes, beside the code units it keeps: the original characters each stands for, where each word starts. */
-interface WalkInto {
-  readonly from: Uint32Array;
-  readonly to: Uint32Array;
-  readonly starts: Uint32Array;
+class WalkInto {
+  constructor(
+    readonly from: Uint32Array,
+    readonly to: Uint32Array,
+    readonly starts: Uint32Array,
+  ) {}
 }
 
 /** How much a walk kept: code units, and words. */
-interface Kept {
-  readonly units: number;
-  readonly words: number;
+class Kept {
+  constructor(
+    readonly units: number,
+    readonly words: number,
+  ) {}
 }
 
 /**
@@ -116,7 +136,7 @@ interface Kept {
  * (the tests hold the two texts equal). Made here, not by `normalize`: its class table of all
  * 65,536 code units cost more than the few documents an error sample explains.
  */
-function unicodeWalk(lower: string, origin: { readonly from: Uint32Array; readonly to: Uint32Array }, out: Uint16Array, into: WalkInto): Kept {
+function unicodeWalk(lower: string, origin: Origins, out: Uint16Array, into: WalkInto): Kept {
   const { from, to, starts } = into;
   let o = 0;
   let words = 0;
@@ -147,7 +167,7 @@ function unicodeWalk(lower: string, origin: { readonly from: Uint32Array; readon
     }
     i += units;
   }
-  return { units: o, words };
+  return new Kept(o, words);
 }
 
 /** Whether the surrogate pair at `i` is a letter, mark or digit. */
@@ -185,7 +205,7 @@ function asciiWalk(lower: string, out: Uint8Array, into: WalkInto): Kept {
       to[o++] = i + 1;
     } else if (pendingSpace < 0) pendingSpace = i;
   }
-  return { units: o, words };
+  return new Kept(o, words);
 }
 
 /** The original text's range of the normalized range [start, end). */
@@ -293,13 +313,13 @@ const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
  * shingles are cut, and an error sample cuts hundreds of documents (12 bytes a character made
  * and zeroed each time otherwise). Past OFFSETS_CAP elements a document's are not kept.
  */
-let offsetScratch: WalkInto = { from: new Uint32Array(1 << 14), to: new Uint32Array(1 << 14), starts: new Uint32Array(1 << 14) };
+let offsetScratch = new WalkInto(new Uint32Array(1 << 14), new Uint32Array(1 << 14), new Uint32Array(1 << 14));
 const OFFSETS_CAP = 1 << 22;
 
 function scratchOffsets(n: number): WalkInto {
   if (n <= offsetScratch.from.length) return offsetScratch;
   const size = Math.max(n, 2 * offsetScratch.from.length);
-  const grown = { from: new Uint32Array(size), to: new Uint32Array(size), starts: new Uint32Array(size) };
+  const grown = new WalkInto(new Uint32Array(size), new Uint32Array(size), new Uint32Array(size));
   if (size <= OFFSETS_CAP) offsetScratch = grown;
   return grown;
 }

@@ -157,14 +157,13 @@ function rollWordWindows(s: string, n: number, gone: Int32Array, out: Uint32Arra
     hi = ((hi << 16) | (lo >>> 16)) ^ T[a]! ^ T[b + 2]!;
     lo = ((lo << 16) | s.charCodeAt(i)) ^ T[a + 1]! ^ T[b + 3]!;
     const unit = previous;
+    // Both bytes of the leaving unit, always: the high byte of ASCII is 0, whose entry is 0. A
+    // branch on it ran only at a run's first text that is not ASCII, and V8, which had compiled
+    // the loop without it, threw the code away there and compiled it again (docs/performance.md).
     const low = (unit & 0xff) << 2;
-    hi ^= gone[low + 2]!;
-    lo ^= gone[low + 3]!;
-    if (unit > 0xff) {
-      const high = (unit >>> 8) << 2;
-      hi ^= gone[high]!;
-      lo ^= gone[high + 1]!;
-    }
+    const high = (unit >>> 8) << 2;
+    hi ^= gone[low + 2]! ^ gone[high]!;
+    lo ^= gone[low + 3]! ^ gone[high + 1]!;
     previous = s.charCodeAt(i - n + 1);
     out[2 * count] = hi;
     out[2 * count + 1] = lo;
