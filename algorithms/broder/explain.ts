@@ -301,13 +301,9 @@ function countValues(counts: Uint32Array, o: { readonly limit: number; readonly 
   }
 }
 
-/** Whether shared fingerprint i is shown before j (shownOf): by `value` descending when `byValue`, then in A's order. */
-function shownBefore(o: { readonly value: Float64Array; readonly starts: readonly number[]; readonly byValue: boolean }, i: number, j: number): boolean {
-  // The values are read whether or not they order: read only for SCT, the read had no type
-  // feedback when a run's first variants (mod) got this compiled, and the first SCT variant threw
-  // the compiled code away (docs/performance.md, the error step's deoptimizations).
-  const byValue = (o.value[j] as number) - (o.value[i] as number);
-  const d = (o.byValue ? byValue : 0) || (o.starts[i] as number) - (o.starts[j] as number);
+/** Whether shared fingerprint i is shown before j (mostByValue): by `value` descending, then in A's order. */
+function shownBefore(o: { readonly value: Float64Array; readonly starts: readonly number[] }, i: number, j: number): boolean {
+  const d = (o.value[j] as number) - (o.value[i] as number) || (o.starts[i] as number) - (o.starts[j] as number);
   return d < 0 || (d === 0 && i < j);
 }
 
@@ -321,9 +317,23 @@ function flagsSet(flags: Uint8Array): number {
 /**
  * The first SHOWN shared fingerprints whose flag is `flag`, as indexes: by `value` descending
  * when `byValue` (SCT: the most common first, why they were dropped), else in text order; ties
- * in A's order.
+ * in A's order. The shared fingerprints are in A's order of first occurrence, which is text
+ * order, so without values the first SHOWN flagged are shown. Two functions rather than one for
+ * both orders: a run's first variants (mod) had V8 compile it without ever taking the paths that
+ * order by value, and the first SCT variant threw that code away (docs/performance.md).
  */
 function shownOf(o: { readonly keptFlag: Uint8Array; readonly value: Float64Array; readonly starts: readonly number[]; readonly flag: number; readonly byValue: boolean }): number[] {
+  return o.byValue ? mostByValue(o) : firstFlagged(o.keptFlag, o.flag);
+}
+
+function firstFlagged(flags: Uint8Array, flag: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < flags.length && top.length < SHOWN; i++) if (flags[i] === flag) top.push(i);
+  return top;
+}
+
+/** The SHOWN flagged `flag` that come first by shownBefore. */
+function mostByValue(o: { readonly keptFlag: Uint8Array; readonly value: Float64Array; readonly starts: readonly number[]; readonly flag: number }): number[] {
   const { keptFlag, flag } = o;
   const top: number[] = [];
   for (let i = 0; i < keptFlag.length; i++) {
