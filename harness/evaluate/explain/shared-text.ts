@@ -46,7 +46,17 @@ export interface NumberedFeatures {
  */
 export function numberedFeatures(occ: FeatureOccurrences, numbering: Map<string, number> = new Map(), o: { readonly byKeys?: boolean } = {}): NumberedFeatures {
   const ids = (o.byKeys ? undefined : occ.ids) ?? Uint32Array.from(occ.keys, (k) => numbering.get(k) ?? (numbering.set(k, numbering.size), numbering.size - 1));
-  return { starts: occ.starts, ends: occ.ends, set: distinctOccurrences(ids), inOrder: inTextOrder(occ.starts, occ.ends) };
+  return new Numbered(occ.starts, occ.ends, distinctOccurrences(ids), inTextOrder(occ.starts, occ.ends));
+}
+
+/** NumberedFeatures as a class of its own, for the reason GrowingSpan gives. */
+class Numbered implements NumberedFeatures {
+  constructor(
+    readonly starts: Uint32Array,
+    readonly ends: Uint32Array,
+    readonly set: DistinctOccurrences,
+    readonly inOrder: boolean,
+  ) {}
 }
 
 /** Whether occurrences are in order of (start, end). A loop alone (occurrence-sets.ts says why). */
@@ -63,6 +73,21 @@ export function featureJaccard(x: NumberedFeatures, y: NumberedFeatures): number
   return distinctJaccard(x.set, y.set);
 }
 
+/**
+ * A span as mergedSpans grows it. A class, not an object literal: V8 gives the literals whose
+ * first key is the same one field descriptor across the process, other modules' literals that
+ * start with `start` (or `starts`) hold other types there, and the generalization threw
+ * mergedSpans' compiled code away mid-run (docs/performance.md, the error step's deoptimizations).
+ */
+class GrowingSpan implements SharedSpan {
+  occurrences = 1;
+
+  constructor(
+    readonly start: number,
+    public end: number,
+  ) {}
+}
+
 /** The occurrences of shared features (`shared[rank]` set) merged where they overlap or touch, in text order. */
 function mergedSpans(f: NumberedFeatures, shared: Uint8Array): SharedSpan[] {
   const order: number[] = [];
@@ -70,7 +95,7 @@ function mergedSpans(f: NumberedFeatures, shared: Uint8Array): SharedSpan[] {
   for (let k = 0; k < rank.length; k++) if (shared[rank[k] as number] === 1) order.push(k);
   if (!f.inOrder) order.sort((i, j) => (f.starts[i] as number) - (f.starts[j] as number) || (f.ends[i] as number) - (f.ends[j] as number));
   const spans: SharedSpan[] = [];
-  let cur: { start: number; end: number; occurrences: number } | undefined;
+  let cur: GrowingSpan | undefined;
   for (const i of order) {
     const s = f.starts[i] as number;
     const e = f.ends[i] as number;
@@ -79,7 +104,7 @@ function mergedSpans(f: NumberedFeatures, shared: Uint8Array): SharedSpan[] {
       cur.occurrences++;
     } else {
       if (cur) spans.push(cur);
-      cur = { start: s, end: e, occurrences: 1 };
+      cur = new GrowingSpan(s, e);
     }
   }
   if (cur) spans.push(cur);
