@@ -54,7 +54,7 @@ import {
   v128,
   type Code,
   type ValueType,
-} from './wasm-assembler.ts';
+} from '../../kernels/wasm/assembler.ts';
 
 /** Sets as `hash-kernel.ts`'s `ResidueSets`: hi/lo words per element, and where each set starts. */
 interface ResidueSets {

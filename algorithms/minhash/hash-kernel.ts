@@ -42,7 +42,7 @@ import {
   tee,
   type Code,
   type ValueType,
-} from './wasm-assembler.ts';
+} from '../../kernels/wasm/assembler.ts';
 import { exactSlot, groupBytes, isMarked, SIMD_MODULE_BYTES, writeGroups, writeSimdParams } from './hash-kernel-simd.ts';
 
 const P = (1n << 61n) - 1n;

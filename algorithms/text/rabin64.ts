@@ -22,6 +22,8 @@
  * window costs O(1) however long n is. Word starts are found in the same pass.
  */
 
+import { rollWordWindowsWasm, WASM_UNITS } from './rabin64-wasm.ts';
+
 /** P, for tests and documentation; the hot paths use the two halves below. */
 export const RABIN64_POLYNOMIAL = 0x1b10e5be6d5f6a825n;
 const P_HI = 0xb10e5be6 | 0;
@@ -120,9 +122,11 @@ export function rabin64(s: string): Uint32Array {
  * window and keeps those at word starts. `out` needs room for 2 · (word starts + 1) words (the
  * pass writes one slot past the last kept window). Returns how many fingerprints it kept.
  */
-export function rabin64WordWindows(s: string, n: number, out: Uint32Array): number {
+export function rabin64WordWindows(s: string, n: number, out: Uint32Array, o: { readonly wasmUpTo?: number } = {}): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`rabin64WordWindows: window length must be a positive integer, got ${n}`);
-  return s.length < n ? 0 : rollWordWindows(s, n, outgoingTables(n), out);
+  if (s.length < n) return 0;
+  // In WebAssembly up to WASM_UNITS units (rabin64-wasm.ts says why); `wasmUpTo` lets the tests run either.
+  return s.length <= (o.wasmUpTo ?? WASM_UNITS) ? rollWordWindowsWasm(s, { shift: SHIFT, gone: outgoingTables(n), n }, out) : rollWordWindows(s, n, outgoingTables(n), out);
 }
 
 /**

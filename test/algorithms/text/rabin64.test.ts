@@ -116,7 +116,11 @@ describe('rabin64', () => {
   });
 });
 
-describe('rabin64WordWindows', () => {
+// Each case runs in WebAssembly (the default up to WASM_UNITS units) and in JavaScript (above it).
+describe.each([
+  ['WebAssembly', {}],
+  ['JavaScript', { wasmUpTo: 0 }],
+] as const)('rabin64WordWindows in %s', (_engine, engine) => {
   const random = mulberry32(23);
 
   /** Word starts found independently: offsets after a space (or 0) that hold a non-space. */
@@ -126,7 +130,7 @@ describe('rabin64WordWindows', () => {
 
   function check(text: string, n: number): number {
     const out = new Uint32Array(2 * (startsOf(text).length + 1));
-    const count = rabin64WordWindows(text, n, out);
+    const count = rabin64WordWindows(text, n, out, engine);
     const starts = startsOf(text).filter((start) => start + n <= text.length);
     expect(count).toBe(starts.length);
     const actual = starts.map((_, k) => asBigInt(out, 2 * k));
@@ -160,5 +164,24 @@ describe('rabin64WordWindows', () => {
     expect(check('abcdef', 4)).toBe(1);
     expect(check('abc', 4)).toBe(0);
     expect(check('', 1)).toBe(0);
+  });
+});
+
+describe('rabin64WordWindows: WebAssembly against JavaScript', () => {
+  it('agrees window for window over texts of many lengths and window sizes in turn (the memory grown, the tables switched)', () => {
+    const random = mulberry32(97);
+    // 300 000 units need more than the first 64 KiB page many times over; 3 between two long ones
+    const lengths = [40, 300_000, 3, 2500, 70_000, 64, 1];
+    for (const [k, length] of lengths.entries()) {
+      for (const n of [64, 5, 130, 64]) {
+        const text = k % 2 === 0 ? randomText(random, length) : randomUnits(random, length);
+        const room = 2 * (Math.ceil(text.length / 2) + 2);
+        const a = new Uint32Array(room);
+        const b = new Uint32Array(room);
+        const count = rabin64WordWindows(text, n, a);
+        expect(rabin64WordWindows(text, n, b, { wasmUpTo: 0 })).toBe(count);
+        expect(a.subarray(0, 2 * count)).toEqual(b.subarray(0, 2 * count));
+      }
+    }
   });
 });

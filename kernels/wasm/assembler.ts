@@ -1,10 +1,12 @@
 /**
- * A very small WebAssembly assembler: just what `hash-kernel.ts` needs to write its loops in
- * 64-bit integer arithmetic (i64), which JavaScript numbers do not have. The instructions are
- * written as calls (`get(x)`, `i64.mul`, `loop(...)`), the module has one imported memory and
- * exported functions. The binary format is the WebAssembly 1.0 core specification's
- * (sections 5.1 to 5.5): LEB128 integers, a type, import, function, export and code section;
- * plus the few 128-bit vector instructions of WebAssembly 2.0 that `hash-kernel-simd.ts` uses.
+ * A very small WebAssembly assembler: just what the loops written in 64-bit integer arithmetic
+ * (i64), which JavaScript numbers do not have, need: MinHash's hash kernel
+ * (algorithms/minhash/hash-kernel.ts) and Rabin's rolling fingerprints (algorithms/text/
+ * rabin64-wasm.ts). The instructions are written as calls (`get(x)`, `i64.mul`, `loop(...)`),
+ * the module has one imported memory and exported functions. The binary format is the
+ * WebAssembly 1.0 core specification's (sections 5.1 to 5.5): LEB128 integers, a type, import,
+ * function, export and code section; plus the few 128-bit vector instructions of WebAssembly
+ * 2.0 that `hash-kernel-simd.ts` uses.
  */
 
 export type Code = readonly number[];
@@ -52,14 +54,22 @@ const mem = (opcode: number, align: number) => (offset = 0): Code => [opcode, al
 export const i32 = {
   const: (v: number): Code => [0x41, ...sleb(BigInt(v | 0))],
   load: mem(0x28, 2),
+  /** a byte, zero-extended */
+  load8U: mem(0x2d, 0),
+  /** two bytes (little-endian), zero-extended */
+  load16U: mem(0x2f, 1),
   store: mem(0x36, 2),
   eqz: [0x45],
+  eq: [0x46],
+  ne: [0x47],
   ltU: [0x49],
   geU: [0x4f],
   add: [0x6a],
   sub: [0x6b],
   mul: [0x6c],
+  and: [0x71],
   shl: [0x74],
+  shrU: [0x76],
   wrapI64: [0xa7],
 } as const;
 
@@ -74,8 +84,11 @@ export const i64 = {
   mul: [0x7e],
   and: [0x83],
   or: [0x84],
+  xor: [0x85],
   shl: [0x86],
   shrU: [0x88],
+  /** rotate left */
+  rotl: [0x89],
   extendI32U: [0xad],
 } as const;
 
@@ -127,6 +140,8 @@ export const ifThen = (...body: (Code | number)[]): Code => [0x04, 0x40, ...flat
 export interface FunctionDef {
   readonly name: string;
   readonly params: readonly ValueType[];
+  /** what it returns: nothing, or one value (the value left on the stack at its end) */
+  readonly result?: ValueType;
   readonly locals: readonly ValueType[];
   readonly body: readonly (Code | number)[];
 }
@@ -138,12 +153,9 @@ const name = (s: string): number[] => {
   return [...uleb(bytes.length), ...bytes];
 };
 
-/**
- * A module importing `env.memory` (at least `minPages` pages of 64 KiB, growable) and
- * exporting the functions, none of which returns a value.
- */
+/** A module importing `env.memory` (at least `minPages` pages of 64 KiB, growable) and exporting the functions. */
 export function assemble(functions: readonly FunctionDef[], minPages: number): Uint8Array {
-  const types = section(1, vec(functions.map((f) => [0x60, ...uleb(f.params.length), ...f.params, 0x00])));
+  const types = section(1, vec(functions.map((f) => [0x60, ...uleb(f.params.length), ...f.params, ...(f.result === undefined ? [0x00] : [0x01, f.result])])));
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(minPages)]]));
   const funcs = section(3, vec(functions.map((_, i) => uleb(i))));
   const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
