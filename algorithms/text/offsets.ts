@@ -7,6 +7,8 @@
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
 import { FingerprintNumbering } from './fingerprint-numbering.ts';
+import { rabin64Tables } from './rabin64.ts';
+import { cutAsciiWasm, WASM_UNITS, type AsciiCut } from './rabin64-wasm.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -325,6 +327,8 @@ function scratchOffsets(n: number): WalkInto {
 }
 
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: FingerprintNumbering): ShingleOccurrences {
+  const ascii = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? asciiCut(text, spec.size) : undefined;
+  if (ascii) return new NumberedOccurrences(numbered({ width: 2, data: ascii.fingerprints, count: ascii.starts.length }, numbering), ascii.starts, ascii.ends, numbering);
   const n = normalizedInto(text, scratchOffsets);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   const starts = new Uint32Array(fps.count);
@@ -337,6 +341,19 @@ function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, num
   if (fps.count !== shingles) throw new Error(`offsets: ${fps.count} fingerprints for ${shingles} shingles`);
   originalRanges(n, { starts: ranges.starts, ends: ranges.ends, size: spec.size }, { starts, ends });
   return new NumberedOccurrences(numbered(fps, numbering), starts, ends, numbering);
+}
+
+/**
+ * The common case, an ASCII text cut into character shingles with Rabin's fingerprints, in
+ * WebAssembly (rabin64-wasm.ts cutAsciiWasm: this module's ASCII walk, the roll and the original
+ * ranges in one pass, the same results; the tests hold the two cuts equal). An error sample cuts
+ * a few hundred documents in a process where that code never ran: in JavaScript the walk and the
+ * roll ran mostly before V8 had compiled them (docs/performance.md, the error step).
+ * Undefined for a text that is not ASCII, or that normalizes to fewer than `size` characters.
+ */
+function asciiCut(text: string, size: number): AsciiCut | undefined {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(text) ? undefined : cutAsciiWasm(text.toLowerCase(), rabin64Tables(size));
 }
 
 /*

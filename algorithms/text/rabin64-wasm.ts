@@ -1,20 +1,27 @@
 /**
- * rabin64.ts's rolling pass over the windows at word starts, in WebAssembly: the same steps on
- * the fingerprint as one 64-bit integer (i64) instead of two 32-bit halves, with the same byte
- * tables (rabin64.ts says what they hold), and the same bits (the tests hold it to BigInt long
- * division and to the JavaScript pass).
+ * Rabin's rolling fingerprints in WebAssembly (one module, two functions):
+ * - `roll`: rabin64.ts's pass over the windows at word starts, the same steps on the fingerprint
+ *   as one 64-bit integer (i64) instead of two 32-bit halves, with the same byte tables
+ *   (rabin64.ts says what they hold) and the same bits (the tests hold it to BigInt long division
+ *   and to the JavaScript pass);
+ * - `cutAscii`: offsets.ts's cut of an ASCII text into character shingles for explanations, its
+ *   walk (normalizing, with each character's origin) and the same roll, with each window's
+ *   original range, in one call (the tests hold it to the cut composed of normalizeWithOffsets,
+ *   shingleFingerprints and originalRange).
  *
- * Why: an error sample's explanations fingerprint a few hundred documents in a process where
- * nothing fingerprinted before (the stored features were replayed), so the JavaScript loop ran
- * mostly before V8 had compiled it, and its compilation took a core beside the run for 7–17 ms
+ * Why: an error sample's explanations cut a few hundred documents in a process where nothing
+ * fingerprinted before (the stored features were replayed), so the JavaScript loops ran mostly
+ * before V8 had compiled them, and their compilations took a core beside the run
  * (docs/performance.md, the error step). A WebAssembly module this small is compiled before its
  * first call and runs at full speed from the first text.
  *
  * Memory of a call (byte offsets): the tables at 0 (4 × 256 i64: the step's high-byte and
- * low-byte tables, then those removing the unit that leaves a window of n units), the text's
- * UTF-16 code units at UNITS_AT, the fingerprints kept after them (i64, 8-byte aligned).
+ * low-byte tables, then those removing the unit that leaves a window of n units), then from
+ * UNITS_AT the text (UTF-16 code units; for the cut, its lowered bytes, then the units it
+ * normalizes to and their origins), then the windows kept: fingerprints (i64, 8-byte aligned)
+ * and, for the cut, their original starts and ends (u32).
  */
-import { I32, I64, assemble, block, br, brIf, get, i32, i64, loop, set, type Code, type FunctionDef } from '../../kernels/wasm/assembler.ts';
+import { I32, I64, assemble, block, br, brIf, get, i32, i64, ifThen, loop, set, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
 
 const SHIFT_HIGH = 0;
 const SHIFT_LOW = 2048;
@@ -23,20 +30,40 @@ const GONE_LOW = 6144;
 const UNITS_AT = 8192;
 const SPACE = 0x20;
 
-// Parameters and locals, by index.
+// Parameters and locals of both functions, by index (`roll` leaves the cut's parameters 0).
 const UNITS = 0;
 const LEN = 1;
 const N = 2;
 const OUT = 3;
-const I = 4;
-const F = 5;
-const TOP = 6;
-const LEAVING = 7;
-const PREV = 8;
-const COUNT = 9;
+/** cutAscii: the lowered ASCII text, a byte a character; where each unit came from; the windows' ranges; what it reports */
+const IN = 4;
+const FROM = 5;
+const TO = 6;
+const STARTS = 7;
+const ENDS = 8;
+const RES = 9;
+const I = 10;
+const F = 11;
+const TOP = 12;
+const LEAVING = 13;
+const PREV = 14;
+const COUNT = 15;
+const O = 16;
+const PENDING = 17;
+const C = 18;
+const WORD = 19;
 
-/** The unit at index I of the text: load16 at UNITS + 2·I. */
+const PARAMS: readonly ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I32, I32, I32];
+const LOCALS: readonly ValueType[] = [I32, I64, I32, I32, I32, I32, I32, I32, I32, I32];
+
+/** The unit at `index` of the text: load16 at UNITS + 2·index. */
 const unitAt = (index: Code): Code => [...get(UNITS), ...index, ...i32.const(1), ...i32.shl, ...i32.add, ...i32.load16U(0)];
+
+/** The u32 at `index` of the array at local `array`. */
+const wordAt = (array: number, index: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...i32.load(0)];
+
+/** Stores the i32 `value` at `index` of the array at local `array`. */
+const storeWord = (array: number, index: Code, value: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...value, ...i32.store(0)];
 
 /** The entry for `byte` (an i32 on the stack) of the i64 table at `table`. */
 const entry = (table: number): Code => [...i32.const(3), ...i32.shl, ...i64.load(table)];
@@ -53,45 +80,108 @@ const step = (unit: Code): Code => [
 /** The fingerprint F at `out` slot COUNT, high word first as rabin64.ts writes it (i64 is little-endian: rotated by 32). */
 const storeF: Code = [...get(OUT), ...get(COUNT), ...i32.const(3), ...i32.shl, ...i32.add, ...get(F), ...i64.const(32n), ...i64.rotl, ...i64.store(0)];
 
+/** With `ranges`: the window of units [first, last] at slot COUNT as original characters, [FROM[first], TO[last]). */
+const storeRange = (ranges: boolean, first: Code, last: Code): Code =>
+  ranges ? [...storeWord(STARTS, get(COUNT), wordAt(FROM, first)), ...storeWord(ENDS, get(COUNT), wordAt(TO, last))] : [];
+
+/**
+ * rabin64.ts rollWordWindows over the LEN units at UNITS (LEN at least N): every window's
+ * fingerprint stored at slot COUNT, COUNT advanced when the window starts a word; with `ranges`,
+ * its original range too. COUNT is how many were kept.
+ */
 // prettier-ignore
-const roll: FunctionDef = {
-  name: 'roll',
-  params: [I32, I32, I32, I32],
+const rolled = (ranges: boolean): Code => [
+  // the first window, units [0, n): nothing leaves it yet
+  ...i64.const(0n), ...set(F),
+  ...i32.const(0), ...set(I),
+  ...block(loop(
+    ...get(I), ...get(N), ...i32.geU, ...brIf(1),
+    ...step(unitAt(get(I))),
+    ...get(I), ...i32.const(1), ...i32.add, ...set(I),
+    ...br(0),
+  )),
+  ...i32.const(0), ...set(COUNT),
+  ...storeF,
+  ...storeRange(ranges, i32.const(0), [...get(N), ...i32.const(1), ...i32.sub]),
+  ...unitAt(i32.const(0)), ...set(PREV),
+  ...get(PREV), ...i32.const(SPACE), ...i32.ne, ...set(COUNT),
+  // then every later window, [I − N + 1, I]: shift in unit I, remove the unit that left; kept
+  // (COUNT advanced) when the unit that left was a space and the window starts with a non-space
+  ...block(loop(
+    ...get(I), ...get(LEN), ...i32.geU, ...brIf(1),
+    ...step(unitAt(get(I))),
+    ...get(PREV), ...set(LEAVING),
+    ...get(F),
+    ...get(LEAVING), ...i32.const(0xff), ...i32.and, ...entry(GONE_LOW), ...i64.xor,
+    ...get(LEAVING), ...i32.const(8), ...i32.shrU, ...entry(GONE_HIGH), ...i64.xor,
+    ...set(F),
+    ...unitAt([...get(I), ...get(N), ...i32.sub, ...i32.const(1), ...i32.add]), ...set(PREV),
+    ...storeF,
+    ...storeRange(ranges, [...get(I), ...get(N), ...i32.sub, ...i32.const(1), ...i32.add], get(I)),
+    ...get(COUNT),
+    ...get(LEAVING), ...i32.const(SPACE), ...i32.eq,
+    ...get(PREV), ...i32.const(SPACE), ...i32.ne,
+    ...i32.and, ...i32.add, ...set(COUNT),
+    ...get(I), ...i32.const(1), ...i32.add, ...set(I),
+    ...br(0),
+  )),
+];
+
+const roll: FunctionDef = { name: 'roll', params: PARAMS, result: I32, locals: LOCALS, body: [...rolled(false), ...get(COUNT)] };
+
+/**
+ * offsets.ts's cut of an ASCII text into character shingles at word starts (its asciiWalk, then
+ * the roll): the LEN lowered characters at IN normalized into units at UNITS (letters and digits
+ * kept, a space for each run of anything else between words), each unit's original character
+ * [FROM, TO); then the windows of N units at word starts, their fingerprints at OUT and their
+ * original ranges at STARTS and ENDS. Reports the units at RES; keeps no window when they are
+ * fewer than N (the caller cuts such a text as offsets.ts does).
+ */
+// prettier-ignore
+const cutAscii: FunctionDef = {
+  name: 'cutAscii',
+  params: PARAMS,
   result: I32,
-  locals: [I32, I64, I32, I32, I32, I32],
+  locals: LOCALS,
   body: [
-    // the first window, units [0, n): nothing leaves it yet
-    ...i64.const(0n), ...set(F),
+    // PENDING: 1 + where the run of separators before the next word started, 0: none
+    ...i32.const(0), ...set(O),
+    ...i32.const(0), ...set(PENDING),
     ...i32.const(0), ...set(I),
     ...block(loop(
-      ...get(I), ...get(N), ...i32.geU, ...brIf(1),
-      ...step(unitAt(get(I))),
-      ...get(I), ...i32.const(1), ...i32.add, ...set(I),
-      ...br(0),
-    )),
-    ...i32.const(0), ...set(COUNT),
-    ...storeF,
-    ...unitAt(i32.const(0)), ...set(PREV),
-    ...get(PREV), ...i32.const(SPACE), ...i32.ne, ...set(COUNT),
-    // then every later window: shift in unit I, remove the unit that left; kept (COUNT advanced)
-    // when the unit that left was a space and the window now starts with a non-space
-    ...block(loop(
       ...get(I), ...get(LEN), ...i32.geU, ...brIf(1),
-      ...step(unitAt(get(I))),
-      ...get(PREV), ...set(LEAVING),
-      ...get(F),
-      ...get(LEAVING), ...i32.const(0xff), ...i32.and, ...entry(GONE_LOW), ...i64.xor,
-      ...get(LEAVING), ...i32.const(8), ...i32.shrU, ...entry(GONE_HIGH), ...i64.xor,
-      ...set(F),
-      ...unitAt([...get(I), ...get(N), ...i32.sub, ...i32.const(1), ...i32.add]), ...set(PREV),
-      ...storeF,
-      ...get(COUNT),
-      ...get(LEAVING), ...i32.const(SPACE), ...i32.eq,
-      ...get(PREV), ...i32.const(SPACE), ...i32.ne,
-      ...i32.and, ...i32.add, ...set(COUNT),
+      ...get(IN), ...get(I), ...i32.add, ...i32.load8U(0), ...set(C),
+      // a–z or 0–9
+      ...get(C), ...i32.const(0x61), ...i32.sub, ...i32.const(26), ...i32.ltU,
+      ...get(C), ...i32.const(0x30), ...i32.sub, ...i32.const(10), ...i32.ltU,
+      ...i32.or, ...set(WORD),
+      ...get(WORD), ...ifThen(
+        // a space for the separators before this word, unless it is the first
+        ...get(PENDING), ...i32.eqz, ...i32.eqz, ...get(O), ...i32.eqz, ...i32.eqz, ...i32.and, ...ifThen(
+          ...get(UNITS), ...get(O), ...i32.const(1), ...i32.shl, ...i32.add, ...i32.const(SPACE), ...i32.store16(0),
+          ...storeWord(FROM, get(O), [...get(PENDING), ...i32.const(1), ...i32.sub]),
+          ...storeWord(TO, get(O), get(PENDING)),
+          ...get(O), ...i32.const(1), ...i32.add, ...set(O),
+        ),
+        ...i32.const(0), ...set(PENDING),
+        ...get(UNITS), ...get(O), ...i32.const(1), ...i32.shl, ...i32.add, ...get(C), ...i32.store16(0),
+        ...storeWord(FROM, get(O), get(I)),
+        ...storeWord(TO, get(O), [...get(I), ...i32.const(1), ...i32.add]),
+        ...get(O), ...i32.const(1), ...i32.add, ...set(O),
+      ),
+      ...get(WORD), ...i32.eqz, ...get(PENDING), ...i32.eqz, ...i32.and, ...ifThen(
+        ...get(I), ...i32.const(1), ...i32.add, ...set(PENDING),
+      ),
       ...get(I), ...i32.const(1), ...i32.add, ...set(I),
       ...br(0),
     )),
+    ...get(RES), ...get(O), ...i32.store(0),
+    ...get(O), ...set(LEN),
+    ...i32.const(0), ...set(COUNT),
+    ...block(
+      ...get(LEN), ...get(N), ...i32.ltU, ...brIf(0),
+      ...rolled(true),
+    ),
     ...get(COUNT),
   ],
 };
@@ -127,29 +217,81 @@ export function rollWordWindowsWasm(s: string, tables: RollTables, out: Uint32Ar
   return roller.roll(s, tables, out);
 }
 
+/** An ASCII text cut into the character shingles at its word starts (cutAsciiWasm). */
+export interface AsciiCut {
+  /** hi, lo of each shingle's fingerprint: a view of the module's memory, valid until the next call */
+  readonly fingerprints: Uint32Array;
+  /** [start, end) of each in the original text */
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+/**
+ * offsets.ts's cut of `lower` (an ASCII text lowered, at most WASM_UNITS characters) into its
+ * character shingles of `tables.n` at word starts, with their fingerprints and original ranges;
+ * undefined when it normalizes to fewer than n characters (cut as offsets.ts cuts it then).
+ */
+export function cutAsciiWasm(lower: string, tables: RollTables): AsciiCut | undefined {
+  roller ??= new WasmRoller();
+  return roller.cutAscii(lower, tables);
+}
+
 class WasmRoller {
   private readonly memory = new wasm.Memory({ initial: 1 });
-  private readonly run: (units: number, len: number, n: number, out: number) => number;
+  private readonly fns: {
+    roll(units: number, len: number, n: number, out: number, ...unused: number[]): number;
+    cutAscii(units: number, len: number, n: number, out: number, input: number, from: number, to: number, starts: number, ends: number, res: number): number;
+  };
   /** the tables in memory now (rabin64.ts's, by identity) */
   private shift: Int32Array | undefined;
   private gone: Int32Array | undefined;
 
   constructor() {
-    const module = new wasm.Module(assemble([roll], 1));
-    this.run = (new wasm.Instance(module, { env: { memory: this.memory } }).exports as { roll: WasmRoller['run'] }).roll;
+    const module = new wasm.Module(assemble([roll, cutAscii], 1));
+    this.fns = new wasm.Instance(module, { env: { memory: this.memory } }).exports as WasmRoller['fns'];
   }
 
   roll(s: string, tables: RollTables, out: Uint32Array): number {
     const len = s.length;
-    const outAt = UNITS_AT + 8 * Math.ceil((2 * len) / 8);
-    // a word start needs a non-space, and all but the first follow a space: at most ⌈len/2⌉, and the pass writes one slot more
-    this.reserve(outAt + 8 * (Math.ceil(len / 2) + 2));
-    if (this.shift !== tables.shift) this.shift = this.tableInto(SHIFT_HIGH, SHIFT_LOW, tables.shift);
-    if (this.gone !== tables.gone) this.gone = this.tableInto(GONE_HIGH, GONE_LOW, tables.gone);
+    const outAt = align8(UNITS_AT + 2 * len);
+    this.prepare(outAt + 8 * windowsAtMost(len), tables);
     Buffer.from(this.memory.buffer).write(s, UNITS_AT, 'utf16le');
-    const count = this.run(UNITS_AT, len, tables.n, outAt);
+    const count = this.fns.roll(UNITS_AT, len, tables.n, outAt, 0, 0, 0, 0, 0, 0);
     out.set(new Uint32Array(this.memory.buffer, outAt, 2 * count));
     return count;
+  }
+
+  cutAscii(lower: string, tables: RollTables): AsciiCut | undefined {
+    const len = lower.length;
+    // the lowered bytes, the units, their origins, then the windows' fingerprints and ranges
+    const inAt = UNITS_AT;
+    const unitsAt = align8(inAt + len);
+    const fromAt = align8(unitsAt + 2 * len);
+    const toAt = fromAt + 4 * len;
+    const windows = windowsAtMost(len);
+    const outAt = align8(toAt + 4 * len);
+    const startsAt = outAt + 8 * windows;
+    const endsAt = startsAt + 4 * windows;
+    const resAt = endsAt + 4 * windows;
+    this.prepare(resAt + 8, tables);
+    Buffer.from(this.memory.buffer).write(lower, inAt, 'latin1');
+    const count = this.fns.cutAscii(unitsAt, len, tables.n, outAt, inAt, fromAt, toAt, startsAt, endsAt, resAt);
+    const buf = this.memory.buffer;
+    if ((new Uint32Array(buf, resAt, 1)[0] as number) < tables.n) return undefined;
+    return {
+      fingerprints: new Uint32Array(buf, outAt, 2 * count),
+      starts: new Uint32Array(buf, startsAt, count).slice(),
+      ends: new Uint32Array(buf, endsAt, count).slice(),
+    };
+  }
+
+  /** Memory for `bytes`, and the tables in it. */
+  private prepare(bytes: number, tables: RollTables): void {
+    const pages = Math.ceil(bytes / 65536);
+    const have = this.memory.buffer.byteLength / 65536;
+    if (pages > have) this.memory.grow(pages - have);
+    if (this.shift !== tables.shift) this.shift = this.tableInto(SHIFT_HIGH, SHIFT_LOW, tables.shift);
+    if (this.gone !== tables.gone) this.gone = this.tableInto(GONE_HIGH, GONE_LOW, tables.gone);
   }
 
   /** rabin64.ts's interleaved Int32 table as two i64 tables, each entry little-endian (lo, then hi); gives `table`. */
@@ -163,11 +305,13 @@ class WasmRoller {
     }
     return table;
   }
+}
 
-  /** Grows the memory to at least `bytes`. */
-  private reserve(bytes: number): void {
-    const pages = Math.ceil(bytes / 65536);
-    const have = this.memory.buffer.byteLength / 65536;
-    if (pages > have) this.memory.grow(pages - have);
-  }
+/** Slots a pass over `len` units may write: a word start needs a non-space and all but the first follow a space (⌈len/2⌉), and the pass writes one slot more. */
+function windowsAtMost(len: number): number {
+  return Math.ceil(len / 2) + 2;
+}
+
+function align8(n: number): number {
+  return 8 * Math.ceil(n / 8);
 }

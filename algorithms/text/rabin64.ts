@@ -22,7 +22,7 @@
  * window costs O(1) however long n is. Word starts are found in the same pass.
  */
 
-import { rollWordWindowsWasm, WASM_UNITS } from './rabin64-wasm.ts';
+import { rollWordWindowsWasm, WASM_UNITS, type RollTables } from './rabin64-wasm.ts';
 
 /** P, for tests and documentation; the hot paths use the two halves below. */
 export const RABIN64_POLYNOMIAL = 0x1b10e5be6d5f6a825n;
@@ -126,7 +126,12 @@ export function rabin64WordWindows(s: string, n: number, out: Uint32Array, o: { 
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`rabin64WordWindows: window length must be a positive integer, got ${n}`);
   if (s.length < n) return 0;
   // In WebAssembly up to WASM_UNITS units (rabin64-wasm.ts says why); `wasmUpTo` lets the tests run either.
-  return s.length <= (o.wasmUpTo ?? WASM_UNITS) ? rollWordWindowsWasm(s, { shift: SHIFT, gone: outgoingTables(n), n }, out) : rollWordWindows(s, n, outgoingTables(n), out);
+  return s.length <= (o.wasmUpTo ?? WASM_UNITS) ? rollWordWindowsWasm(s, rabin64Tables(n), out) : rollWordWindows(s, n, outgoingTables(n), out);
+}
+
+/** The tables of the pass over windows of n units (rabin64-wasm.ts takes them). */
+export function rabin64Tables(n: number): RollTables {
+  return { shift: SHIFT, gone: outgoingTables(n), n };
 }
 
 /**

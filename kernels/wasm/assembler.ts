@@ -59,6 +59,8 @@ export const i32 = {
   /** two bytes (little-endian), zero-extended */
   load16U: mem(0x2f, 1),
   store: mem(0x36, 2),
+  /** the low two bytes (little-endian) */
+  store16: mem(0x3b, 1),
   eqz: [0x45],
   eq: [0x46],
   ne: [0x47],
@@ -68,6 +70,7 @@ export const i32 = {
   sub: [0x6b],
   mul: [0x6c],
   and: [0x71],
+  or: [0x72],
   shl: [0x74],
   shrU: [0x76],
   wrapI64: [0xa7],

@@ -105,6 +105,25 @@ describe('shingleOccurrences', () => {
     );
   });
 
+  it('cuts an ASCII text (in WebAssembly) into the shingles, fingerprints and ranges the definitions give, whatever its length', () => {
+    // ASCII only: letters of both cases, digits, separators of every kind; some texts normalize shorter than the size
+    const chars = fc.constantFrom('a', 'Z', 'q', '0', '9', ' ', '  ', '.', ',', '\n', '\t', '-', '~', '\u0000', '\u007f', 'Hello', 'w0rld');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 4000 }), (parts, size, repeat) => {
+        // repeated up to thousands of times: texts past the module's first 64 KiB of memory
+        const text = parts.join('').repeat(repeat % 7 === 0 ? repeat : 1);
+        const spec = { unit: 'char', size, start: 'word' } as const;
+        const occ = shingleOccurrences(text, spec, 'rabin64');
+        const n = normalizeWithOffsets(text);
+        const r = shingleRanges(n.normalized, spec);
+        const fps = shingleFingerprints(normalize(text), spec, 'rabin64');
+        expect(occ.keys).toEqual(Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, 2)));
+        expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes each fingerprint in hex as fingerprintHex does, leading zeros kept', () => {
     const text = Array.from({ length: 400 }, (_, i) => `w${i} x${(i * 7919) % 1000}`).join(' ');
     for (const kind of ['rabin64', 'md5'] as const) {
