@@ -124,6 +124,8 @@ function ruleOf(params: BroderParams, ctx: ExplainContext): Rule {
 
 interface Rule {
   readonly text: string;
+  /** what the summary calls it: the text before its colon */
+  readonly name: string;
   readonly data: Record<string, JsonValue>;
   /** what the score is computed from: sizes, and whether sampling shrinks them */
   readonly sampled: boolean;
@@ -132,6 +134,11 @@ interface Rule {
 }
 
 function rule(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: number }): Rule {
+  const r = ruleOfSampling(params, ctx, sizes);
+  return { ...r, name: r.text.split(':')[0] as string };
+}
+
+function ruleOfSampling(params: BroderParams, ctx: ExplainContext, sizes: { a: number; b: number }): Omit<Rule, 'name'> {
   const s = params.sampling;
   const words = (i: number): number => normalizedWordCount(ctx.docs.texts.at(i) as string);
   switch (s.method) {
@@ -176,11 +183,21 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   const pairKey = ctx.a * ctx.docs.ids.length + ctx.b;
   let both = known.shared.get(pairKey);
   if (!both) known.shared.set(pairKey, (both = sharedOf(dA, dB)));
+  const limit = commonalityLimit(params.sampling);
+  const sct = Number.isFinite(limit);
+  // The only wait comes first (the SCT counts): what follows runs to its end without one, so
+  // that the scratch arrays below serve every explanation in turn.
+  let counts: Uint32Array | undefined;
+  if (sct) {
+    // The same pair is an error of many SCT thresholds: its counts are looked up once.
+    let asked = known.sharedCounts.get(pairKey);
+    if (!asked) known.sharedCounts.set(pairKey, (asked = sharedCounts(ctx, params, dA, both.ids)));
+    counts = await asked;
+  }
   // One value and flag a shared fingerprint, in typed arrays: a near-duplicate pair shares
   // thousands, and only the few shown become objects.
   const n = both.ids.length;
-  const value = new Float64Array(n);
-  const keptFlag = new Uint8Array(n).fill(1);
+  const { value, keptFlag } = scratchFor(n);
   let sizeA = dA.set.distinct.length;
   let sizeB = dB.set.distinct.length;
   if (r.m !== undefined) {
@@ -200,19 +217,12 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     sizeB = keptIn(ctx.b, dB);
     modValues(dA.occ, both.ids, { m, residue, value, keptFlag });
   }
-  const limit = commonalityLimit(params.sampling);
-  if (Number.isFinite(limit)) {
-    // The same pair is an error of many SCT thresholds: its counts are looked up once.
-    let asked = known.sharedCounts.get(pairKey);
-    if (!asked) known.sharedCounts.set(pairKey, (asked = sharedCounts(ctx, params, dA, both.ids)));
-    const counts = await asked;
-    countValues(counts, { limit, value, keptFlag });
-  }
+  if (counts) countValues(counts, { limit, value, keptFlag });
   const kept = flagsSet(keptFlag);
   const denominator = sizeA + sizeB - kept;
   const score = denominator === 0 ? null : resemblance(kept, sizeA, sizeB);
+  const scoreText = ratio(score);
   const text = ctx.docs.texts.at(ctx.a) as string;
-  const sct = Number.isFinite(limit);
   const show = (flag: number): SharedFingerprint[] =>
     shownOf({ keptFlag, value, starts: both.starts, flag, byValue: sct }).map((i) => ({ hex: dA.occ.hexOf(both.ids[i] as number), start: both.starts[i] as number, end: both.ends[i] as number, kept: flag === 1, value: value[i] as number }));
   const keptShown = show(1);
@@ -229,7 +239,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     r.text,
     `shared fingerprints ${n}: ${kept} kept, ${n - kept} dropped`,
     `${sizeNote}: A ${sizeA} of ${dA.set.distinct.length}, B ${sizeB} of ${dB.set.distinct.length}` + (r.sampled ? '' : ' distinct fingerprints'),
-    `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${ratio(score)}`,
+    `score = kept / (|A| + |B| − kept) = ${kept} / (${sizeA} + ${sizeB} − ${kept}) = ${scoreText}`,
   ];
   const listed = (title: string, fs: readonly SharedFingerprint[]): void => {
     if (fs.length === 0) return;
@@ -242,7 +252,7 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
   listed(`kept (${kept}), the first ${keptShown.length}${sct ? ' by documents' : ''}:`, keptShown);
   listed(`dropped (${n - kept}), the first ${droppedShown.length}${sct ? ' by documents' : ''}:`, droppedShown);
   return {
-    summary: `${kept} of ${n} shared fingerprints kept (${r.text.split(':')[0]}): score ${ratio(score)}`,
+    summary: `${kept} of ${n} shared fingerprints kept (${r.name}): score ${scoreText}`,
     data: {
       sampling: r.data,
       shared: n,
@@ -258,6 +268,22 @@ async function evidence(params: BroderParams, ctx: ExplainContext): Promise<Evid
     },
     lines: lines.map((l) => fit(l, ctx.width)),
   };
+}
+
+/**
+ * Each shared fingerprint's value (0) and flag (1: kept) for one evidence, in arrays reused from
+ * one to the next: an error sample's evidences are hundreds, and a typed array made is a buffer
+ * allocated and zeroed (docs/performance.md). Views of the first n, valid until the next call.
+ */
+let scratchValues = new Float64Array(1024);
+let scratchFlags = new Uint8Array(1024);
+function scratchFor(n: number): { readonly value: Float64Array; readonly keptFlag: Uint8Array } {
+  if (n > scratchValues.length) {
+    const size = Math.max(n, 2 * scratchValues.length);
+    scratchValues = new Float64Array(size);
+    scratchFlags = new Uint8Array(size);
+  }
+  return { value: scratchValues.subarray(0, n).fill(0), keptFlag: scratchFlags.subarray(0, n).fill(1) };
 }
 
 /*
