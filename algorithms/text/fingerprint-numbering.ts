@@ -41,6 +41,11 @@ export class FingerprintNumbering {
     return this.store.subarray(0, this.count * this.width);
   }
 
+  /** Key `id` in hex, as fingerprintHex writes it (explanations show a few thousand a run: no view of the keys made for each). */
+  hexOf(id: number): string {
+    return hexOfWords(this.store, id * this.width, this.width);
+  }
+
   /** The id of the key `data[at .. at + width)`, adding it (with the next id) when it is new. */
   id(data: ArrayLike<number>, at: number): number {
     const w = this.width;
@@ -121,3 +126,22 @@ export class FingerprintNumbering {
     }
   }
 }
+
+/**
+ * fingerprintHex of the `width` words at `at`, by the built-in conversion: an explanation shows a
+ * few fingerprints, and the 65,536-entry table fingerprintHex builds for the kernels' millions
+ * cost more than all of them (docs/performance.md, the error step an eighth time).
+ */
+function hexOfWords(words: Uint32Array, at: number, width: number): string {
+  if (width === 2) return wordHex(words[at] as number) + wordHex(words[at + 1] as number);
+  let hex = '';
+  for (let k = 0; k < width; k++) hex += wordHex(words[at + k] as number);
+  return hex;
+}
+
+/** A 32-bit word as 8 hex digits, by nibbles: Number#toString(16) and padStart cost more (an error sample shows thousands). */
+function wordHex(w: number): string {
+  return String.fromCharCode(HEX[w >>> 28] as number, HEX[(w >>> 24) & 15] as number, HEX[(w >>> 20) & 15] as number, HEX[(w >>> 16) & 15] as number, HEX[(w >>> 12) & 15] as number, HEX[(w >>> 8) & 15] as number, HEX[(w >>> 4) & 15] as number, HEX[w & 15] as number);
+}
+
+const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));

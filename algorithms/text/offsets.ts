@@ -287,28 +287,10 @@ class NumberedOccurrences implements ShingleOccurrences {
   }
 
   hexOf(id: number): string {
-    return hexOfWords(this.numbering.keys(), id * this.numbering.width, this.numbering.width);
+    return this.numbering.hexOf(id);
   }
 }
 
-/**
- * fingerprintHex of the `width` words at `at`, by the built-in conversion: an explanation shows a
- * few fingerprints, and the 65,536-entry table fingerprintHex builds for the kernels' millions
- * cost more than all of them (docs/performance.md, the error step an eighth time).
- */
-function hexOfWords(words: Uint32Array, at: number, width: number): string {
-  if (width === 2) return wordHex(words[at] as number) + wordHex(words[at + 1] as number);
-  let hex = '';
-  for (let k = 0; k < width; k++) hex += wordHex(words[at + k] as number);
-  return hex;
-}
-
-/** A 32-bit word as 8 hex digits, by nibbles: Number#toString(16) and padStart cost more (an error sample shows thousands). */
-function wordHex(w: number): string {
-  return String.fromCharCode(HEX[w >>> 28] as number, HEX[(w >>> 24) & 15] as number, HEX[(w >>> 20) & 15] as number, HEX[(w >>> 16) & 15] as number, HEX[(w >>> 12) & 15] as number, HEX[(w >>> 8) & 15] as number, HEX[(w >>> 4) & 15] as number, HEX[w & 15] as number);
-}
-
-const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /**
  * Offset arrays reused from one document's cut to the next: its offsets live only while its

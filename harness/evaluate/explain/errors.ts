@@ -457,7 +457,8 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
     }
     return t;
   };
-  const file = new Utf8Builder();
+  // Room for the texts and about 3 KB of explanation a line: a file grown by doubling copies itself (docs/performance.md).
+  const file = new Utf8Builder(sample.sample.reduce((n, e) => n + carried(e.a).json.length + carried(e.b).json.length + 3072, 0));
   const lines: ErrorLine[] = [];
   for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
