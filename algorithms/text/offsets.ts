@@ -8,7 +8,7 @@ import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
 import { FingerprintNumbering } from './fingerprint-numbering.ts';
 import { rabin64Tables } from './rabin64.ts';
-import { cutAsciiWasm, WASM_UNITS, type AsciiCut } from './rabin64-wasm.ts';
+import { cutOneByteWasm, WASM_UNITS, type OneByteCut } from './rabin64-wasm.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -309,8 +309,8 @@ function scratchOffsets(n: number): WalkInto {
 }
 
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: FingerprintNumbering): ShingleOccurrences {
-  const ascii = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? asciiCut(text, spec.size) : undefined;
-  if (ascii) return new NumberedOccurrences(numbered({ width: 2, data: ascii.fingerprints, count: ascii.starts.length }, numbering), ascii.starts, ascii.ends, numbering);
+  const oneByte = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? oneByteCut(text, spec.size) : undefined;
+  if (oneByte) return new NumberedOccurrences(numbered({ width: 2, data: oneByte.fingerprints, count: oneByte.starts.length }, numbering), oneByte.starts, oneByte.ends, numbering);
   const n = normalizedInto(text, scratchOffsets);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   const starts = new Uint32Array(fps.count);
@@ -326,17 +326,27 @@ function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, num
 }
 
 /**
- * The common case, an ASCII text cut into character shingles with Rabin's fingerprints, in
- * WebAssembly (rabin64-wasm.ts cutAsciiWasm: this module's ASCII walk, the roll and the original
- * ranges in one pass, the same results; the tests hold the two cuts equal). An error sample cuts
- * a few hundred documents in a process where that code never ran: in JavaScript the walk and the
- * roll ran mostly before V8 had compiled them (docs/performance.md, the error step).
- * Undefined for a text that is not ASCII, or that normalizes to fewer than `size` characters.
+ * The common case, a text of one-byte characters (ASCII, and Latin-1 mail) cut into character
+ * shingles with Rabin's fingerprints, in WebAssembly (rabin64-wasm.ts cutOneByteWasm: this
+ * module's walk, the roll and the original ranges in one pass, the same results; the tests hold
+ * the two cuts equal). An error sample cuts a few hundred documents in a process where that code
+ * never ran: in JavaScript the walks and the roll ran mostly before V8 had compiled them
+ * (docs/performance.md, the error step). Undefined for a text with a character above U+00FF, or
+ * that normalizes to fewer than `size` characters.
  */
-function asciiCut(text: string, size: number): AsciiCut | undefined {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) ? undefined : cutAsciiWasm(text.toLowerCase(), rabin64Tables(size));
+function oneByteCut(text: string, size: number): OneByteCut | undefined {
+  if (MULTI_BYTE.test(text)) return undefined;
+  const lower = text.toLowerCase();
+  // Lowering a one-byte text is one character for one (À–Þ to à–þ): checked, not assumed, as
+  // the origins the walk gives need it.
+  if (lower.length !== text.length || MULTI_BYTE.test(lower)) return undefined;
+  return cutOneByteWasm(lower, rabin64Tables(size), (oneByteClasses ??= Uint8Array.from({ length: 256 }, (_, c) => (isWordUnit(c) ? 1 : 0))));
 }
+
+// eslint-disable-next-line no-control-regex
+const MULTI_BYTE = /[^\u0000-\u00ff]/;
+/** isWordUnit of each one-byte character, made when first needed */
+let oneByteClasses: Uint8Array | undefined;
 
 /*
  * cutShingles' loops are small functions of their own: V8 optimizes each alone when its loop is

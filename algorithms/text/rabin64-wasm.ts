@@ -4,10 +4,11 @@
  *   as one 64-bit integer (i64) instead of two 32-bit halves, with the same byte tables
  *   (rabin64.ts says what they hold) and the same bits (the tests hold it to BigInt long division
  *   and to the JavaScript pass);
- * - `cutAscii`: offsets.ts's cut of an ASCII text into character shingles for explanations, its
- *   walk (normalizing, with each character's origin) and the same roll, with each window's
- *   original range, in one call (the tests hold it to the cut composed of normalizeWithOffsets,
- *   shingleFingerprints and originalRange).
+ * - `cutOneByte`: offsets.ts's cut of a text whose characters are all below U+0100 (ASCII, and
+ *   Latin-1 mail) into character shingles for explanations, its walk (normalizing, with each
+ *   character's origin) and the same roll, with each window's original range, in one call (the
+ *   tests hold it to the cut composed of normalizeWithOffsets, shingleFingerprints and
+ *   originalRange).
  *
  * Why: an error sample's explanations cut a few hundred documents in a process where nothing
  * fingerprinted before (the stored features were replayed), so the JavaScript loops ran mostly
@@ -16,8 +17,8 @@
  * first call and runs at full speed from the first text.
  *
  * Memory of a call (byte offsets): the tables at 0 (4 × 256 i64: the step's high-byte and
- * low-byte tables, then those removing the unit that leaves a window of n units), then from
- * UNITS_AT the text (UTF-16 code units; for the cut, its lowered bytes, then the units it
+ * low-byte tables, then those removing the unit that leaves a window of n units), the cut's
+ * classes of the 256 one-byte characters at CLASSES_AT, then from UNITS_AT the text (UTF-16 code units; for the cut, its lowered bytes, then the units it
  * normalizes to and their origins), then the windows kept: fingerprints (i64, 8-byte aligned)
  * and, for the cut, their original starts and ends (u32).
  */
@@ -27,7 +28,9 @@ const SHIFT_HIGH = 0;
 const SHIFT_LOW = 2048;
 const GONE_HIGH = 4096;
 const GONE_LOW = 6144;
-const UNITS_AT = 8192;
+/** the cut's class of each one-byte character: 1 a letter, mark or digit (offsets.ts isWordUnit), 0 a separator */
+const CLASSES_AT = 8192;
+const UNITS_AT = CLASSES_AT + 256;
 const SPACE = 0x20;
 
 // Parameters and locals of both functions, by index (`roll` leaves the cut's parameters 0).
@@ -35,7 +38,7 @@ const UNITS = 0;
 const LEN = 1;
 const N = 2;
 const OUT = 3;
-/** cutAscii: the lowered ASCII text, a byte a character; where each unit came from; the windows' ranges; what it reports */
+/** cutOneByte: the lowered text, a byte a character; where each unit came from; the windows' ranges; what it reports */
 const IN = 4;
 const FROM = 5;
 const TO = 6;
@@ -130,16 +133,17 @@ const rolled = (ranges: boolean): Code => [
 const roll: FunctionDef = { name: 'roll', params: PARAMS, result: I32, locals: LOCALS, body: [...rolled(false), ...get(COUNT)] };
 
 /**
- * offsets.ts's cut of an ASCII text into character shingles at word starts (its asciiWalk, then
- * the roll): the LEN lowered characters at IN normalized into units at UNITS (letters and digits
- * kept, a space for each run of anything else between words), each unit's original character
- * [FROM, TO); then the windows of N units at word starts, their fingerprints at OUT and their
- * original ranges at STARTS and ENDS. Reports the units at RES; keeps no window when they are
- * fewer than N (the caller cuts such a text as offsets.ts does).
+ * offsets.ts's cut of a one-byte text into character shingles at word starts (its walk, then the
+ * roll): the LEN lowered characters at IN normalized into units at UNITS (letters, marks and
+ * digits kept, by the classes at CLASSES_AT; a space for each run of anything else between
+ * words), each unit's original character [FROM, TO); then the windows of N units at word
+ * starts, their fingerprints at OUT and their original ranges at STARTS and ENDS. Reports the
+ * units at RES; keeps no window when they are fewer than N (the caller cuts such a text as
+ * offsets.ts does).
  */
 // prettier-ignore
-const cutAscii: FunctionDef = {
-  name: 'cutAscii',
+const cutOneByte: FunctionDef = {
+  name: 'cutOneByte',
   params: PARAMS,
   result: I32,
   locals: LOCALS,
@@ -151,10 +155,7 @@ const cutAscii: FunctionDef = {
     ...block(loop(
       ...get(I), ...get(LEN), ...i32.geU, ...brIf(1),
       ...get(IN), ...get(I), ...i32.add, ...i32.load8U(0), ...set(C),
-      // a–z or 0–9
-      ...get(C), ...i32.const(0x61), ...i32.sub, ...i32.const(26), ...i32.ltU,
-      ...get(C), ...i32.const(0x30), ...i32.sub, ...i32.const(10), ...i32.ltU,
-      ...i32.or, ...set(WORD),
+      ...get(C), ...i32.load8U(CLASSES_AT), ...set(WORD),
       ...get(WORD), ...ifThen(
         // a space for the separators before this word, unless it is the first
         ...get(PENDING), ...i32.eqz, ...i32.eqz, ...get(O), ...i32.eqz, ...i32.eqz, ...i32.and, ...ifThen(
@@ -217,8 +218,8 @@ export function rollWordWindowsWasm(s: string, tables: RollTables, out: Uint32Ar
   return roller.roll(s, tables, out);
 }
 
-/** An ASCII text cut into the character shingles at its word starts (cutAsciiWasm). */
-export interface AsciiCut {
+/** A one-byte text cut into the character shingles at its word starts (cutOneByteWasm). */
+export interface OneByteCut {
   /** hi, lo of each shingle's fingerprint: a view of the module's memory, valid until the next call */
   readonly fingerprints: Uint32Array;
   /** [start, end) of each in the original text */
@@ -227,27 +228,29 @@ export interface AsciiCut {
 }
 
 /**
- * offsets.ts's cut of `lower` (an ASCII text lowered, at most WASM_UNITS characters) into its
- * character shingles of `tables.n` at word starts, with their fingerprints and original ranges;
- * undefined when it normalizes to fewer than n characters (cut as offsets.ts cuts it then).
+ * offsets.ts's cut of `lower` (a text lowered, every character below U+0100, at most WASM_UNITS
+ * of them) into its character shingles of `tables.n` at word starts, with their fingerprints
+ * and original ranges, `classes[c]` 1 where character c is a letter, mark or digit; undefined
+ * when it normalizes to fewer than n characters (cut as offsets.ts cuts it then).
  */
-export function cutAsciiWasm(lower: string, tables: RollTables): AsciiCut | undefined {
+export function cutOneByteWasm(lower: string, tables: RollTables, classes: Uint8Array): OneByteCut | undefined {
   roller ??= new WasmRoller();
-  return roller.cutAscii(lower, tables);
+  return roller.cutOneByte(lower, tables, classes);
 }
 
 class WasmRoller {
   private readonly memory = new wasm.Memory({ initial: 1 });
   private readonly fns: {
     roll(units: number, len: number, n: number, out: number, ...unused: number[]): number;
-    cutAscii(units: number, len: number, n: number, out: number, input: number, from: number, to: number, starts: number, ends: number, res: number): number;
+    cutOneByte(units: number, len: number, n: number, out: number, input: number, from: number, to: number, starts: number, ends: number, res: number): number;
   };
   /** the tables in memory now (rabin64.ts's, by identity) */
   private shift: Int32Array | undefined;
   private gone: Int32Array | undefined;
+  private classes: Uint8Array | undefined;
 
   constructor() {
-    const module = new wasm.Module(assemble([roll, cutAscii], 1));
+    const module = new wasm.Module(assemble([roll, cutOneByte], 1));
     this.fns = new wasm.Instance(module, { env: { memory: this.memory } }).exports as WasmRoller['fns'];
   }
 
@@ -261,7 +264,7 @@ class WasmRoller {
     return count;
   }
 
-  cutAscii(lower: string, tables: RollTables): AsciiCut | undefined {
+  cutOneByte(lower: string, tables: RollTables, classes: Uint8Array): OneByteCut | undefined {
     const len = lower.length;
     // the lowered bytes, the units, their origins, then the windows' fingerprints and ranges
     const inAt = UNITS_AT;
@@ -274,8 +277,12 @@ class WasmRoller {
     const endsAt = startsAt + 4 * windows;
     const resAt = endsAt + 4 * windows;
     this.prepare(resAt + 8, tables);
+    if (this.classes !== classes) {
+      new Uint8Array(this.memory.buffer, CLASSES_AT, 256).set(classes);
+      this.classes = classes;
+    }
     Buffer.from(this.memory.buffer).write(lower, inAt, 'latin1');
-    const count = this.fns.cutAscii(unitsAt, len, tables.n, outAt, inAt, fromAt, toAt, startsAt, endsAt, resAt);
+    const count = this.fns.cutOneByte(unitsAt, len, tables.n, outAt, inAt, fromAt, toAt, startsAt, endsAt, resAt);
     const buf = this.memory.buffer;
     if ((new Uint32Array(buf, resAt, 1)[0] as number) < tables.n) return undefined;
     return {
