@@ -16,13 +16,15 @@ export function once<T>(ctx: Pick<ExplainContext, 'cached'>, key: string, comput
 /** `text` with white space collapsed, quoted, cut with … to at most `max` columns. */
 export function quoted(text: string, max: number): string {
   // Most excerpts hold single spaces only: the test is cheaper than a replace that changes nothing.
-  const flat = (NOT_FLAT.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+  const flat = (NOT_FLAT.test(text) ? text.replace(SPACES, ' ') : text).trim();
   const room = Math.max(3, max - 2);
   return `"${flat.length <= room ? flat : `${flat.slice(0, room - 1)}…`}"`;
 }
 
 /** White space that `quoted` collapses: a run of two, or one that is not a plain space. */
 const NOT_FLAT = /\s\s|[^\S ]/;
+/** A run of white space (one object: a literal in the function is a new one each call; `replace` starts a global one at 0) */
+const SPACES = /\s+/g;
 
 /** A ratio with at most 4 significant digits, "–" for an undefined one. */
 export function ratio(x: number | null): string {
