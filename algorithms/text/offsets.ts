@@ -2,7 +2,10 @@
  * Normalization that remembers where each character came from, for explanations (contract/
  * explain.ts): a shingle of the normalized text is shown as the characters of the original text
  * it was made from. `normalize.ts` is the definition and the fast path; this is a slow
- * reference over one document, and the tests hold its text equal to `normalize`'s.
+ * reference over one document, and the tests hold its text equal to `normalize`'s. The common
+ * case of an explanation, a text of one-byte characters cut into character shingles with Rabin's
+ * fingerprints, is done in one WebAssembly call instead (rabin64-wasm.ts, `oneByteCut` below),
+ * which the tests hold equal to this module's walk.
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
@@ -290,7 +293,6 @@ class NumberedOccurrences implements ShingleOccurrences {
     return this.numbering.hexOf(id);
   }
 }
-
 
 /**
  * Offset arrays reused from one document's cut to the next: its offsets live only while its
