@@ -1,7 +1,8 @@
 /**
  * The project's lowest layer: pure functions over typed arrays (stable sorts, postings, list
  * offsets, sets of small ids as marks), the one atomic file write, and a WebAssembly assembler
- * (wasm/assembler.ts, imported by path). It imports nothing else of the project.
+ * (wasm/assembler.ts, and wasm/runtime.ts: the API, a memory grown to size; imported by path).
+ * It imports nothing else of the project.
  */
 export { IdMarks } from './id-marks.ts';
 export { countsToStarts, listOffsets, type ListOffsetsOptions } from './list-offsets.ts';

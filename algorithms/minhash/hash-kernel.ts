@@ -43,6 +43,7 @@ import {
   type Code,
   type ValueType,
 } from '../../kernels/wasm/assembler.ts';
+import { align, growTo, wasm } from '../../kernels/wasm/runtime.ts';
 import { exactSlot, groupBytes, isMarked, SIMD_MODULE_BYTES, writeGroups, writeSimdParams } from './hash-kernel-simd.ts';
 
 const P = (1n << 61n) - 1n;
@@ -181,18 +182,6 @@ const onePermutation = {
   ],
 };
 
-/** The part of the WebAssembly JavaScript API used here (Node's type declarations leave it out). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  validate(bytes: Uint8Array): boolean;
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 const MODULE_BYTES = assemble([kPermutation, onePermutation], 1);
 let compiled: object | undefined;
@@ -314,13 +303,6 @@ export class HashKernel {
 
   /** Grows the memory to at least `bytes`; returns its buffer. */
   private reserve(bytes: number): ArrayBuffer {
-    const pages = Math.ceil(bytes / 65536);
-    const have = this.memory.buffer.byteLength / 65536;
-    if (pages > have) this.memory.grow(pages - have);
-    return this.memory.buffer;
+    return growTo(this.memory, bytes);
   }
-}
-
-function align(n: number, to: number): number {
-  return Math.ceil(n / to) * to;
 }

@@ -23,6 +23,7 @@
  * and, for the cut, their original starts and ends (u32).
  */
 import { I32, I64, assemble, block, br, brIf, get, i32, i64, ifThen, loop, set, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
+import { align, growTo, wasm } from '../../kernels/wasm/runtime.ts';
 
 const SHIFT_HIGH = 0;
 const SHIFT_LOW = 2048;
@@ -187,13 +188,6 @@ const cutOneByte: FunctionDef = {
   ],
 };
 
-/** The part of the WebAssembly JavaScript API used here (Node's type declarations leave it out). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-  Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer; grow(pages: number): number };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** Texts longer than this roll in JavaScript: the memory an instance grows to is kept for the thread's life. */
 export const WASM_UNITS = 1 << 20;
@@ -256,7 +250,7 @@ class WasmRoller {
 
   roll(s: string, tables: RollTables, out: Uint32Array): number {
     const len = s.length;
-    const outAt = align8(UNITS_AT + 2 * len);
+    const outAt = align(UNITS_AT + 2 * len, 8);
     this.prepare(outAt + 8 * windowsAtMost(len), tables);
     Buffer.from(this.memory.buffer).write(s, UNITS_AT, 'utf16le');
     const count = this.fns.roll(UNITS_AT, len, tables.n, outAt, 0, 0, 0, 0, 0, 0);
@@ -268,11 +262,11 @@ class WasmRoller {
     const len = lower.length;
     // the lowered bytes, the units, their origins, then the windows' fingerprints and ranges
     const inAt = UNITS_AT;
-    const unitsAt = align8(inAt + len);
-    const fromAt = align8(unitsAt + 2 * len);
+    const unitsAt = align(inAt + len, 8);
+    const fromAt = align(unitsAt + 2 * len, 8);
     const toAt = fromAt + 4 * len;
     const windows = windowsAtMost(len);
-    const outAt = align8(toAt + 4 * len);
+    const outAt = align(toAt + 4 * len, 8);
     const startsAt = outAt + 8 * windows;
     const endsAt = startsAt + 4 * windows;
     const resAt = endsAt + 4 * windows;
@@ -294,9 +288,7 @@ class WasmRoller {
 
   /** Memory for `bytes`, and the tables in it. */
   private prepare(bytes: number, tables: RollTables): void {
-    const pages = Math.ceil(bytes / 65536);
-    const have = this.memory.buffer.byteLength / 65536;
-    if (pages > have) this.memory.grow(pages - have);
+    growTo(this.memory, bytes);
     if (this.shift !== tables.shift) this.shift = this.tableInto(SHIFT_HIGH, SHIFT_LOW, tables.shift);
     if (this.gone !== tables.gone) this.gone = this.tableInto(GONE_HIGH, GONE_LOW, tables.gone);
   }
@@ -317,8 +309,4 @@ class WasmRoller {
 /** Slots a pass over `len` units may write: a word start needs a non-space and all but the first follow a space (⌈len/2⌉), and the pass writes one slot more. */
 function windowsAtMost(len: number): number {
   return Math.ceil(len / 2) + 2;
-}
-
-function align8(n: number): number {
-  return 8 * Math.ceil(n / 8);
 }
