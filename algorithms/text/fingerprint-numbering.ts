@@ -13,7 +13,17 @@
  */
 import { checkedWidth, finalized, mixWord, slotsFor, withRoom } from './key-table.ts';
 
-export class FingerprintNumbering {
+/** What explanations read of a numbering: the keys by id, and one in hex (this table, and numbering64-wasm.ts's for 64-bit keys). */
+export interface Numbering {
+  /** uint32 words per key */
+  readonly width: number;
+  readonly size: number;
+  /** the distinct keys by id, `width` words each (a view: valid until the next key is added) */
+  keys(): Uint32Array;
+  hexOf(id: number): string;
+}
+
+export class FingerprintNumbering implements Numbering {
   /** uint32 words per key */
   readonly width: number;
   /** the distinct keys, `width` words each, by id */
@@ -69,48 +79,6 @@ export class FingerprintNumbering {
     return id;
   }
 
-  /**
-   * `id` of each two-word key of `data` (2 words a key, `out.length` keys) into `out`, in a
-   * table of width 2: one call a document, the hash and the probe in one loop without the loops
-   * over the words (64-bit fingerprints, the common case).
-   */
-  ids2(data: Uint32Array, out: Uint32Array): void {
-    if (this.width !== 2) throw new RangeError(`FingerprintNumbering: ids2 is for keys of 2 words, this table's have ${this.width}`);
-    for (let k = 0; k < out.length; k++) {
-      const w0 = data[2 * k] as number;
-      const w1 = data[2 * k + 1] as number;
-      // mixWord(mixWord(0, w0), w1), then finalized: the hash `id` computes
-      let m = Math.imul(w0, 0xcc9e2d51);
-      m = Math.imul((m ^ (m >>> 15)) ^ w1, 0xcc9e2d51);
-      let h = m ^ (m >>> 15);
-      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-      let slot = (h ^ (h >>> 16)) & this.mask;
-      let id = -1;
-      for (;;) {
-        const held = this.slots[slot] as number;
-        if (held === 0) break;
-        if (this.store[2 * held - 2] === w0 && this.store[2 * held - 1] === w1) {
-          id = held - 1;
-          break;
-        }
-        slot = (slot + 1) & this.mask;
-      }
-      out[k] = id >= 0 ? id : this.add2(slot, w0, w1);
-    }
-  }
-
-  /** Adds the two-word key (w0, w1) with the next id at `slot`, the empty slot its probe ended on. */
-  private add2(slot: number, w0: number, w1: number): number {
-    const id = this.count++;
-    if (2 * id + 2 > this.store.length) this.store = withRoom(this.store, 2 * id + 2);
-    this.store[2 * id] = w0;
-    this.store[2 * id + 1] = w1;
-    this.slots[slot] = id + 1;
-    if (2 * this.count > this.mask + 1) this.rehash();
-    return id;
-  }
-
   /** Twice the slots, every key in its slot of the larger table (ids unchanged). */
   private rehash(): void {
     const size = 2 * (this.mask + 1);
@@ -132,7 +100,7 @@ export class FingerprintNumbering {
  * few fingerprints, and the 65,536-entry table fingerprintHex builds for the kernels' millions
  * cost more than all of them (docs/performance.md, the error step an eighth time).
  */
-function hexOfWords(words: Uint32Array, at: number, width: number): string {
+export function hexOfWords(words: Uint32Array, at: number, width: number): string {
   if (width === 2) return wordHex(words[at] as number) + wordHex(words[at + 1] as number);
   let hex = '';
   for (let k = 0; k < width; k++) hex += wordHex(words[at + k] as number);

@@ -49,6 +49,11 @@ export function distinctOccurrences(ids: Uint32Array): DistinctOccurrences {
   return d;
 }
 
+/** Makes `d` the distinct features of `ids` (`distinctOccurrences` then gives it): for a numbering that makes both in one pass (numbering64-wasm.ts). */
+export function knownDistinct(ids: Uint32Array, d: DistinctOccurrences): void {
+  distinctOf.set(ids, d);
+}
+
 function distinctByMarks(ids: Uint32Array): DistinctOccurrences {
   const distinct = new Uint32Array(ids.length);
   const first = new Uint32Array(ids.length);

@@ -9,7 +9,9 @@
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
-import { FingerprintNumbering } from './fingerprint-numbering.ts';
+import { FingerprintNumbering, type Numbering } from './fingerprint-numbering.ts';
+import { Fingerprint64Numbering } from './numbering64-wasm.ts';
+import { knownDistinct } from './occurrence-sets.ts';
 import { rabin64Tables } from './rabin64.ts';
 import { cutOneByteWasm, WASM_UNITS, type OneByteCut } from './rabin64-wasm.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
@@ -230,7 +232,7 @@ export function originalRange(n: NormalizedWithOffsets, start: number, end: numb
 export interface ShingleOccurrences extends FeatureOccurrences {
   readonly ids: Uint32Array;
   /** the numbering: `numbering.keys()` holds the fingerprint of id i at words [i · width, (i + 1) · width) */
-  readonly numbering: FingerprintNumbering;
+  readonly numbering: Numbering;
   /** the fingerprint numbered `id`, in hex (fingerprintHex) */
   hexOf(id: number): string;
 }
@@ -241,7 +243,7 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
   // hundred are kept.
   const key = shinglingKey(spec, kind);
   let kept = recent.get(key);
-  if (!kept) recent.set(key, (kept = { numbering: new FingerprintNumbering(fingerprintWidth(kind), 1 << 16), byText: new Map() }));
+  if (!kept) recent.set(key, (kept = { numbering: numberingOf(fingerprintWidth(kind)), byText: new Map() }));
   const { byText } = kept;
   const known = byText.get(text);
   if (known) {
@@ -262,7 +264,14 @@ export function shingleOccurrences(text: string, spec: ShingleSpec, kind: Finger
  * documents explained, a few megabytes for a run's error samples.
  */
 const RECENT = 512;
-const recent = new Map<string, { readonly numbering: FingerprintNumbering; readonly byText: Map<string, ShingleOccurrences> }>();
+const recent = new Map<string, { readonly numbering: ShingleNumbering; readonly byText: Map<string, ShingleOccurrences> }>();
+
+/** 64-bit fingerprints (Rabin's, the common case) are numbered in WebAssembly, with each document's distinct set (numbering64-wasm.ts says why). */
+type ShingleNumbering = FingerprintNumbering | Fingerprint64Numbering;
+
+function numberingOf(width: number): ShingleNumbering {
+  return width === 2 ? new Fingerprint64Numbering(1 << 16) : new FingerprintNumbering(width, 1 << 16);
+}
 
 /** A shingling's key in `recent`, made once a spec object (an error sample asks hundreds of times with the same one). */
 const shinglingKeys = new WeakMap<ShingleSpec, Map<FingerprintKind, string>>();
@@ -282,7 +291,7 @@ class NumberedOccurrences implements ShingleOccurrences {
     readonly ids: Uint32Array,
     readonly starts: Uint32Array,
     readonly ends: Uint32Array,
-    readonly numbering: FingerprintNumbering,
+    readonly numbering: Numbering,
   ) {}
 
   get keys(): readonly string[] {
@@ -310,7 +319,7 @@ function scratchOffsets(n: number): WalkInto {
   return grown;
 }
 
-function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: FingerprintNumbering): ShingleOccurrences {
+function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: ShingleNumbering): ShingleOccurrences {
   const oneByte = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? oneByteCut(text, spec.size) : undefined;
   if (oneByte) return new NumberedOccurrences(numbered({ width: 2, data: oneByte.fingerprints, count: oneByte.starts.length }, numbering), oneByte.starts, oneByte.ends, numbering);
   const n = normalizedInto(text, scratchOffsets);
@@ -367,12 +376,15 @@ function windowsAt(starts: Uint32Array, size: number, length: number): number {
   return lo;
 }
 
-/** Each fingerprint's number in `numbering`. */
-function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: FingerprintNumbering): Uint32Array {
+/** Each fingerprint's number in `numbering` (and, for 64-bit ones, the document's distinct set, made in the same pass). */
+function numbered(fps: { readonly width: number; readonly data: Uint32Array; readonly count: number }, numbering: ShingleNumbering): Uint32Array {
+  if (numbering instanceof Fingerprint64Numbering) {
+    const made = numbering.number(fps.data, fps.count);
+    knownDistinct(made.ids, made.distinct);
+    return made.ids;
+  }
   const ids = new Uint32Array(fps.count);
-  const d = fps.data;
-  if (fps.width === 2) numbering.ids2(d, ids);
-  else for (let k = 0; k < ids.length; k++) ids[k] = numbering.id(d, k * fps.width);
+  for (let k = 0; k < ids.length; k++) ids[k] = numbering.id(fps.data, k * fps.width);
   return ids;
 }
 

@@ -71,6 +71,7 @@ export const i32 = {
   mul: [0x6c],
   and: [0x71],
   or: [0x72],
+  xor: [0x73],
   shl: [0x74],
   shrU: [0x76],
   wrapI64: [0xa7],
