@@ -230,12 +230,17 @@ export class Fingerprint64Numbering implements Numbering {
     this.stamp++;
     const n = this.fns.number(inAt, count, idsAt, rankAt, distinctAt, firstAt, this.stamp, l.slotsAt, l.slots - 1, l.marksAt);
     this.count = new Uint32Array(buffer, 0, 1)[0] as number;
+    // One copy out of the memory a document, the first occurrences moved up to follow the distinct ids.
+    const words = new Uint32Array(buffer, idsAt, 4 * count);
+    words.copyWithin(2 * count + n, 3 * count, 3 * count + n);
+    const made = words.slice(0, 2 * count + 2 * n);
+    const out = made.buffer;
     return {
-      ids: new Uint32Array(buffer, idsAt, count).slice(),
+      ids: new Uint32Array(out, 0, count),
       distinct: {
-        distinct: new Uint32Array(buffer, distinctAt, n).slice(),
-        rank: new Uint32Array(buffer, rankAt, count).slice(),
-        first: new Uint32Array(buffer, firstAt, n).slice(),
+        rank: new Uint32Array(out, 4 * count, count),
+        distinct: new Uint32Array(out, 8 * count, n),
+        first: new Uint32Array(out, 8 * count + 4 * n, n),
       },
     };
   }
