@@ -3,9 +3,9 @@
  * explain.ts): a shingle of the normalized text is shown as the characters of the original text
  * it was made from. `normalize.ts` is the definition and the fast path; this is a slow
  * reference over one document, and the tests hold its text equal to `normalize`'s. The common
- * case of an explanation, a text of one-byte characters cut into character shingles with Rabin's
- * fingerprints, is done in one WebAssembly call instead (rabin64-wasm.ts, `oneByteCut` below),
- * which the tests hold equal to this module's walk.
+ * case of an explanation, a text that lowers a character to one cut into character shingles with
+ * Rabin's fingerprints, is done in one WebAssembly call instead (rabin64-wasm.ts, `wasmCut`
+ * below), which the tests hold equal to this module's walk.
  */
 import type { FeatureOccurrences } from '../../contract/index.ts';
 import { fingerprintWidth, shingleFingerprints, shingleRanges } from './fingerprint.ts';
@@ -13,7 +13,7 @@ import { FingerprintNumbering, type Numbering } from './fingerprint-numbering.ts
 import { Fingerprint64Numbering } from './numbering64-wasm.ts';
 import { knownDistinct } from './occurrence-sets.ts';
 import { rabin64Tables } from './rabin64.ts';
-import { cutOneByteWasm, WASM_UNITS, type OneByteCut } from './rabin64-wasm.ts';
+import { cutWasm, WASM_UNITS, type WasmCut } from './rabin64-wasm.ts';
 import type { FingerprintKind, ShingleSpec } from './params.ts';
 
 const wordChar = /^[\p{L}\p{M}\p{N}]$/u;
@@ -320,8 +320,8 @@ function scratchOffsets(n: number): WalkInto {
 }
 
 function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, numbering: ShingleNumbering): ShingleOccurrences {
-  const oneByte = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? oneByteCut(text, spec.size) : undefined;
-  if (oneByte) return new NumberedOccurrences(numbered({ width: 2, data: oneByte.fingerprints, count: oneByte.starts.length }, numbering), oneByte.starts, oneByte.ends, numbering);
+  const inWasm = spec.unit === 'char' && kind === 'rabin64' && text.length <= WASM_UNITS ? wasmCut(text, spec.size) : undefined;
+  if (inWasm) return new NumberedOccurrences(numbered({ width: 2, data: inWasm.fingerprints, count: inWasm.starts.length }, numbering), inWasm.starts, inWasm.ends, numbering);
   const n = normalizedInto(text, scratchOffsets);
   const fps = shingleFingerprints(n.normalized, spec, kind);
   const starts = new Uint32Array(fps.count);
@@ -337,27 +337,35 @@ function cutShingles(text: string, spec: ShingleSpec, kind: FingerprintKind, num
 }
 
 /**
- * The common case, a text of one-byte characters (ASCII, and Latin-1 mail) cut into character
- * shingles with Rabin's fingerprints, in WebAssembly (rabin64-wasm.ts cutOneByteWasm: this
- * module's walk, the roll and the original ranges in one pass, the same results; the tests hold
- * the two cuts equal). An error sample cuts a few hundred documents in a process where that code
- * never ran: in JavaScript the walks and the roll ran mostly before V8 had compiled them
- * (docs/performance.md, the error step). Undefined for a text with a character above U+00FF, or
- * that normalizes to fewer than `size` characters.
+ * The common case, a text that lowers a character to one, each one code unit (all mail of the
+ * bundled corpus), cut into character shingles with Rabin's fingerprints in WebAssembly
+ * (rabin64-wasm.ts cutWasm: this module's walk, the roll and the original ranges in one pass,
+ * the same results; the tests hold the cuts equal). An error sample cuts a few hundred documents
+ * in a process where that code never ran: in JavaScript the walks and the roll ran mostly before
+ * V8 had compiled them (docs/performance.md, the error step). Undefined for a text with a
+ * surrogate or a character that lowers to more than one, or that normalizes to fewer than
+ * `size` characters.
  */
-function oneByteCut(text: string, size: number): OneByteCut | undefined {
-  if (MULTI_BYTE.test(text)) return undefined;
+function wasmCut(text: string, size: number): WasmCut | undefined {
+  if (SURROGATE.test(text)) return undefined;
   const lower = text.toLowerCase();
-  // Lowering a one-byte text is one character for one (À–Þ to à–þ): checked, not assumed, as
-  // the origins the walk gives need it.
-  if (lower.length !== text.length || MULTI_BYTE.test(lower)) return undefined;
-  return cutOneByteWasm(lower, rabin64Tables(size), (oneByteClasses ??= Uint8Array.from({ length: 256 }, (_, c) => (isWordUnit(c) ? 1 : 0))));
+  // A text of single code units lowers a character to one exactly when the lengths agree (none
+  // lowers to nothing): the origins the walk gives need it, checked, not assumed.
+  if (lower.length !== text.length) return undefined;
+  const classes = (cutClasses ??= Uint8Array.from({ length: 0x10000 }, (_, c) => (c < 0x100 && isWordUnit(c) ? 1 : 0)));
+  const wide = MULTI_BYTE.test(lower);
+  // Units above U+00FF are classed when first met (isWordUnit says why).
+  if (wide) for (const m of lower.matchAll(MULTI_BYTES)) classes[m[0].charCodeAt(0)] = isWordUnit(m[0].charCodeAt(0)) ? 1 : 0;
+  return cutWasm(lower, rabin64Tables(size), classes, { wide });
 }
 
 // eslint-disable-next-line no-control-regex
 const MULTI_BYTE = /[^\u0000-\u00ff]/;
-/** isWordUnit of each one-byte character, made when first needed */
-let oneByteClasses: Uint8Array | undefined;
+// eslint-disable-next-line no-control-regex
+const MULTI_BYTES = /[^\u0000-\u00ff]/g;
+const SURROGATE = /[\ud800-\udfff]/;
+/** isWordUnit of each code unit as 1 or 0, for the cuts in WebAssembly: the one-byte ones made when first needed, the others when first met */
+let cutClasses: Uint8Array | undefined;
 
 /*
  * cutShingles' loops are small functions of their own: V8 optimizes each alone when its loop is

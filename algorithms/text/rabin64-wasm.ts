@@ -1,11 +1,12 @@
 /**
- * Rabin's rolling fingerprints in WebAssembly (one module, two functions):
+ * Rabin's rolling fingerprints in WebAssembly (one module, three functions):
  * - `roll`: rabin64.ts's pass over the windows at word starts, the same steps on the fingerprint
  *   as one 64-bit integer (i64) instead of two 32-bit halves, with the same byte tables
  *   (rabin64.ts says what they hold) and the same bits (the tests hold it to BigInt long division
  *   and to the JavaScript pass);
- * - `cutOneByte`: offsets.ts's cut of a text whose characters are all below U+0100 (ASCII, and
- *   Latin-1 mail) into character shingles for explanations, its walk (normalizing, with each
+ * - `cutOneByte` and `cutTwoByte`: offsets.ts's cut of a text that lowers a character to one,
+ *   each one code unit (one byte a unit in: ASCII and Latin-1 mail; two: the rest of it), into
+ *   character shingles for explanations, its walk (normalizing, with each
  *   character's origin) and the same roll, with each window's original range, in one call (the
  *   tests hold it to the cut composed of normalizeWithOffsets, shingleFingerprints and
  *   originalRange).
@@ -17,10 +18,11 @@
  * first call and runs at full speed from the first text.
  *
  * Memory of a call (byte offsets): the tables at 0 (4 × 256 i64: the step's high-byte and
- * low-byte tables, then those removing the unit that leaves a window of n units), the cut's
- * classes of the 256 one-byte characters at CLASSES_AT, then from UNITS_AT the text (UTF-16 code units; for the cut, its lowered bytes, then the units it
- * normalizes to and their origins), then the windows kept: fingerprints (i64, 8-byte aligned)
- * and, for the cut, their original starts and ends (u32).
+ * low-byte tables, then those removing the unit that leaves a window of n units), the cuts'
+ * classes of the 65,536 code units at CLASSES_AT (a byte each), then from UNITS_AT the text
+ * (UTF-16 code units; for a cut, its lowered text, then the units it normalizes to and their
+ * origins), then the windows kept: fingerprints (i64, 8-byte aligned) and, for a cut, their
+ * original starts and ends (u32).
  */
 import { I32, I64, assemble, block, br, brIf, get, i32, i64, ifThen, loop, set, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
 import { align, growTo, wasm } from '../../kernels/wasm/runtime.ts';
@@ -29,9 +31,9 @@ const SHIFT_HIGH = 0;
 const SHIFT_LOW = 2048;
 const GONE_HIGH = 4096;
 const GONE_LOW = 6144;
-/** the cut's class of each one-byte character: 1 a letter, mark or digit (offsets.ts isWordUnit), 0 a separator */
+/** the cut's class of each UTF-16 code unit: 1 a letter, mark or digit (offsets.ts isWordUnit), 0 a separator */
 const CLASSES_AT = 8192;
-const UNITS_AT = CLASSES_AT + 256;
+const UNITS_AT = CLASSES_AT + 65536;
 const SPACE = 0x20;
 
 // Parameters and locals of both functions, by index (`roll` leaves the cut's parameters 0).
@@ -39,7 +41,7 @@ const UNITS = 0;
 const LEN = 1;
 const N = 2;
 const OUT = 3;
-/** cutOneByte: the lowered text, a byte a character; where each unit came from; the windows' ranges; what it reports */
+/** the cuts: the lowered text, a byte or two a character; where each unit came from; the windows' ranges; what it reports */
 const IN = 4;
 const FROM = 5;
 const TO = 6;
@@ -134,17 +136,17 @@ const rolled = (ranges: boolean): Code => [
 const roll: FunctionDef = { name: 'roll', params: PARAMS, result: I32, locals: LOCALS, body: [...rolled(false), ...get(COUNT)] };
 
 /**
- * offsets.ts's cut of a one-byte text into character shingles at word starts (its walk, then the
- * roll): the LEN lowered characters at IN normalized into units at UNITS (letters, marks and
- * digits kept, by the classes at CLASSES_AT; a space for each run of anything else between
- * words), each unit's original character [FROM, TO); then the windows of N units at word
- * starts, their fingerprints at OUT and their original ranges at STARTS and ENDS. Reports the
- * units at RES; keeps no window when they are fewer than N (the caller cuts such a text as
- * offsets.ts does).
+ * offsets.ts's cut of a text that lowers a character to one, each in one code unit, into
+ * character shingles at word starts (its walk, then the roll): the LEN lowered characters at IN
+ * (`wide`: two bytes each, else one) normalized into units at UNITS (letters, marks and digits
+ * kept, by the classes at CLASSES_AT; a space for each run of anything else between words), each
+ * unit's original character [FROM, TO); then the windows of N units at word starts, their
+ * fingerprints at OUT and their original ranges at STARTS and ENDS. Reports the units at RES;
+ * keeps no window when they are fewer than N (the caller cuts such a text as offsets.ts does).
  */
 // prettier-ignore
-const cutOneByte: FunctionDef = {
-  name: 'cutOneByte',
+const cut = (wide: boolean): FunctionDef => ({
+  name: wide ? 'cutTwoByte' : 'cutOneByte',
   params: PARAMS,
   result: I32,
   locals: LOCALS,
@@ -155,7 +157,10 @@ const cutOneByte: FunctionDef = {
     ...i32.const(0), ...set(I),
     ...block(loop(
       ...get(I), ...get(LEN), ...i32.geU, ...brIf(1),
-      ...get(IN), ...get(I), ...i32.add, ...i32.load8U(0), ...set(C),
+      ...(wide
+        ? [...get(IN), ...get(I), ...i32.const(1), ...i32.shl, ...i32.add, ...i32.load16U(0)]
+        : [...get(IN), ...get(I), ...i32.add, ...i32.load8U(0)]),
+      ...set(C),
       ...get(C), ...i32.load8U(CLASSES_AT), ...set(WORD),
       ...get(WORD), ...ifThen(
         // a space for the separators before this word, unless it is the first
@@ -186,7 +191,7 @@ const cutOneByte: FunctionDef = {
     ),
     ...get(COUNT),
   ],
-};
+});
 
 
 /** Texts longer than this roll in JavaScript: the memory an instance grows to is kept for the thread's life. */
@@ -212,8 +217,8 @@ export function rollWordWindowsWasm(s: string, tables: RollTables, out: Uint32Ar
   return roller.roll(s, tables, out);
 }
 
-/** A one-byte text cut into the character shingles at its word starts (cutOneByteWasm). */
-export interface OneByteCut {
+/** A text cut into the character shingles at its word starts (cutWasm). */
+export interface WasmCut {
   /** hi, lo of each shingle's fingerprint: a view of the module's memory, valid until the next call */
   readonly fingerprints: Uint32Array;
   /** [start, end) of each in the original text */
@@ -222,29 +227,35 @@ export interface OneByteCut {
 }
 
 /**
- * offsets.ts's cut of `lower` (a text lowered, every character below U+0100, at most WASM_UNITS
- * of them) into its character shingles of `tables.n` at word starts, with their fingerprints
- * and original ranges, `classes[c]` 1 where character c is a letter, mark or digit; undefined
- * when it normalizes to fewer than n characters (cut as offsets.ts cuts it then).
+ * offsets.ts's cut of `lower` (a text lowered a character to one, each one code unit, at most
+ * WASM_UNITS of them) into its character shingles of `tables.n` at word starts, with their
+ * fingerprints and original ranges; `classes[c]` 1 where code unit c is a letter, mark or digit,
+ * known for every unit of `lower`. `wide`: some unit is above U+00FF (two bytes a unit go in,
+ * and all of `classes`; else one byte, and the first 256). Undefined when it normalizes to
+ * fewer than n characters (cut as offsets.ts cuts it then).
  */
-export function cutOneByteWasm(lower: string, tables: RollTables, classes: Uint8Array): OneByteCut | undefined {
+export function cutWasm(lower: string, tables: RollTables, classes: Uint8Array, o: { readonly wide: boolean }): WasmCut | undefined {
   roller ??= new WasmRoller();
-  return roller.cutOneByte(lower, tables, classes);
+  return roller.cut(lower, tables, classes, o.wide);
 }
+
+type CutFn = (units: number, len: number, n: number, out: number, input: number, from: number, to: number, starts: number, ends: number, res: number) => number;
 
 class WasmRoller {
   private readonly memory = new wasm.Memory({ initial: 1 });
   private readonly fns: {
     roll(units: number, len: number, n: number, out: number, ...unused: number[]): number;
-    cutOneByte(units: number, len: number, n: number, out: number, input: number, from: number, to: number, starts: number, ends: number, res: number): number;
+    cutOneByte: CutFn;
+    cutTwoByte: CutFn;
   };
   /** the tables in memory now (rabin64.ts's, by identity) */
   private shift: Int32Array | undefined;
   private gone: Int32Array | undefined;
+  /** the one-byte classes in memory now, by identity (a wide cut copies all of its table each time) */
   private classes: Uint8Array | undefined;
 
   constructor() {
-    const module = new wasm.Module(assemble([roll, cutOneByte], 1));
+    const module = new wasm.Module(assemble([roll, cut(false), cut(true)], 1));
     this.fns = new wasm.Instance(module, { env: { memory: this.memory } }).exports as WasmRoller['fns'];
   }
 
@@ -258,11 +269,11 @@ class WasmRoller {
     return count;
   }
 
-  cutOneByte(lower: string, tables: RollTables, classes: Uint8Array): OneByteCut | undefined {
+  cut(lower: string, tables: RollTables, classes: Uint8Array, wide: boolean): WasmCut | undefined {
     const len = lower.length;
-    // the lowered bytes, the units, their origins, then the windows' fingerprints and ranges
+    // the lowered text, the units, their origins, then the windows' fingerprints and ranges
     const inAt = UNITS_AT;
-    const unitsAt = align(inAt + len, 8);
+    const unitsAt = align(inAt + (wide ? 2 : 1) * len, 8);
     const fromAt = align(unitsAt + 2 * len, 8);
     const toAt = fromAt + 4 * len;
     const windows = windowsAtMost(len);
@@ -271,12 +282,15 @@ class WasmRoller {
     const endsAt = startsAt + 4 * windows;
     const resAt = endsAt + 4 * windows;
     this.prepare(resAt + 8, tables);
-    if (this.classes !== classes) {
-      new Uint8Array(this.memory.buffer, CLASSES_AT, 256).set(classes);
+    if (wide) {
+      new Uint8Array(this.memory.buffer, CLASSES_AT, 65536).set(classes.subarray(0, 65536));
+      this.classes = undefined;
+    } else if (this.classes !== classes) {
+      new Uint8Array(this.memory.buffer, CLASSES_AT, 256).set(classes.subarray(0, 256));
       this.classes = classes;
     }
-    Buffer.from(this.memory.buffer).write(lower, inAt, 'latin1');
-    const count = this.fns.cutOneByte(unitsAt, len, tables.n, outAt, inAt, fromAt, toAt, startsAt, endsAt, resAt);
+    Buffer.from(this.memory.buffer).write(lower, inAt, wide ? 'utf16le' : 'latin1');
+    const count = (wide ? this.fns.cutTwoByte : this.fns.cutOneByte)(unitsAt, len, tables.n, outAt, inAt, fromAt, toAt, startsAt, endsAt, resAt);
     const buf = this.memory.buffer;
     if ((new Uint32Array(buf, resAt, 1)[0] as number) < tables.n) return undefined;
     return {

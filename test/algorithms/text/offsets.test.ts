@@ -126,6 +126,27 @@ describe('shingleOccurrences', () => {
     );
   });
 
+  it('cuts a text of any characters that lower one to one (in WebAssembly, two bytes a unit) as the definitions give', () => {
+    // beside ASCII and Latin-1: letters that lower one to one (Σ and final ς, Ж, Ω, the Kelvin sign
+    // to k), Hangul and Han, a combining mark, Arabic-Indic and fullwidth digits, and separators
+    // above U+00FF (’ “ • € U+2028 U+3000 —); İ (lowers to two units) and 😀 (a surrogate pair)
+    // send their texts to the JavaScript walk
+    const chars = fc.constantFrom('a', 'Z', '0', ' ', '.', '\n', 'é', 'À', '\u00a0', 'Σ', 'ς', 'ΣΑΣ', 'Ж', 'Ω', '\u212a', '한국', '国', '\u0301', '٣', '\uff17', '’', '“', '•', '€', '\u2028', '\u3000', '—', 'word', 'İ', '😀');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3000 }), (parts, size, repeat) => {
+        const text = parts.join('').repeat(repeat % 7 === 0 ? repeat : 1);
+        const spec = { unit: 'char', size, start: 'word' } as const;
+        const occ = shingleOccurrences(text, spec, 'rabin64');
+        const n = normalizeWithOffsets(text);
+        const r = shingleRanges(n.normalized, spec);
+        const fps = shingleFingerprints(normalize(text), spec, 'rabin64');
+        expect(occ.keys).toEqual(Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, 2)));
+        expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes each fingerprint in hex as fingerprintHex does, leading zeros kept', () => {
     const text = Array.from({ length: 400 }, (_, i) => `w${i} x${(i * 7919) % 1000}`).join(' ');
     for (const kind of ['rabin64', 'md5'] as const) {
