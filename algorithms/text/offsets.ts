@@ -352,7 +352,7 @@ function wasmCut(text: string, size: number): WasmCut | undefined {
   // A text of single code units lowers a character to one exactly when the lengths agree (none
   // lowers to nothing): the origins the walk gives need it, checked, not assumed.
   if (lower.length !== text.length) return undefined;
-  const classes = (cutClasses ??= Uint8Array.from({ length: 0x10000 }, (_, c) => (c < 0x100 && isWordUnit(c) ? 1 : 0)));
+  const classes = (cutClasses ??= oneByteClasses());
   const wide = MULTI_BYTE.test(lower);
   // Units above U+00FF are classed when first met (isWordUnit says why).
   if (wide) for (const m of lower.matchAll(MULTI_BYTES)) classes[m[0].charCodeAt(0)] = isWordUnit(m[0].charCodeAt(0)) ? 1 : 0;
@@ -366,6 +366,12 @@ const MULTI_BYTES = /[^\u0000-\u00ff]/g;
 const SURROGATE = /[\ud800-\udfff]/;
 /** isWordUnit of each code unit as 1 or 0, for the cuts in WebAssembly: the one-byte ones made when first needed, the others when first met */
 let cutClasses: Uint8Array | undefined;
+
+function oneByteClasses(): Uint8Array {
+  const classes = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x100; c++) classes[c] = isWordUnit(c) ? 1 : 0;
+  return classes;
+}
 
 /*
  * cutShingles' loops are small functions of their own: V8 optimizes each alone when its loop is
