@@ -9,9 +9,9 @@
  * time, and one error's texts when it is opened, with text nodes only: a few thousand errors
  * cost no DOM until they are looked at, and no text is ever parsed as HTML.
  */
-import type { ErrorLine } from '../evaluate/explain/errors.ts';
+import { pageExplanationJson, type ErrorLine } from '../evaluate/explain/errors.ts';
 import { DataError } from '../errors.ts';
-import { escapeHtml } from './escape.ts';
+import { escapeHtml, SerializedJson } from './escape.ts';
 
 /** One variant's errors file, read. */
 export interface VariantErrors {
@@ -135,40 +135,76 @@ export interface ErrorBrowserData {
 
 /** The page's data: the texts of a document named by several errors kept once (by its index in the run). */
 export function errorBrowserData(files: readonly VariantErrors[]): ErrorBrowserData {
-  const texts: string[] = [];
-  const place = new Map<number, number>();
-  const textOf = (index: number, text: string | undefined): number => {
-    if (text === undefined) return -1;
-    let at = place.get(index);
-    if (at === undefined) {
-      at = texts.push(text) - 1;
-      place.set(index, at);
-    } else if (text.length > (texts[at] as string).length) {
-      texts[at] = text;
-    }
-    return at;
-  };
+  const texts = new PageTexts();
   const variants = files.map((f) => ({
+    ...variantHead(f),
+    errors: f.lines.map((l): PageError => ({ ...pageErrorHead(l, texts), x: pageExplanation(l.explanation) })),
+  }));
+  return { variants, texts: texts.list };
+}
+
+/**
+ * errorBrowserData as the page carries it: `variants` is JSON.stringify({ variants }) of its
+ * variants, made from each explanation's JSON where the run made it with its line
+ * (evaluate/explain/errors.ts pageExplanationJson) instead of serializing the explanations again
+ * (the most of the error browser's cost), the same text (the tests hold the two equal).
+ */
+export function errorBrowserJson(files: readonly VariantErrors[]): { readonly variants: SerializedJson; readonly texts: readonly string[] } {
+  const texts = new PageTexts();
+  const variants = files.map((f) => {
+    const errors = f.lines.map((l) => `${JSON.stringify(pageErrorHead(l, texts)).slice(0, -1)},"x":${pageExplanationJson(l) ?? JSON.stringify(pageExplanation(l.explanation))}}`);
+    return `${JSON.stringify({ ...variantHead(f), errors: [] }).slice(0, -2)}${errors.join(',')}]}`;
+  });
+  return { variants: new SerializedJson(`{"variants":[${variants.join(',')}]}`), texts: texts.list };
+}
+
+/** A variant's entry in the page's data, but its errors. */
+function variantHead(f: VariantErrors): Omit<ErrorBrowserData['variants'][number], 'errors'> {
+  return {
     name: f.variant,
     falsePositives: f.falsePositives,
     falseNegatives: f.falseNegatives,
     ...(f.judged ? { judged: f.judged } : {}),
     ...(f.clustered ? { clustered: f.clustered } : {}),
-    errors: f.lines.map((l): PageError => {
-      const { evidence, ...rest } = l.explanation;
-      return {
-        // an error against the judges, or of the clusters, is a kind of its own in the list and its filter
-        kind: l.against === 'judgments' ? `${l.kind} against the judges` : l.from === 'clusters' ? `${l.kind} of its clusters` : l.kind,
-        rank: l.rank,
-        w: l.from === 'clusters' ? (l.explanation.clusters?.wrongness ?? 0) : l.explanation.wrongness,
-        ta: textOf(l.explanation.a.index, l.texts?.a),
-        tb: textOf(l.explanation.b.index, l.texts?.b),
-        ...(l.judgment !== undefined ? { judgment: l.judgment } : {}),
-        x: { ...rest, evidence: evidence ? { summary: evidence.summary, lines: evidence.lines } : null },
-      };
-    }),
-  }));
-  return { variants, texts };
+  };
+}
+
+/** An error as the page's script reads it, but its explanation. */
+function pageErrorHead(l: ReadErrorLine, texts: PageTexts): Omit<PageError, 'x'> {
+  return {
+    // an error against the judges, or of the clusters, is a kind of its own in the list and its filter
+    kind: l.against === 'judgments' ? `${l.kind} against the judges` : l.from === 'clusters' ? `${l.kind} of its clusters` : l.kind,
+    rank: l.rank,
+    w: l.from === 'clusters' ? (l.explanation.clusters?.wrongness ?? 0) : l.explanation.wrongness,
+    ta: texts.place(l.explanation.a.index, l.texts?.a),
+    tb: texts.place(l.explanation.b.index, l.texts?.b),
+    ...(l.judgment !== undefined ? { judgment: l.judgment } : {}),
+  };
+}
+
+/** The explanation as the page's script reads it: the evidence without its data (its lines say it), last. */
+function pageExplanation(x: ErrorLine['explanation']): PageError['x'] {
+  const { evidence, ...rest } = x;
+  return { ...rest, evidence: evidence ? { summary: evidence.summary, lines: evidence.lines } : null };
+}
+
+/** Each document's carried text once, however many errors name it, in the order first named; the longest carried when they differ. */
+class PageTexts {
+  readonly list: string[] = [];
+  private readonly at = new Map<number, number>();
+
+  /** The place of document `index`'s text (-1: the run carried no texts). */
+  place(index: number, text: string | undefined): number {
+    if (text === undefined) return -1;
+    let at = this.at.get(index);
+    if (at === undefined) {
+      at = this.list.push(text) - 1;
+      this.at.set(index, at);
+    } else if (text.length > (this.list[at] as string).length) {
+      this.list[at] = text;
+    }
+    return at;
+  }
 }
 
 export const ERROR_BROWSER_STYLE = `

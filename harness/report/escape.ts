@@ -17,7 +17,13 @@ export function escapeHtml(text: string): string {
  */
 export function jsonForScript(value: unknown): string {
   // One pass over the text, not one a character: a run's error browser carries megabytes of mail.
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] as string);
+  const json = value instanceof SerializedJson ? value.json : JSON.stringify(value);
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] as string);
+}
+
+/** A value's JSON made already (JSON.stringify's text of it): jsonForScript escapes it without serializing it again. */
+export class SerializedJson {
+  constructor(readonly json: string) {}
 }
 
 const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };

@@ -15,7 +15,7 @@ import { runFigures, type ExtraTable, type FigureSection } from './run-figures.t
 import { renderSharedText, SHARED_TEXT_STYLE } from './shared-text.ts';
 import type { SpanExamplesFile } from '../results/span-examples.ts';
 import type { CurvePoint } from '../evaluate/judgments.ts';
-import { ERROR_BROWSER_STYLE, errorBrowserData, renderErrorBrowser, type VariantErrors } from './error-browser.ts';
+import { ERROR_BROWSER_STYLE, errorBrowserJson, renderErrorBrowser, type VariantErrors } from './error-browser.ts';
 import { errorBrowserScript } from './error-browser-script.ts';
 
 export interface RunTables {
@@ -141,7 +141,7 @@ export function renderRunReport(run: RunRecord, tables: RunTables): string {
   const sharedText = renderSharedText(tables.spanExamples ?? []);
   const errorFiles = tables.errors ?? [];
   const errorBrowser = renderErrorBrowser(errorFiles, run.evaluate.threshold);
-  const errorData = errorBrowser ? errorBrowserData(errorFiles) : undefined;
+  const errorData = errorBrowser ? errorBrowserJson(errorFiles) : undefined;
   const nav = [
     ...(comparison.charts.length > 0 || comparison.html.includes('<table') ? [['comparison', 'Comparison'] as const] : []),
     ...sections.map((s) => [s.id, s.title] as const),
@@ -187,7 +187,7 @@ ${renderProvenance(run)}
     title: `${run.experiment} — ${run.run_id}`,
     body,
     charts: [...comparison.charts, ...sections.flatMap((s) => s.charts.filter(hasData))].map(embed),
-    data: { 'comparison-data': comparison.byMeasure, ...(errorData ? { 'error-data': { variants: errorData.variants }, 'error-texts': errorData.texts } : {}) },
+    data: { 'comparison-data': comparison.byMeasure, ...(errorData ? { 'error-data': errorData.variants, 'error-texts': errorData.texts } : {}) },
     script: interactiveScript('comparison-data') + (errorData ? errorBrowserScript() : ''),
     ...(sharedText || errorData ? { style: (sharedText ? SHARED_TEXT_STYLE : '') + (errorData ? ERROR_BROWSER_STYLE : '') } : {}),
   });

@@ -470,15 +470,59 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
       explanation: explanations[i] as PairExplanation,
     };
-    // JSON.stringify of the whole ErrorLine, its keys in this order, with the texts' JSON spliced in.
+    // JSON.stringify of the whole ErrorLine, its keys in this order, with the explanation's and
+    // the texts' JSON spliced in.
     const judged = o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : undefined;
     const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
     const ta = carried(e.a);
     const tb = carried(e.b);
-    file.text(`${JSON.stringify(head).slice(0, -1)},"texts":{"a":`).bytes(ta.json).text(',"b":').bytes(tb.json).text(`}${judgment}}\n`);
-    lines.push({ ...head, texts: { a: ta.text, b: tb.text }, ...judged });
+    const x = explanationJsons(head.explanation);
+    const { explanation: _, ...before } = head;
+    file.text(`${JSON.stringify(before).slice(0, -1)},"explanation":${x.file},"texts":{"a":`).bytes(ta.json).text(',"b":').bytes(tb.json).text(`}${judgment}}\n`);
+    const line: ErrorLine = { ...head, texts: { a: ta.text, b: tb.text }, ...judged };
+    pageJsons.set(line, x.page);
+    lines.push(line);
   }
   return { bytes: file.result(), lines };
+}
+
+/**
+ * An explanation's JSON as its error line holds it (JSON.stringify of it), and as the report's
+ * error browser holds it: without the evidence's data (its lines say it), the evidence last. The
+ * run's report is written from the lines it holds (harness/report/error-browser.ts): serializing
+ * its explanations again was most of the error browser's cost, and the shared pieces (all but the
+ * evidence's data) are serialized once here.
+ */
+function explanationJsons(x: PairExplanation): { readonly file: string; readonly page: string } {
+  const { evidence, ...rest } = x;
+  const restJson = JSON.stringify(rest).slice(0, -1);
+  if (evidence === null) {
+    const page = `${restJson},"evidence":null}`;
+    return { file: x.clusters === undefined && x.chain === undefined ? page : JSON.stringify(x), page };
+  }
+  const summary = JSON.stringify(evidence.summary);
+  const evidenceLines = JSON.stringify(evidence.lines);
+  const page = `${restJson},"evidence":{"summary":${summary},"lines":${evidenceLines}}}`;
+  // The line's own order: the evidence before a clustered variant's clusters and chain, its keys as the adapter wrote them.
+  const inOrder = x.clusters === undefined && x.chain === undefined && hasKeys(evidence, EVIDENCE_KEYS);
+  return { file: inOrder ? `${restJson},"evidence":{"summary":${summary},"data":${JSON.stringify(evidence.data)},"lines":${evidenceLines}}}` : JSON.stringify(x), page };
+}
+
+const EVIDENCE_KEYS = ['summary', 'data', 'lines'] as const;
+
+/** Whether `o`'s own keys are `keys`, in that order. */
+function hasKeys(o: object, keys: readonly string[]): boolean {
+  let k = 0;
+  for (const key in o) if (!Object.prototype.hasOwnProperty.call(o, key) || key !== keys[k++]) return false;
+  return k === keys.length;
+}
+
+/** Each line errorsJsonl made, its explanation as the report's error browser holds it (explanationJsons). */
+const pageJsons = new WeakMap<ErrorLine, string>();
+
+/** The JSON of `line`'s explanation as the report's error browser holds it, when this run made the line (errorsJsonl), else undefined. */
+export function pageExplanationJson(line: object): string | undefined {
+  return pageJsons.get(line as ErrorLine);
 }
 
 /** A document's text as an error carries it (carriedText), and its JSON. */

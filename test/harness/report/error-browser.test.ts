@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorBrowserData, parseErrorsFile, renderErrorBrowser } from '../../../harness/report/error-browser.ts';
+import { pageExplanationJson } from '../../../harness/evaluate/explain/errors.ts';
+import { errorBrowserData, errorBrowserJson, parseErrorsFile, renderErrorBrowser, variantErrors } from '../../../harness/report/error-browser.ts';
 import { HOSTILE } from './fixture-runs.ts';
 import { hostileErrors } from './error-fixtures.ts';
 
@@ -97,6 +98,21 @@ describe('errorBrowserData', () => {
     ]);
     const e = d.variants[0]!.errors[0]!;
     expect(e.x.evidence).toEqual({ summary: f.lines[0]!.explanation.evidence!.summary, lines: f.lines[0]!.explanation.evidence!.lines });
+  });
+});
+
+describe('errorBrowserJson', () => {
+  it("is JSON.stringify of errorBrowserData's variants, from the lines the run holds (their explanations' JSON made with them) and from lines read back", async () => {
+    const { bytes, lines } = await hostileErrors();
+    const read = parseErrorsFile(bytes.toString('utf8'), FILE, 'read');
+    expect(lines.every((l) => pageExplanationJson(l) !== undefined)).toBe(true);
+    expect(read.lines.some((l) => pageExplanationJson(l) !== undefined)).toBe(false);
+    const judged = variantErrors('judged', [...lines, ...lines.map((l) => ({ ...l, against: 'judgments' as const }))]);
+    const files = [variantErrors('held', lines), read, judged, { ...read, variant: 'read again', lines: read.lines.slice(1) }];
+    const d = errorBrowserData(files);
+    const j = errorBrowserJson(files);
+    expect(j.variants.json).toBe(JSON.stringify({ variants: d.variants }));
+    expect(j.texts).toEqual(d.texts);
   });
 });
 

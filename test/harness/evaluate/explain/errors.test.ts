@@ -328,7 +328,9 @@ describe('errorsJsonl', () => {
   });
 
   it('holds as values what its lines are: each, stringified, is its line', async () => {
-    for (const extra of [{}, { against: 'judgments' as const, judgedOf: (a: number) => (a === 0 ? true : undefined) }]) {
+    // a clustered variant's explanations hold their clusters and chain after the evidence
+    const clusters = { clusterOf: Int32Array.from([0, 0, 0, -1]), links: { a: [0, 1], b: [1, 2] }, madeOf: 'decided pairs' as const };
+    for (const extra of [{}, { against: 'judgments' as const, judgedOf: (a: number) => (a === 0 ? true : undefined) }, { clusters }]) {
       const out = await errorsJsonl(sample, { ...args, variant: variant(2), ...extra });
       expect(out.lines.map((l) => JSON.stringify(l))).toEqual(out.bytes.toString('utf8').trimEnd().split('\n'));
     }
