@@ -16,6 +16,9 @@ import { codeDigest } from '../text/code-digest.ts';
 import type { DocumentFeatures } from '../text/features.ts';
 import type { Sampling } from './params.ts';
 
+/** This folder, whose code the stored values' keys digest (made once: a key is asked for each explanation too). */
+const THIS_FOLDER = new URL('./', import.meta.url);
+
 export type EntryOrderKind = 'trailing-zeros' | 'document-frequency';
 
 export interface EntryOrder {
@@ -41,7 +44,7 @@ export function entryOrderCodec(featuresKey: string, kind: EntryOrderKind): Stor
   const words = (a: Float64Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
   const doubles = (a: Uint32Array): Float64Array => new Float64Array(a.buffer, a.byteOffset, a.length / 2);
   return {
-    key: `${featuresKey}:order:${kind}:${codeDigest(new URL('./', import.meta.url))}`,
+    key: `${featuresKey}:order:${kind}:${codeDigest(THIS_FOLDER)}`,
     describe: `an entry order by ${kind === 'trailing-zeros' ? 'trailing zero bits' : 'document frequency'} (Broder's samplings)`,
     encode: (o) => ({ meta: { kind: o.kind }, arrays: [o.ids, o.entryPos, o.tail, words(o.idsUpTo), words(o.pairsUpTo)] }),
     decode: ({ arrays }) => {

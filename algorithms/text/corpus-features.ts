@@ -12,6 +12,9 @@ import type { FingerprintKind, ShingleSpec } from './params.ts';
 import { workerModule } from '../../contract/tasks.ts';
 import type * as Features from './features.ts';
 
+/** This folder, whose code the stored values' keys digest (made once: a key is asked for each explanation too). */
+const THIS_FOLDER = new URL('./', import.meta.url);
+
 export const featureTasks = workerModule<typeof Features>(new URL('./features.ts', import.meta.url).href);
 
 /** The cache key of the features of one shingling and fingerprint. */
@@ -29,7 +32,7 @@ const ARRAYS = ['words', 'postStart', 'postDocs', 'docStart', 'ids', 'entryPos']
 export function featuresCodec(shingle: ShingleSpec, kind: FingerprintKind): StoreCodec<DocumentFeatures> {
   return {
     // This folder's code computes them (shingles, normalization, fingerprints, the merge).
-    key: `${featuresKey(shingle, kind)}:${codeDigest(new URL('./', import.meta.url))}`,
+    key: `${featuresKey(shingle, kind)}:${codeDigest(THIS_FOLDER)}`,
     describe: `fingerprint features (${shingle.unit}-${shingle.size} shingles, ${kind})`,
     encode: (f) => ({ meta: { width: f.width, docs: f.docs, fingerprints: f.fingerprints }, arrays: ARRAYS.map((name) => f[name]) }),
     decode: ({ meta, arrays }) => {

@@ -9,6 +9,9 @@ import type { StoreCodec } from '../../contract/index.ts';
 import { codeDigest } from './code-digest.ts';
 import { normalizedWordCount } from './normalize.ts';
 
+/** This folder, whose code the stored values' keys digest (made once: a key is asked for each explanation too). */
+const THIS_FOLDER = new URL('./', import.meta.url);
+
 const SPACE = 0x20;
 
 /** The words of a normalized text: runs of non-space characters. */
@@ -31,7 +34,7 @@ export function documentWords(text: string): number {
 /** Every document's `documentWords`, as `KernelContext.stored` and the harness's store keep them. */
 export function wordCountsCodec(): StoreCodec<Uint32Array> {
   return {
-    key: `document-words:${codeDigest(new URL('./', import.meta.url))}`,
+    key: `document-words:${codeDigest(THIS_FOLDER)}`,
     describe: 'word counts',
     encode: (words) => ({ meta: {}, arrays: [words] }),
     decode: ({ arrays }) => arrays[0] as Uint32Array,
