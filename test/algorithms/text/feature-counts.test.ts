@@ -76,6 +76,31 @@ describe('documentCountsById', () => {
   });
 });
 
+describe('documentCountsById over a collection of thousands of fingerprints', () => {
+  it('counts every fingerprint of its documents, and of a text outside it, as a pass does', async () => {
+    // words drawn from a small vocabulary: shingles shared by many documents, and many held by one
+    let x = 7;
+    const word = (): string => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return `w${(x >>> 8) % 300}`;
+    };
+    const texts = Array.from({ length: 400 }, () => Array.from({ length: 30 }, word).join(' '));
+    const docs = docSet(texts);
+    for (const fingerprint of ['rabin64', 'md5'] as const) {
+      const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint });
+      const stored = mergeSlices([fingerprintSlice({ texts, firstDoc: 0, shingle: p.shingle, kind: fingerprint })]);
+      expect(stored.fingerprints).toBeGreaterThan(5_000);
+      for (const text of [texts.slice(0, 40).join(' '), Array.from({ length: 400 }, word).join(' ')]) {
+        const occ = shingleOccurrences(text, p.shingle, fingerprint);
+        const ids = [...new Set(occ.ids)];
+        const expected = countsByPass(docs, p.shingle, fingerprint, ids.map((id) => occ.hexOf(id)));
+        const counts = await documentCountsById({ docs, storedIfAny: <T>() => stored as T }, p.shingle, fingerprint, occ, ids);
+        expect(new Map(ids.map((id, i) => [occ.hexOf(id), counts[i]]))).toEqual(expected);
+      }
+    }
+  });
+});
+
 describe('PassCounts', () => {
   const texts = Array.from({ length: 40 }, (_, i) => `doc ${i % 7} the cat sat on mat ${i % 3} and the dog ran ${i % 5} times ${'x'.repeat(i % 4)}`);
   const p = adapter.params.parse({ shingle: { unit: 'word', size: 2 }, fingerprint: 'rabin64' });
