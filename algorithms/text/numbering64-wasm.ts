@@ -17,7 +17,7 @@
  * distinct pass (the call that last saw it, and its place among that document's distinct ids);
  * then a call's fingerprints and what it gives (ids, ranks, distinct ids, first occurrences).
  */
-import { I32, assemble, block, br, brIf, get, i32, ifThen, loop, set, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
+import { I32, assemble, block, br, brIf, get, i32, ifThen, loop, set, storeWord, wordAt, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
 import { align, growTo, wasm, type WasmMemory } from '../../kernels/wasm/runtime.ts';
 import { hexOfWords, type Numbering } from './fingerprint-numbering.ts';
 import type { DistinctOccurrences } from './occurrence-sets.ts';
@@ -48,12 +48,6 @@ const AT = 19;
 
 const PARAMS: readonly ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I32, I32, I32];
 const LOCALS: readonly ValueType[] = [I32, I32, I32, I32, I32, I32, I32, I32, I32, I32];
-
-/** The u32 at `index` of the array at local `array`. */
-const wordAt = (array: number, index: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...i32.load(0)];
-
-/** Stores `value` at `index` of the u32 array at local `array`. */
-const storeWord = (array: number, index: Code, value: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...value, ...i32.store(0)];
 
 /** The byte offset of key `id` (an i32 on the stack) less KEYS_AT: loads and stores add it. */
 const keyAt = (id: Code): Code => [...id, ...i32.const(3), ...i32.shl];

@@ -24,7 +24,7 @@
  * origins), then the windows kept: fingerprints (i64, 8-byte aligned) and, for a cut, their
  * original starts and ends (u32).
  */
-import { I32, I64, assemble, block, br, brIf, get, i32, i64, ifThen, loop, set, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
+import { I32, I64, assemble, block, br, brIf, get, i32, i64, ifThen, loop, set, storeWord, wordAt, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
 import { align, growTo, wasm } from '../../kernels/wasm/runtime.ts';
 
 const SHIFT_HIGH = 0;
@@ -64,12 +64,6 @@ const LOCALS: readonly ValueType[] = [I32, I64, I32, I32, I32, I32, I32, I32, I3
 
 /** The unit at `index` of the text: load16 at UNITS + 2·index. */
 const unitAt = (index: Code): Code => [...get(UNITS), ...index, ...i32.const(1), ...i32.shl, ...i32.add, ...i32.load16U(0)];
-
-/** The u32 at `index` of the array at local `array`. */
-const wordAt = (array: number, index: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...i32.load(0)];
-
-/** Stores the i32 `value` at `index` of the array at local `array`. */
-const storeWord = (array: number, index: Code, value: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...value, ...i32.store(0)];
 
 /** The entry for `byte` (an i32 on the stack) of the i64 table at `table`. */
 const entry = (table: number): Code => [...i32.const(3), ...i32.shl, ...i64.load(table)];

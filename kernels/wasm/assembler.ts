@@ -141,6 +141,12 @@ export const br = (depth: number): Code => [0x0c, ...uleb(depth)];
 export const brIf = (depth: number): Code => [0x0d, ...uleb(depth)];
 export const ifThen = (...body: (Code | number)[]): Code => [0x04, 0x40, ...flat(body), 0x0b];
 
+/** The u32 at `index` of the array whose byte offset local `array` holds. */
+export const wordAt = (array: number, index: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...i32.load(0)];
+
+/** Stores the i32 `value` at `index` of the u32 array whose byte offset local `array` holds. */
+export const storeWord = (array: number, index: Code, value: Code): Code => [...get(array), ...index, ...i32.const(2), ...i32.shl, ...i32.add, ...value, ...i32.store(0)];
+
 export interface FunctionDef {
   readonly name: string;
   readonly params: readonly ValueType[];

@@ -8,6 +8,17 @@ import { wordStarts } from '../../../algorithms/text/tokens.ts';
 
 const hex = (u: Uint32Array): string => [...u].map((w) => w.toString(16).padStart(8, '0')).join('');
 
+
+/** The cut of `text` into character shingles of `size` at word starts (Rabin's) is the one the definitions compose: normalizeWithOffsets, shingleRanges, originalRange and shingleFingerprints. */
+function expectCutAsDefined(text: string, size: number): void {
+  const spec = { unit: 'char', size, start: 'word' } as const;
+  const occ = shingleOccurrences(text, spec, 'rabin64');
+  const n = normalizeWithOffsets(text);
+  const r = shingleRanges(n.normalized, spec);
+  const fps = shingleFingerprints(normalize(text), spec, 'rabin64');
+  expect(occ.keys).toEqual(Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, 2)));
+  expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number)));
+}
 describe('normalizeWithOffsets', () => {
   it('maps each normalized character to the original characters it came from', () => {
     const n = normalizeWithOffsets('  Héllo,  WORLD! ');
@@ -114,13 +125,7 @@ describe('shingleOccurrences', () => {
       fc.property(fc.array(chars, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 4000 }), (parts, size, repeat) => {
         // repeated up to thousands of times: texts past the module's first 64 KiB of memory
         const text = parts.join('').repeat(repeat % 7 === 0 ? repeat : 1);
-        const spec = { unit: 'char', size, start: 'word' } as const;
-        const occ = shingleOccurrences(text, spec, 'rabin64');
-        const n = normalizeWithOffsets(text);
-        const r = shingleRanges(n.normalized, spec);
-        const fps = shingleFingerprints(normalize(text), spec, 'rabin64');
-        expect(occ.keys).toEqual(Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, 2)));
-        expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number)));
+        expectCutAsDefined(text, size);
       }),
       { numRuns: 300 },
     );
@@ -135,13 +140,7 @@ describe('shingleOccurrences', () => {
     fc.assert(
       fc.property(fc.array(chars, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3000 }), (parts, size, repeat) => {
         const text = parts.join('').repeat(repeat % 7 === 0 ? repeat : 1);
-        const spec = { unit: 'char', size, start: 'word' } as const;
-        const occ = shingleOccurrences(text, spec, 'rabin64');
-        const n = normalizeWithOffsets(text);
-        const r = shingleRanges(n.normalized, spec);
-        const fps = shingleFingerprints(normalize(text), spec, 'rabin64');
-        expect(occ.keys).toEqual(Array.from({ length: fps.count }, (_, k) => fingerprintHex(fps.data, k, 2)));
-        expect(Array.from(occ.starts, (s, k) => [s, occ.ends[k]])).toEqual(Array.from(r.starts, (s, k) => originalRange(n, s, r.ends[k] as number)));
+        expectCutAsDefined(text, size);
       }),
       { numRuns: 300 },
     );
