@@ -20,6 +20,7 @@
 import { I32, assemble, block, br, brIf, get, i32, ifThen, loop, set, storeWord, wordAt, type Code, type FunctionDef, type ValueType } from '../../kernels/wasm/assembler.ts';
 import { align, growTo, wasm, type WasmMemory } from '../../kernels/wasm/runtime.ts';
 import { hexOfWords, type Numbering } from './fingerprint-numbering.ts';
+import { slotsFor } from './key-table.ts';
 import type { DistinctOccurrences } from './occurrence-sets.ts';
 
 const KEYS_AT = 64;
@@ -155,18 +156,17 @@ export interface NumberedDistinct {
   readonly distinct: DistinctOccurrences;
 }
 
-/** Where the slots and marks lie for key and slot capacities. */
+/** Where the slots and marks lie for room for `keys` keys (a power of two) in twice as many slots. */
 class Layout {
+  readonly slots: number;
   readonly slotsAt: number;
   readonly marksAt: number;
   readonly scratchAt: number;
 
-  constructor(
-    readonly keys: number,
-    readonly slots: number,
-  ) {
+  constructor(readonly keys: number) {
+    this.slots = 2 * keys;
     this.slotsAt = KEYS_AT + 8 * keys;
-    this.marksAt = this.slotsAt + 4 * slots;
+    this.marksAt = this.slotsAt + 4 * this.slots;
     this.scratchAt = align(this.marksAt + 8 * keys, 8);
   }
 }
@@ -189,8 +189,7 @@ export class Fingerprint64Numbering implements Numbering {
     compiled ??= new wasm.Module(assemble([numberFn, rehashFn], 1));
     this.memory = new wasm.Memory({ initial: 1 });
     this.fns = new wasm.Instance(compiled, { env: { memory: this.memory } }).exports as Fingerprint64Numbering['fns'];
-    const keys = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, expected))));
-    this.layout = new Layout(keys, 2 * keys);
+    this.layout = layoutFor(expected);
     growTo(this.memory, this.layout.scratchAt);
   }
 
@@ -246,13 +245,16 @@ export class Fingerprint64Numbering implements Numbering {
   private makeRoom(more: number): void {
     const need = this.count + more;
     const l = this.layout;
-    if (need <= l.keys && 2 * need <= l.slots) return;
-    let keys = l.keys;
-    while (keys < need) keys *= 2;
-    const grown = new Layout(keys, 2 * keys);
+    if (need <= l.keys) return;
+    const grown = layoutFor(need);
     const buffer = growTo(this.memory, grown.scratchAt);
     new Uint8Array(buffer, grown.slotsAt, grown.scratchAt - grown.slotsAt).fill(0);
     this.fns.rehash(0, 0, 0, 0, 0, 0, 0, grown.slotsAt, grown.slots - 1, 0);
     this.layout = grown;
   }
+}
+
+/** Room for `keys` keys: key-table.ts's slots for them (a power of two, at least twice the keys), half of them keys. */
+function layoutFor(keys: number): Layout {
+  return new Layout(slotsFor(Math.max(16, keys)) / 2);
 }

@@ -462,24 +462,23 @@ export async function errorsJsonl(sample: ErrorSample, o: ErrorFileArgs): Promis
   const lines: ErrorLine[] = [];
   for (const i of order) {
     const e = sample.sample[i] as ErrorPair;
-    const head: Omit<ErrorLine, 'texts' | 'judgment'> = {
+    const before: Omit<ErrorLine, 'explanation' | 'texts' | 'judgment'> = {
       kind: e.kind,
       ...(o.against === 'judgments' ? { against: 'judgments' as const } : {}),
       ...(o.from === 'clusters' ? { from: 'clusters' as const } : {}),
       rank: ++rank[e.kind],
       of: e.kind === 'false positive' ? sample.falsePositives : sample.falseNegatives,
-      explanation: explanations[i] as PairExplanation,
     };
+    const explanation = explanations[i] as PairExplanation;
     // JSON.stringify of the whole ErrorLine, its keys in this order, with the explanation's and
     // the texts' JSON spliced in.
     const judged = o.judgedOf ? { judgment: judgmentOf(o.judgedOf(e.a, e.b)) } : undefined;
     const judgment = judged ? `,"judgment":${JSON.stringify(judged.judgment)}` : '';
     const ta = carried(e.a);
     const tb = carried(e.b);
-    const x = explanationJsons(head.explanation);
-    const { explanation: _, ...before } = head;
+    const x = explanationJsons(explanation);
     file.text(`${JSON.stringify(before).slice(0, -1)},"explanation":${x.file},"texts":{"a":`).bytes(ta.json).text(',"b":').bytes(tb.json).text(`}${judgment}}\n`);
-    const line: ErrorLine = { ...head, texts: { a: ta.text, b: tb.text }, ...judged };
+    const line: ErrorLine = { ...before, explanation, texts: { a: ta.text, b: tb.text }, ...judged };
     pageJsons.set(line, x.page);
     lines.push(line);
   }
